@@ -1,0 +1,90 @@
+# SPDX-License-Identifier: MIT
+# ehconf top-level Makefile.
+#
+#   make deps           install the Debian packages the project needs (root, idempotent)
+#   make                build the library, tools and cases (gcc, -Werror)
+#   make test           gcc + clang builds, unit tests under ASan/UBSan, the offline check
+#   make check-offline  conformance cases -> capture file -> ehdecode --golden -> diff golden/
+#   make check          test + check-offline + the conformance run on a real kernel in QEMU
+#   make golden         regenerate golden/*.json (review the diff before committing!)
+#   make bench          benchmarks (print figures; never pass/fail on timing)
+#   make fuzz           run the fuzz targets for FUZZ_SECONDS each
+#
+# Build variants live side by side: build/gcc (default), build/clang, build/asan.
+# Every sub-folder contributes a build.mk fragment that uses the variables below.
+
+.DEFAULT_GOAL := all
+.SUFFIXES:
+SHELL := /bin/bash
+
+VARIANT ?= gcc
+O ?= build
+B := $(O)/$(VARIANT)
+
+ifeq ($(VARIANT),gcc)
+  CC := gcc
+  VARIANT_CFLAGS := -O2
+else ifeq ($(VARIANT),clang)
+  CC := clang
+  VARIANT_CFLAGS := -O2
+else ifeq ($(VARIANT),asan)
+  CC := clang
+  VARIANT_CFLAGS := -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+  VARIANT_LDFLAGS := -fsanitize=address,undefined
+else ifeq ($(VARIANT),mingw)
+  CC := x86_64-w64-mingw32-gcc
+  VARIANT_CFLAGS := -O2
+else
+  $(error unknown VARIANT=$(VARIANT): gcc, clang, asan or mingw)
+endif
+
+CSTD := -std=c11 -D_GNU_SOURCE
+WARNINGS := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+INCLUDES := -Ilib/eventheader/include -Ilib/decode/include -Itests
+CFLAGS := $(CSTD) $(WARNINGS) -g $(VARIANT_CFLAGS) $(INCLUDES) $(EXTRA_CFLAGS)
+LDFLAGS := $(VARIANT_LDFLAGS) $(EXTRA_LDFLAGS)
+LDLIBS := -lpthread -lm
+
+# Objects of source files: $(call objs,a.c b.c) -> $(B)/obj/a.o $(B)/obj/b.o
+objs = $(patsubst %.c,$(B)/obj/%.o,$(1))
+
+$(B)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+# Fragments append to these.
+ALL_TARGETS :=
+UNIT_TESTS :=
+
+include mk/deps.mk
+-include lib/eventheader/build.mk
+-include lib/decode/build.mk
+-include tools/build.mk
+-include tests/build.mk
+-include harness/build.mk
+-include cases/build.mk
+-include vm/build.mk
+
+all: $(ALL_TARGETS)
+
+# Unit tests of lib/ and tools/ (KTAP output, one binary per area), run by pytest.
+PYTEST := /usr/bin/python3 -m pytest
+JUNIT_DIR ?= $(O)/results
+
+unit: $(UNIT_TESTS)
+	@mkdir -p $(JUNIT_DIR)
+	EHCONF_BUILD=$(B) $(PYTEST) -q -p no:cacheprovider harness/test_unit.py --junitxml=$(JUNIT_DIR)/unit-$(VARIANT).xml
+
+test:
+	$(MAKE) VARIANT=gcc all
+	$(MAKE) VARIANT=clang all
+	$(MAKE) VARIANT=asan unit
+	$(MAKE) VARIANT=gcc check-offline
+
+clean:
+	rm -rf $(O)
+
+.PHONY: all unit test clean check check-offline golden bench fuzz deps
+
+DEPFILES := $(shell find $(B)/obj -name '*.d' 2>/dev/null)
+-include $(DEPFILES)
