@@ -57,13 +57,8 @@ ALL_TARGETS :=
 UNIT_TESTS :=
 
 include mk/deps.mk
--include lib/eventheader/build.mk
--include lib/decode/build.mk
--include tools/build.mk
--include tests/build.mk
--include harness/build.mk
--include cases/build.mk
--include vm/build.mk
+-include lib/eventheader/build.mk lib/decode/build.mk tools/build.mk tests/build.mk
+-include $(sort $(wildcard harness/*.mk cases/*.mk vm/*.mk))
 
 all: $(ALL_TARGETS)
 
@@ -75,6 +70,12 @@ unit: $(UNIT_TESTS)
 	@mkdir -p $(JUNIT_DIR)
 	EHCONF_BUILD=$(B) $(PYTEST) -q -p no:cacheprovider harness/test_unit.py --junitxml=$(JUNIT_DIR)/unit-$(VARIANT).xml
 
+# The README's main command: everything test does, then the same cases on a real
+# kernel in QEMU (vm/ and harness/vm.mk), with report.md.
+check:
+	$(MAKE) test
+	$(MAKE) VARIANT=gcc check-vm
+
 test:
 	$(MAKE) VARIANT=gcc all
 	$(MAKE) VARIANT=clang all
@@ -84,7 +85,7 @@ test:
 clean:
 	rm -rf $(O)
 
-.PHONY: all unit test clean check check-offline golden bench fuzz deps
+.PHONY: all unit test clean check check-offline check-vm golden bench fuzz deps
 
 DEPFILES := $(shell find $(B)/obj -name '*.d' 2>/dev/null)
 -include $(DEPFILES)

@@ -46,6 +46,18 @@ void ehd_buf_printf(ehd_buf *b, const char *fmt, ...) __attribute__((format(prin
 void ehd_json_string_utf8(ehd_buf *b, const void *s, size_t n);
 /* Quoted JSON string where every byte is Latin-1 (U+0000..U+00FF). */
 void ehd_json_string_latin1(ehd_buf *b, const void *s, size_t n);
+/* Quoted JSON string from UTF-16 / UTF-32 code units in the given byte order
+ * (big_endian != 0: big-endian). Surrogate pairs are combined; lone surrogates,
+ * values above U+10FFFF and a partial trailing unit become U+FFFD, so the
+ * output is always valid UTF-8. */
+void ehd_json_string_utf16(ehd_buf *b, const void *s, size_t n, int big_endian);
+void ehd_json_string_utf32(ehd_buf *b, const void *s, size_t n, int big_endian);
+
+/* Shortest round-trip text of a float / double, as C++17 std::to_chars prints
+ * it (decode-json-format.md §4.4): "3.14", "1e+21", "-0", "nan", "-inf".
+ * Returns the number of characters written (no NUL); dst needs 40 bytes. */
+size_t ehd_format_float32(char *dst, float v);
+size_t ehd_format_float64(char *dst, double v);
 
 /* "YYYY-MM-DDTHH:MM:SS" for seconds since 1970 (proleptic Gregorian, UTC),
  * for any int64 value (no calendar-range failure, unlike the reference).
@@ -78,10 +90,13 @@ typedef struct ehd_sample_info {
  *   data/size: the bytes after the write index (header, extensions, payload);
  *              bytes after the last described field are padding and ignored.
  *   si: may be NULL (capture files).
- * Returns 0, or an errno value (EBADMSG malformed, ENOTSUP unsupported, E2BIG
- * over a documented bound) with *reason set to a static one-line explanation
- * and *err_offset to the offset within data where decoding stopped. On failure
- * nothing is appended to out.
+ * Returns 0, or an errno value (EBADMSG malformed, ENOTSUP unsupported, EINVAL
+ * tracepoint name not "<provider>_L<level>K<keyword><options>" with the
+ * header's level, E2BIG over a documented bound, ENOMEM) with *reason set to a
+ * one-line explanation and *err_offset to the offset within data where
+ * decoding stopped. *reason may name the field, so it points to a thread-local
+ * buffer: valid until the same thread's next ehd_eventheader_json call (copy
+ * it to keep it longer). On failure nothing is appended to out.
  */
 int ehd_eventheader_json(ehd_buf *out, const char *tp_name, size_t tp_name_len,
                          const uint8_t *data, size_t size, const ehd_sample_info *si,
@@ -101,10 +116,18 @@ typedef struct ehd_dat_reader ehd_dat_reader;
 
 /* Streaming reader over a FILE (memory bounded by the largest record). */
 ehd_dat_reader *ehd_dat_open(FILE *f);
-/* 1 = a record, 0 = end of file, -1 = malformed (reason/offset set; reading
- * stops because a record size that lies cannot be resynchronised). */
+/* 1 = a record, 0 = end of file, -1 = malformed (reason/offset set). A record
+ * size that lies cannot be resynchronised, so after such an error reading
+ * stops; a record whose size is sound but whose name is bad is reported and
+ * skipped (see ehd_dat_can_continue). rec points into the reader's buffer and
+ * stays valid until the next call. */
 int ehd_dat_next(ehd_dat_reader *r, ehd_dat_record *rec, const char **reason, uint64_t *offset);
 void ehd_dat_close(ehd_dat_reader *r);
+/* After ehd_dat_next returned -1: 1 if only that record was bad (its name is
+ * not NUL-terminated; its size was sound) and the next call reads the record
+ * after it; 0 if the error is fatal (bad size, truncated file, I/O error,
+ * out of memory), in which case later calls return 0 (nothing more to read). */
+int ehd_dat_can_continue(const ehd_dat_reader *r);
 
 #ifdef __cplusplus
 }

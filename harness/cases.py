@@ -1,0 +1,69 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Running conformance cases offline: case -> capture file (.dat) -> ehdecode --golden."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import List, Tuple
+
+from ktap import Report
+from runner import Run, run, run_ktap
+
+
+def find_cases(build: str) -> List[str]:
+    """Case binaries in <build>/cases/ (executables without a dot in the name)."""
+    d = os.path.join(build, "cases")
+    if not os.path.isdir(d):
+        return []
+    return sorted(os.path.join(d, f) for f in os.listdir(d)
+                  if "." not in f and os.access(os.path.join(d, f), os.X_OK)
+                  and os.path.isfile(os.path.join(d, f)))
+
+
+NO_GOLDEN_MARK = "ehconf-no-golden"
+
+
+def declares_no_golden(repo: str, name: str) -> bool:
+    """True if cases/<name>.c says "ehconf-no-golden": a case that writes no EventHeader
+    event of its own to compare (it asserts everything itself, KTAP only)."""
+    try:
+        with open(os.path.join(repo, "cases", name + ".c"), encoding="utf-8") as f:
+            return NO_GOLDEN_MARK in f.read()
+    except OSError:
+        return False
+
+
+def capture_case(case: str, dat: str, timeout: float) -> Tuple[Run, Report]:
+    """Run one case with EHCONF_CAPTURE=dat. The capture backend appends, so any old file
+    is removed first: stale events must never make a broken case look right."""
+    os.makedirs(os.path.dirname(dat), exist_ok=True)
+    if os.path.exists(dat):
+        os.unlink(dat)
+    return run_ktap([case], timeout, env={"EHCONF_CAPTURE": dat})
+
+
+@dataclass
+class Decoded:
+    ok: bool
+    text: str  # JSON lines on success
+    problem: str  # why it failed, with the decoder's messages
+
+
+def decode(ehdecode: str, dat: str, timeout: float) -> Decoded:
+    """`ehdecode --golden dat`: exit 0 = every record decoded, 1 = something malformed,
+    2 = usage. A missing or empty capture is a failure here, never an empty success."""
+    if not os.path.exists(dat):
+        return Decoded(False, "", f"no capture file {dat}: the case wrote no event at all "
+                                  f"(is EHCONF_CAPTURE supported by the library?)")
+    if os.path.getsize(dat) == 0:
+        return Decoded(False, "", f"capture file {dat} is empty")
+    if not os.access(ehdecode, os.X_OK):
+        return Decoded(False, "", f"decoder {ehdecode} not built")
+    r = run([ehdecode, "--golden", dat], timeout, merge_stderr=False)
+    if r.error:
+        return Decoded(False, "", r.error)
+    if r.timed_out or r.returncode != 0:
+        how = "timed out" if r.timed_out else f"exit status {r.returncode}"
+        return Decoded(False, r.output, f"ehdecode --golden {dat}: {how}\n{r.stderr[:4000]}")
+    return Decoded(True, r.output, "")

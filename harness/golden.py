@@ -1,0 +1,345 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Golden comparison: decoded events (JSON lines from `ehdecode --golden`) against golden/<case>.json.
+
+Pure functions, no I/O: harness/test_golden.py proves they fail when they must.
+
+Format of a golden file: one JSON object per line, in the canonical form ehdecode --golden
+prints. Lines before the first event may be directives, objects with the single key
+"ehconf", declaring how this case's data legitimately differs per transport:
+
+  {"ehconf": {"order": "unordered", "why": "threads interleave"}}
+      compare as multisets (every event exactly once, any order).
+  {"ehconf": {"perf_max_payload": 8184, "size_field": "size", "why": "..."}}
+      HOOK for live transports: when comparing a capture made through <transport>
+      (compare(..., transport="perf")), golden events whose top-level field <size_field>
+      (default "size": payload bytes after the write index, written by the case itself)
+      is above the limit are expected to be MISSING from that capture; any of them that
+      arrives is reported as extra. The offline capture file drops nothing.
+  Free-text keys "why"/"note" explain a directive; any other key is an error, so a typo
+  can never loosen the comparison silently.
+
+Comparison rules:
+  * every value is compared by its exact JSON text (1, 1.0 and true are all different),
+    duplicate member names are kept (EventHeader allows them) and member order matters;
+  * an empty capture, an empty golden, a line that is not JSON: failure, never a pass;
+  * on mismatch the message names the event index, its "n", and lists only the differing
+    fields as flattened paths (a/b/[2]/c), added / removed / changed.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Tuple
+
+MAX_REPORTED = 10  # differing events described in full; the rest are counted
+
+
+class Num(str):
+    """A JSON number kept as its literal text (so 1 != 1.0 and big integers stay exact)."""
+
+
+class Obj(list):
+    """A JSON object as an ordered list of (key, value) pairs: duplicates are kept."""
+
+
+def _loads(line: str):
+    return json.loads(line, object_pairs_hook=Obj, parse_float=Num, parse_int=Num)
+
+
+def canonical(v) -> str:
+    """Compact JSON text of a parsed value (member order and duplicates preserved)."""
+    if isinstance(v, Num):
+        return str(v)
+    if isinstance(v, Obj):
+        return "{" + ",".join(json.dumps(k, ensure_ascii=False) + ":" + canonical(x)
+                              for k, x in v) + "}"
+    if isinstance(v, list):
+        return "[" + ",".join(canonical(x) for x in v) + "]"
+    return json.dumps(v, ensure_ascii=False)
+
+
+def _escape(key: str) -> str:
+    return key.replace("~", "~0").replace("/", "~1").replace("#", "~2")
+
+
+def flatten(v, prefix: str = "") -> List[Tuple[str, str]]:
+    """[(path, leaf JSON text)] in document order. Path components are member names
+    (escaped: ~ -> ~0, / -> ~1, # -> ~2), '#n' for the n-th member of a duplicated name,
+    and [i] for array elements. Empty objects/arrays are leaves ({} / [])."""
+    out: List[Tuple[str, str]] = []
+    if isinstance(v, Obj):
+        if not v:
+            return [(prefix or "/", "{}")]
+        seen: Dict[str, int] = {}
+        for k, x in v:
+            seen[k] = seen.get(k, 0) + 1
+            comp = _escape(k) + (f"#{seen[k]}" if seen[k] > 1 else "")
+            out += flatten(x, f"{prefix}/{comp}" if prefix else comp)
+        return out
+    if isinstance(v, list):
+        if not v:
+            return [(prefix or "/", "[]")]
+        for i, x in enumerate(v):
+            out += flatten(x, f"{prefix}/[{i}]" if prefix else f"[{i}]")
+        return out
+    return [(prefix or "/", canonical(v))]
+
+
+@dataclass
+class Event:
+    index: int  # 0-based among events (directive lines not counted)
+    line: int  # 1-based line in its file
+    value: object
+    text: str  # canonical text
+
+    @property
+    def name(self) -> str:
+        if isinstance(self.value, Obj):
+            for k, x in self.value:
+                if k == "n":
+                    return str(x)
+        return "?"
+
+    def field(self, key: str):
+        if isinstance(self.value, Obj):
+            for k, x in self.value:
+                if k == key:
+                    return x
+        return None
+
+
+@dataclass
+class Data:
+    events: List[Event] = field(default_factory=list)
+    directives: Dict[str, object] = field(default_factory=dict)
+    errors: List[str] = field(default_factory=list)
+
+
+KNOWN_DIRECTIVES = {"order", "size_field", "why", "note"}
+TRANSPORTS = ("perf", "ftrace", "etw")
+
+
+def parse_lines(text: str, source: str, allow_directives: bool) -> Data:
+    d = Data()
+    for no, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if line.startswith("\ufeff"):
+            line = line[1:].strip()
+        if not line:
+            continue
+        try:
+            v = _loads(line)
+        except ValueError as e:
+            d.errors.append(f"{source}:{no}: not JSON: {e}")
+            continue
+        if isinstance(v, Obj) and len(v) == 1 and v[0][0] == "ehconf":
+            if not allow_directives:
+                d.errors.append(f"{source}:{no}: directive line in a capture")
+            elif d.events:
+                d.errors.append(f"{source}:{no}: directive after the first event")
+            elif not isinstance(v[0][1], Obj):
+                d.errors.append(f"{source}:{no}: \"ehconf\" must hold an object")
+            else:
+                for k, x in v[0][1]:
+                    ok = k in KNOWN_DIRECTIVES or any(k == f"{t}_max_payload" for t in TRANSPORTS)
+                    if not ok:
+                        d.errors.append(f"{source}:{no}: unknown directive {k!r}")
+                    d.directives[k] = x
+            continue
+        if not isinstance(v, Obj):
+            d.errors.append(f"{source}:{no}: an event must be a JSON object")
+            continue
+        d.events.append(Event(len(d.events), no, v, canonical(v)))
+    order = d.directives.get("order", "ordered")
+    if order not in ("ordered", "unordered"):
+        d.errors.append(f"{source}: directive order must be \"ordered\" or \"unordered\", not {order!r}")
+    return d
+
+
+def expected_events(golden: Data, transport: str) -> Tuple[List[Event], List[Event]]:
+    """(events the transport must deliver, events it is declared to drop)."""
+    limit = golden.directives.get(f"{transport}_max_payload")
+    if limit is None:
+        return golden.events, []
+    size_key = str(golden.directives.get("size_field", "size"))
+    keep, drop = [], []
+    for e in golden.events:
+        size = e.field(size_key)
+        if isinstance(size, Num) and int(size) > int(limit):
+            drop.append(e)
+        else:
+            keep.append(e)
+    return keep, drop
+
+
+def _short(text: str, limit: int = 160) -> str:
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} chars)"
+
+
+def _show_change(a: str, b: str) -> str:
+    if len(a) <= 120 and len(b) <= 120:
+        return f"{a} -> {b}"
+    i = 0
+    while i < min(len(a), len(b)) and a[i] == b[i]:
+        i += 1
+    lo = max(0, i - 30)
+    return (f"differs at character {i} (lengths {len(a)} / {len(b)}): "
+            f"...{a[lo:i + 40]}... -> ...{b[lo:i + 40]}...")
+
+
+def diff_fields(g, a) -> List[str]:
+    """Readable differences between two events (golden g, actual a): paths only."""
+    fg, fa = flatten(g), flatten(a)
+    dg, da = dict(fg), dict(fa)
+    out = []
+    for p, v in fg:
+        if p not in da:
+            out.append(f"  removed  {p}: {_short(v)}   (in golden, not in capture)")
+        elif da[p] != v:
+            out.append(f"  changed  {p}: {_show_change(v, da[p])}   (golden -> capture)")
+    for p, v in fa:
+        if p not in dg:
+            out.append(f"  added    {p}: {_short(v)}   (in capture, not in golden)")
+    if not out:
+        og, oa = [p for p, _ in fg], [p for p, _ in fa]
+        if og != oa:
+            out.append("  member order differs:")
+            out.append(f"    golden : {', '.join(og)[:300]}")
+            out.append(f"    capture: {', '.join(oa)[:300]}")
+        else:
+            out.append("  (texts differ but no field does: check number/string forms)")
+    return out
+
+
+def _describe(e: Event, where: str) -> str:
+    return f"event #{e.index} ({where} line {e.line}) n={e.name}"
+
+
+@dataclass
+class Result:
+    ok: bool
+    message: str
+    differences: int = 0
+
+
+def compare(golden_text: str, capture_text: str, case: str = "case",
+            transport: str = "offline") -> Result:
+    """Compare ehdecode --golden output of a capture with a golden file's text."""
+    g = parse_lines(golden_text, f"golden/{case}.json", allow_directives=True)
+    a = parse_lines(capture_text, f"{case} capture", allow_directives=False)
+    problems = g.errors + a.errors
+    if problems:
+        return Result(False, f"{case}: unreadable data:\n  " + "\n  ".join(problems[:20]))
+    if not g.events:
+        return Result(False, f"{case}: golden/{case}.json has no events (run `make golden` "
+                             f"and review it)")
+    if not a.events:
+        return Result(False, f"{case}: the capture decoded to no events (golden has "
+                             f"{len(g.events)}): the case or the capture backend wrote nothing")
+    want, dropped = expected_events(g, transport)
+    head = f"{case} [{transport}]: golden {len(want)} events"
+    if dropped:
+        head += f" (+{len(dropped)} declared dropped by {transport})"
+    head += f", capture {len(a.events)}"
+    if g.directives.get("order") == "unordered":
+        return _compare_unordered(want, a.events, head)
+    return _compare_ordered(want, a.events, head)
+
+
+def _compare_ordered(want: List[Event], got: List[Event], head: str) -> Result:
+    if [e.text for e in want] == [e.text for e in got]:
+        return Result(True, head + ": identical")
+    sm = difflib.SequenceMatcher(None, [e.text for e in want], [e.text for e in got],
+                                 autojunk=False)
+    lines: List[str] = []
+    changed = missing = extra = 0
+    described = 0
+
+    def note(text: List[str]):
+        nonlocal described
+        if described < MAX_REPORTED:
+            lines.extend(text)
+        described += 1
+
+    for op, i1, i2, j1, j2 in sm.get_opcodes():
+        if op == "equal":
+            continue
+        pairs = min(i2 - i1, j2 - j1) if op == "replace" else 0
+        for k in range(pairs):
+            ge, ae = want[i1 + k], got[j1 + k]
+            changed += 1
+            note([f"{_describe(ge, 'golden')} differs from capture event #{ae.index} "
+                  f"n={ae.name}:"] + diff_fields(ge.value, ae.value))
+        for ge in want[i1 + pairs:i2]:
+            missing += 1
+            note([f"MISSING {_describe(ge, 'golden')}: {_short(ge.text, 300)}"])
+        for ae in got[j1 + pairs:j2]:
+            extra += 1
+            note([f"EXTRA capture event #{ae.index} n={ae.name}: {_short(ae.text, 300)}"])
+    total = changed + missing + extra
+    summary = f"{head}: {changed} differ, {missing} missing, {extra} extra"
+    if described > MAX_REPORTED:
+        lines.append(f"... and {described - MAX_REPORTED} more differences")
+    return Result(False, summary + "\n" + "\n".join(lines), total)
+
+
+def _take(events: List[Event], counts: Counter) -> List[Event]:
+    """The events whose text still has a positive count, consuming one count each."""
+    out = []
+    for e in events:
+        if counts[e.text] > 0:
+            counts[e.text] -= 1
+            out.append(e)
+    return out
+
+
+def _compare_unordered(want: List[Event], got: List[Event], head: str) -> Result:
+    cw, cg = Counter(e.text for e in want), Counter(e.text for e in got)
+    if cw == cg:
+        return Result(True, head + ": same multiset of events (order not compared)")
+    missing_c, extra_c = cw - cg, cg - cw
+    missing, extra = _take(want, missing_c), _take(got, extra_c)
+    lines = [f"{head} (unordered): {len(missing)} missing, {len(extra)} extra"]
+    # Pair missing and extra events with the same "n" to show which fields moved.
+    extra_by_name: Dict[str, List[Event]] = {}
+    for e in extra:
+        extra_by_name.setdefault(e.name, []).append(e)
+    shown = 0
+    for ge in missing:
+        if shown >= MAX_REPORTED:
+            break
+        shown += 1
+        cands = extra_by_name.get(ge.name)
+        if cands:
+            ae = cands.pop(0)
+            lines.append(f"{_describe(ge, 'golden')} not found; closest capture event "
+                         f"#{ae.index}:")
+            lines += diff_fields(ge.value, ae.value)
+        else:
+            lines.append(f"MISSING {_describe(ge, 'golden')}: {_short(ge.text, 300)}")
+    rest = [e for lst in extra_by_name.values() for e in lst]
+    rest.sort(key=lambda e: e.index)
+    for ae in rest[:max(0, MAX_REPORTED - shown)]:
+        lines.append(f"EXTRA capture event #{ae.index} n={ae.name}: {_short(ae.text, 300)}")
+    return Result(False, "\n".join(lines), len(missing) + len(extra))
+
+
+def sorted_for_golden(capture_text: str, directives_text: str) -> str:
+    """Golden text for a regenerated case: directive lines kept, and for an unordered case the
+    events sorted so that regenerating does not churn the file."""
+    g = parse_lines(directives_text, "golden", allow_directives=True)
+    events = [line for line in capture_text.splitlines() if line.strip()]
+    if g.directives.get("order") == "unordered":
+        events.sort()
+    head = []
+    for line in directives_text.splitlines():
+        try:
+            v = _loads(line)
+        except ValueError:
+            continue
+        if isinstance(v, Obj) and len(v) == 1 and v[0][0] == "ehconf":
+            head.append(line.strip())
+    return "".join(x + "\n" for x in head + events)

@@ -1,0 +1,449 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Runs INSIDE the QEMU guest (started by harness/test_vm.py through vm/run): every
+conformance case under perf, the kernel's own user_events selftests, and a JSON summary.
+
+    python3 harness/guest_run.py --results DIR [--build build/gcc] [--case NAME]...
+                                 [--selftests DIR] [--deadline SECONDS] [--bench]
+
+Per case (each step has a timeout; a failing step records a one-line reason and the
+run moves on to the next case):
+  1. offline   the case with EHCONF_CAPTURE=/tmp/... : its capture records name the
+               tracepoints it writes (record = u32 size, tracepoint name + NUL, event)
+  2. register  `ehregister --hold N NAME...` in the background until it prints "ready"
+               (perf can only open a user_events tracepoint that already exists)
+  3. perf      `perf record -a -e user_events:NAME... -D -1 --control fifo:CTL,ACK
+               -o /tmp/<case>.perf.data -- sleep N`, then "enable" and wait for "ack":
+               the enable bit flips when perf OPENS the event, before collection is on,
+               so a case started earlier would lose its first events
+  4. live      the case with the real user_events (EHCONF_CAPTURE unset): its KTAP
+  5. stop      "disable" + ack, then "stop" (SIGINT, SIGKILL as fallbacks); perf.data
+               is written to the guest's /tmp (perf cannot mmap a file on 9p), then copied
+  6. decode    `ehdecode --golden <case>.perf.data` -> <case>.perf.json
+A case whose source says "ehconf-no-golden" (kernel_abi) writes no events to compare:
+only step 4. Without /sys/kernel/tracing/user_events_data nothing runs and every case
+is recorded as skipped with the reason "kernel lacks CONFIG_USER_EVENTS".
+
+Results in DIR: guest-results.json (read by harness/test_vm.py and harness/report.py),
+<case>.ktap, <case>.offline.ktap, <case>.perf.data, <case>.perf.json, <case>.perf.log,
+<case>.ehdecode.log, selftests/<name>.ktap. Standard library only (runs under the
+guest's python3, which is the host's, read-only over 9p).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import select
+import shutil
+import signal
+import struct
+import subprocess
+import sys
+import time
+
+TRACING = "/sys/kernel/tracing"
+UE_DATA = TRACING + "/user_events_data"
+NO_USER_EVENTS = "kernel lacks CONFIG_USER_EVENTS"
+NO_GOLDEN_MARK = "ehconf-no-golden"
+SELFTESTS = ("abi_test", "dyn_test", "ftrace_test", "perf_test")
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# Step timeouts in seconds (TCG is slow: generous, but every wait is bounded).
+T_CASE = 120          # one case binary (offline or live)
+T_REGISTER = 20       # ehregister prints "ready"
+T_PERF_START = 60     # perf opened its events and acknowledged "enable"
+T_ACK = 20            # any later ack
+T_PERF_EXIT = 60      # perf writes perf.data (reads tracefs formats) and exits
+T_DECODE = 60
+T_SELFTEST = 90       # the selftests' own settings file says timeout=90
+HOLD = 900            # ehregister / sleep lifetime: outlives every step above
+
+
+def log(msg: str) -> None:
+    print(f"guest: {msg}", flush=True)
+
+
+class StepFailed(Exception):
+    """A step of one case failed: the message is the one-line reason."""
+
+
+def one_line(text: str, limit: int = 300) -> str:
+    text = " | ".join(x.strip() for x in text.strip().splitlines() if x.strip())
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def run(argv, timeout, env=None, stdout_path=None):
+    """Run argv in its own session, stdout+stderr merged; kill the group on timeout.
+    Returns (returncode or None, output text, seconds, timed_out)."""
+    full_env = dict(os.environ)
+    if env is not None:
+        full_env.update({k: v for k, v in env.items() if v is not None})
+        for k, v in env.items():
+            if v is None:
+                full_env.pop(k, None)
+    t0 = time.monotonic()
+    try:
+        p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             stdin=subprocess.DEVNULL, env=full_env, start_new_session=True)
+    except OSError as e:
+        return None, f"cannot run {argv[0]}: {e}", 0.0, False
+    timed_out = False
+    try:
+        out, _ = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        timed_out = True
+        kill_group(p, signal.SIGKILL)
+        out, _ = p.communicate()
+    text = out.decode("utf-8", errors="replace")
+    if stdout_path:
+        with open(stdout_path, "w", encoding="utf-8") as f:
+            f.write(text)
+    return p.returncode, text, time.monotonic() - t0, timed_out
+
+
+def kill_group(p, sig):
+    try:
+        os.killpg(p.pid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def stop_process(p, timeout, first=signal.SIGTERM):
+    """Signal a background process group, wait, SIGKILL if it does not go."""
+    if p is None or p.poll() is not None:
+        return
+    kill_group(p, first)
+    try:
+        p.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        kill_group(p, signal.SIGKILL)
+        p.wait()
+
+
+def tracepoint_names(dat_path: str):
+    """Tracepoint names of a capture file, in first-use order."""
+    names = []
+    with open(dat_path, "rb") as f:
+        data = f.read()
+    off = 0
+    while off + 4 <= len(data):
+        (size,) = struct.unpack_from("<I", data, off)
+        if size < 5 or off + size > len(data):
+            raise StepFailed(f"{dat_path}:{off}: bad record size {size}")
+        end = data.find(b"\0", off + 4, off + size)
+        if end < 0:
+            raise StepFailed(f"{dat_path}:{off}: record without a NUL-terminated name")
+        name = data[off + 4:end].decode("ascii", errors="replace")
+        if name not in names:
+            names.append(name)
+        off += size
+    return names
+
+
+def is_ktap_only(case: str) -> bool:
+    """A case that declares `ehconf-no-golden` in its source has no events to capture."""
+    src = os.path.join(REPO, "cases", case + ".c")
+    try:
+        with open(src, encoding="utf-8", errors="replace") as f:
+            return NO_GOLDEN_MARK in f.read()
+    except OSError:
+        return False
+
+
+class Fifo:
+    """perf's control and ack FIFOs. Both are opened O_RDWR here: opening never blocks
+    (perf's own open of each side then succeeds at once), and reads never see EOF."""
+
+    def __init__(self, ctl: str, ack: str):
+        for p in (ctl, ack):
+            if os.path.exists(p):
+                os.unlink(p)
+            os.mkfifo(p, 0o600)
+        self.ctl = os.open(ctl, os.O_RDWR | os.O_NONBLOCK)
+        self.ack = os.open(ack, os.O_RDWR | os.O_NONBLOCK)
+
+    def command(self, cmd: str, timeout: float, perf) -> None:
+        os.write(self.ctl, (cmd + "\n").encode())
+        if not self.wait_ack(timeout, perf):
+            raise StepFailed(f"perf did not acknowledge '{cmd}' within {timeout:g} s")
+
+    def wait_ack(self, timeout: float, perf) -> bool:
+        deadline = time.monotonic() + timeout
+        buf = b""
+        while time.monotonic() < deadline:
+            if perf is not None and perf.poll() is not None:
+                return False
+            r, _, _ = select.select([self.ack], [], [], 0.2)
+            if r:
+                try:
+                    buf += os.read(self.ack, 64)
+                except BlockingIOError:
+                    continue
+                if b"ack" in buf:
+                    return True
+        return False
+
+    def close(self):
+        for fd in (self.ctl, self.ack):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+
+def wait_ready(p, timeout: float) -> str:
+    """Waits for the "ready" line of ehregister; returns "" or a reason."""
+    deadline = time.monotonic() + timeout
+    buf = b""
+    fd = p.stdout.fileno()
+    while time.monotonic() < deadline:
+        r, _, _ = select.select([fd], [], [], 0.2)
+        if r:
+            chunk = os.read(fd, 4096)
+            if not chunk:
+                break
+            buf += chunk
+            if b"ready\n" in buf:
+                return ""
+        elif p.poll() is not None:
+            break
+    if p.poll() is not None:
+        return f"ehregister exited with {p.returncode}: {one_line(buf.decode(errors='replace'))}"
+    return f"ehregister printed no 'ready' within {timeout:g} s"
+
+
+def capture_case(case: str, binary: str, args, res: dict, out: str, tmp: str) -> None:
+    """Steps 1-6 for one case; fills res. Raises StepFailed with the reason."""
+    steps = res["steps"]
+    bindir = os.path.join(args.build, "bin")
+    ehregister = os.path.join(bindir, "ehregister")
+    ehdecode = os.path.join(bindir, "ehdecode")
+
+    # 1. offline: learn the tracepoint names
+    dat = os.path.join(tmp, case + ".dat")
+    rc, text, secs, to = run([binary], T_CASE, env={"EHCONF_CAPTURE": dat},
+                             stdout_path=os.path.join(out, case + ".offline.ktap"))
+    steps["offline"] = round(secs, 3)
+    if to:
+        raise StepFailed(f"offline run timed out after {T_CASE} s")
+    if not os.path.exists(dat) or os.path.getsize(dat) == 0:
+        raise StepFailed(f"offline run (exit {rc}) wrote no capture record, so its "
+                         f"tracepoint names are unknown")
+    names = tracepoint_names(dat)
+    res["tracepoints"] = names
+    log(f"{case}: {len(names)} tracepoint(s): {' '.join(names)}")
+
+    reg = perf = fifo = None
+    try:
+        # 2. pre-register
+        t0 = time.monotonic()
+        try:
+            reg = subprocess.Popen([ehregister, "--hold", str(HOLD)] + names,
+                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                   stdin=subprocess.DEVNULL, start_new_session=True)
+        except OSError as e:
+            raise StepFailed(f"cannot run {ehregister}: {e}")
+        why = wait_ready(reg, T_REGISTER)
+        steps["register"] = round(time.monotonic() - t0, 3)
+        if why:
+            raise StepFailed(why)
+
+        # 3. perf, events disabled until "enable" is acknowledged
+        t0 = time.monotonic()
+        pdata = os.path.join(tmp, case + ".perf.data")
+        plog_path = os.path.join(out, case + ".perf.log")
+        fifo = Fifo(os.path.join(tmp, case + ".ctl"), os.path.join(tmp, case + ".ack"))
+        argv = ["perf", "record", "-a", "-o", pdata, "-D", "-1",
+                "--control", f"fifo:{tmp}/{case}.ctl,{tmp}/{case}.ack"]
+        for n in names:
+            argv += ["-e", f"user_events:{n}"]
+        argv += ["--", "sleep", str(HOLD)]
+        res["perf_command"] = " ".join(argv)
+        plog = open(plog_path, "wb")
+        try:
+            perf = subprocess.Popen(argv, stdout=plog, stderr=subprocess.STDOUT,
+                                    stdin=subprocess.DEVNULL, start_new_session=True)
+        except OSError as e:
+            raise StepFailed(f"cannot run perf: {e}")
+        finally:
+            plog.close()
+        os.write(fifo.ctl, b"enable\n")
+        if not fifo.wait_ack(T_PERF_START, perf):
+            state = (f"exited with {perf.returncode}" if perf.poll() is not None
+                     else f"no ack within {T_PERF_START} s")
+            with open(plog_path, encoding="utf-8", errors="replace") as f:
+                raise StepFailed(f"perf record did not start ({state}): {one_line(f.read())}")
+        steps["perf_start"] = round(time.monotonic() - t0, 3)
+
+        # 4. the case on the real user_events
+        rc, text, secs, to = run([binary], T_CASE, env={"EHCONF_CAPTURE": None},
+                                 stdout_path=os.path.join(out, case + ".ktap"))
+        steps["live"] = round(secs, 3)
+        res["ktap"] = case + ".ktap"
+        res["live_exit"] = rc
+        if to:
+            res["live_timed_out"] = True
+
+        # 5. stop perf; perf.data is written to /tmp, then copied out
+        t0 = time.monotonic()
+        try:
+            fifo.command("disable", T_ACK, perf)
+        except StepFailed as e:
+            res.setdefault("notes", []).append(str(e))
+        os.write(fifo.ctl, b"stop\n")
+        try:
+            perf.wait(timeout=T_PERF_EXIT)
+        except subprocess.TimeoutExpired:
+            res.setdefault("notes", []).append("perf ignored 'stop': SIGINT")
+            stop_process(perf, T_PERF_EXIT, signal.SIGINT)
+        steps["perf_stop"] = round(time.monotonic() - t0, 3)
+        res["perf_exit"] = perf.returncode
+        if not os.path.exists(pdata) or os.path.getsize(pdata) == 0:
+            with open(plog_path, encoding="utf-8", errors="replace") as f:
+                raise StepFailed(f"perf wrote no {pdata} (exit {perf.returncode}): "
+                                 f"{one_line(f.read())}")
+        shutil.copyfile(pdata, os.path.join(out, case + ".perf.data"))
+        res["perf_data"] = case + ".perf.data"
+        res["perf_data_bytes"] = os.path.getsize(pdata)
+    finally:
+        if fifo:
+            fifo.close()
+        stop_process(perf, 10, signal.SIGINT)
+        stop_process(reg, 10)
+
+    # 6. decode
+    t0 = time.monotonic()
+    decoded = os.path.join(out, case + ".perf.json")
+    try:
+        with open(decoded, "wb") as fo, open(os.path.join(out, case + ".ehdecode.log"), "wb") as fe:
+            p = subprocess.run([ehdecode, "--golden", pdata], stdout=fo, stderr=fe,
+                               stdin=subprocess.DEVNULL, timeout=T_DECODE)
+        rc = p.returncode
+    except subprocess.TimeoutExpired:
+        raise StepFailed(f"ehdecode --golden timed out after {T_DECODE} s")
+    except OSError as e:
+        raise StepFailed(f"cannot run {ehdecode}: {e}")
+    steps["decode"] = round(time.monotonic() - t0, 3)
+    res["decoded"] = case + ".perf.json"
+    res["ehdecode_exit"] = rc
+    if rc != 0:
+        with open(os.path.join(out, case + ".ehdecode.log"), encoding="utf-8", errors="replace") as f:
+            res["ehdecode_problem"] = one_line(f.read())
+
+
+def run_case(case: str, args, out: str, tmp: str) -> dict:
+    binary = os.path.join(args.build, "cases", case)
+    res = {"case": case, "steps": {}, "status": "ok", "problem": ""}
+    t0 = time.monotonic()
+    try:
+        if not os.access(binary, os.X_OK):
+            raise StepFailed(f"case binary {binary} not built")
+        if is_ktap_only(case):
+            res["kind"] = "ktap-only"
+            rc, text, secs, to = run([binary], T_CASE, env={"EHCONF_CAPTURE": None},
+                                     stdout_path=os.path.join(out, case + ".ktap"))
+            res["steps"]["live"] = round(secs, 3)
+            res["ktap"] = case + ".ktap"
+            res["live_exit"] = rc
+            if to:
+                res["live_timed_out"] = True
+        else:
+            res["kind"] = "capture"
+            capture_case(case, binary, args, res, out, tmp)
+    except StepFailed as e:
+        res["status"] = "failed"
+        res["problem"] = str(e)
+    except Exception as e:  # a bug here must not lose the other cases
+        res["status"] = "failed"
+        res["problem"] = f"guest_run error: {type(e).__name__}: {e}"
+    res["seconds"] = round(time.monotonic() - t0, 3)
+    log(f"{case}: {res['status']} in {res['seconds']:.1f} s"
+        + (f": {res['problem']}" if res["problem"] else ""))
+    return res
+
+
+def run_selftests(sdir: str, out: str, deadline: float) -> dict:
+    results = {}
+    os.makedirs(os.path.join(out, "selftests"), exist_ok=True)
+    for name in SELFTESTS:
+        exe = os.path.join(sdir, name)
+        r = {"ktap": f"selftests/{name}.ktap"}
+        if not os.access(exe, os.X_OK):
+            r.update(status="failed", problem=f"{exe} not found (vm/build-kernel builds it)")
+        elif time.monotonic() + 10 > deadline:
+            r.update(status="failed", problem="guest time budget exhausted before it ran")
+        else:
+            rc, text, secs, to = run([exe], min(T_SELFTEST, deadline - time.monotonic()),
+                                     stdout_path=os.path.join(out, r["ktap"]))
+            r.update(status="ran", exit=rc, seconds=round(secs, 3), timed_out=to)
+            log(f"selftest {name}: exit {rc} in {secs:.1f} s" + (" (timed out)" if to else ""))
+        results[name] = r
+    return results
+
+
+def guest_info() -> dict:
+    info = {"kernel_release": os.uname().release, "user_events": os.path.exists(UE_DATA)}
+    rc, text, _, _ = run(["perf", "--version"], 20)
+    info["perf_version"] = text.strip() if rc == 0 else f"perf --version failed: {one_line(text)}"
+    info["cpus"] = os.cpu_count()
+    return info
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--results", required=True, help="writable results dir (the 9p share)")
+    ap.add_argument("--build", default="build/gcc", help="build variant dir (cases/, bin/)")
+    ap.add_argument("--case", action="append", default=[], help="case name (default: all built)")
+    ap.add_argument("--selftests", default="", help="dir with the kernel's user_events selftests")
+    ap.add_argument("--deadline", type=float, default=600,
+                    help="seconds this whole run may take; later work is skipped with a reason")
+    args = ap.parse_args(argv)
+    t_start = time.monotonic()
+    deadline = t_start + args.deadline
+    out = os.path.abspath(args.results)
+    args.build = os.path.abspath(args.build)
+    tmp = "/tmp/ehconf-guest"
+    os.makedirs(tmp, exist_ok=True)
+    os.makedirs(out, exist_ok=True)
+
+    cases = args.case
+    if not cases:
+        d = os.path.join(args.build, "cases")
+        cases = sorted(f for f in os.listdir(d) if "." not in f) if os.path.isdir(d) else []
+    info = guest_info()
+    summary = {"guest": info, "cases": {}, "selftests": {}, "build": args.build}
+    log(f"kernel {info['kernel_release']}, user_events {'present' if info['user_events'] else 'ABSENT'}, "
+        f"{info['perf_version']}, {len(cases)} case(s)")
+
+    for case in cases:
+        if not info["user_events"]:
+            summary["cases"][case] = {"case": case, "status": "skipped", "problem": NO_USER_EVENTS,
+                                      "kind": "ktap-only" if is_ktap_only(case) else "capture",
+                                      "steps": {}}
+            continue
+        if time.monotonic() > deadline:
+            summary["cases"][case] = {"case": case, "status": "failed", "steps": {},
+                                      "problem": "guest time budget exhausted before it ran"}
+            continue
+        log(f"{case}: start")
+        summary["cases"][case] = run_case(case, args, out, tmp)
+    if args.selftests:
+        if info["user_events"]:
+            summary["selftests"] = run_selftests(args.selftests, out, deadline)
+        else:
+            summary["selftests"] = {n: {"status": "skipped", "problem": NO_USER_EVENTS}
+                                    for n in SELFTESTS}
+    summary["seconds"] = round(time.monotonic() - t_start, 3)
+    with open(os.path.join(out, "guest-results.json"), "w", encoding="utf-8") as f:
+        json.dump(summary, f, indent=2)
+        f.write("\n")
+    failed = sum(1 for r in summary["cases"].values() if r["status"] == "failed")
+    skipped = sum(1 for r in summary["cases"].values() if r["status"] == "skipped")
+    log(f"done in {summary['seconds']:.1f} s: {len(cases) - failed - skipped} cases ran through, "
+        f"{failed} failed, {skipped} skipped")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,172 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Formats <results>/vm-results.json (written by harness/test_vm.py) as report.md.
+
+    /usr/bin/python3 harness/report.py build/results/vm-results.json report.md
+
+A pure formatter: every number and verdict comes from the JSON file; nothing is run or
+compared here. Sections: the run (kernel, boot and guest times), the measured delivery
+limits, every case against each transport (offline capture file, perf on the kernel),
+each case's tests and events per transport, the kernel's own selftests, kernel log
+findings, and the failures.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+
+MARK = {"pass": "pass", "ok": "pass", "fail": "**FAIL**", "skip": "skip", "xfail": "xfail",
+        "todo": "xfail", "not run": "not run", "missing or different": "**MISSING/DIFF**",
+        "dropped as declared": "dropped (declared)",
+        "arrived although declared dropped": "**ARRIVED (declared dropped)**"}
+EXPECTED_6_12 = {"perf": 8184, "ftrace": 4064}
+
+
+def mark(v) -> str:
+    if v is None or v == "":
+        return "-"
+    return MARK.get(str(v), str(v))
+
+
+def secs(v) -> str:
+    return f"{float(v):.1f} s" if isinstance(v, (int, float)) else "-"
+
+
+def cell(text) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def fmt(data: dict) -> str:
+    L = []
+    g = data.get("guest", {}) or {}
+    vm = data.get("vm", {}) or {}
+    rel = g.get("kernel_release", "?")
+    perf_t = f"perf on {rel}"
+    items = data.get("items", [])
+    counts = Counter(i["status"] for i in items)
+    L.append("# ehconf conformance report (make check)\n")
+    L.append(f"**{counts.get('pass', 0)} passed, {counts.get('fail', 0)} failed, "
+             f"{counts.get('skip', 0) + counts.get('xfail', 0)} skipped** "
+             f"(items of harness/test_vm.py; the offline run has its own JUnit file)\n")
+    if data.get("problem"):
+        L.append(f"> The VM run did not complete: {data['problem']}\n")
+
+    L.append("## Run\n")
+    L.append("| | |\n|---|---|")
+    L.append(f"| kernel | `{cell(data.get('kernel') or '-')}` ({cell(rel)}) |")
+    L.append(f"| user_events | {'present' if g.get('user_events') else 'ABSENT' if g else '-'} |")
+    L.append(f"| perf | {cell(g.get('perf_version', '-'))} |")
+    L.append(f"| acceleration | {cell(vm.get('accel', '-'))}, {g.get('cpus', '-')} guest CPUs |")
+    L.append(f"| kernel build/lookup | {secs(data.get('kernel_build_seconds'))} |")
+    L.append(f"| boot to guest init | {secs(vm.get('boot_to_init_seconds'))} |")
+    L.append(f"| guest work (guest_run.py) | {secs(data.get('guest_seconds'))} |")
+    L.append(f"| whole VM run (vm/run) | {secs(data.get('vm_seconds'))} |")
+    L.append("")
+
+    L.append("## Measured kernel limits\n")
+    L.append("Largest payload (bytes after the 4-byte write index) delivered, found by cases/kernel_abi.c "
+             "(binary search + neighbours).\n")
+    L.append("| consumer | measured | expected for 6.12 |\n|---|---|---|")
+    lim = data.get("limits", {})
+    for c in ("perf", "ftrace"):
+        L.append(f"| {c} | {lim.get(c, 'not measured')} | {EXPECTED_6_12[c]} |")
+    L.append("")
+
+    cases = data.get("cases", {})
+    L.append("## Cases against each transport\n")
+    L.append(f"| case | kind | offline capture | {perf_t} | tracepoints | perf steps | problem |")
+    L.append("|---|---|---|---|---|---|---|")
+    for name, c in sorted(cases.items()):
+        gold = c.get("golden", {})
+        tests = c.get("tests", {})
+        off = gold.get("offline") if c.get("kind") == "capture" else _worst(t.get("offline") for t in tests.values())
+        live = gold.get("perf") if c.get("kind") == "capture" else _worst(t.get("perf") for t in tests.values())
+        steps = ", ".join(f"{k} {v:.1f}" for k, v in c.get("steps", {}).items())
+        L.append(f"| {name} | {c.get('kind', '-')} | {mark(off)} | {mark(live)} | "
+                 f"{len(c.get('tracepoints', []))} | {cell(steps) or '-'} | {cell(c.get('problem', '')) or '-'} |")
+    L.append("\nFor capture cases the transport columns are the golden comparison of the decoded "
+             "capture; for KTAP-only cases the worst KTAP result.\n")
+
+    L.append("## Tests per case (KTAP results)\n")
+    for name, c in sorted(cases.items()):
+        tests = c.get("tests", {})
+        if not tests:
+            continue
+        L.append(f"### {name}\n")
+        L.append(f"| test | offline | {perf_t} |\n|---|---|---|")
+        for t, v in tests.items():
+            L.append(f"| {cell(t)} | {mark(v.get('offline'))} | {mark(v.get('perf'))} |")
+        L.append("")
+
+    L.append("## Events per case (golden events found in each decoded capture)\n")
+    for name, c in sorted(cases.items()):
+        ev = c.get("events", [])
+        if not ev:
+            continue
+        L.append(f"### {name}\n")
+        L.append(f"| # | event | offline | {perf_t} |\n|---|---|---|---|")
+        for k, e in enumerate(ev):
+            L.append(f"| {k} | {cell(e.get('n'))} | {mark(e.get('offline'))} | {mark(e.get('perf'))} |")
+        L.append("")
+
+    L.append("## Kernel user_events selftests\n")
+    st = data.get("selftests", {})
+    if st:
+        L.append("| binary | exit | pass | fail | skip | time | failed tests |\n|---|---|---|---|---|---|---|")
+        for n, s in sorted(st.items()):
+            L.append(f"| {n} | {s.get('exit')} | {s.get('pass')} | {s.get('fail')} | {s.get('skip')} | "
+                     f"{secs(s.get('seconds'))} | {cell(', '.join(s.get('failed', []))) or '-'} |")
+    else:
+        L.append("Not run (see the failures below).")
+    L.append("")
+
+    L.append("## Kernel log\n")
+    f = data.get("kernel_findings", [])
+    if not f:
+        L.append("No WARNING/BUG/Oops/panic lines.")
+    for x in f:
+        L.append(f"- {'allowed' if x.get('allowed') else '**FAIL**'}: `{cell(x.get('line', ''))}`")
+    L.append("")
+
+    bad = [i for i in items if i["status"] == "fail"]
+    L.append(f"## Failures ({len(bad)})\n")
+    for i in bad:
+        first = (i.get("message") or "").strip().splitlines()[:3]
+        L.append(f"- `{i['ident']}`: {cell(' / '.join(first))}")
+    if not bad:
+        L.append("None.")
+    skips = [i for i in items if i["status"] == "skip"]
+    if skips:
+        L.append(f"\n## Skipped ({len(skips)})\n")
+        for i in skips:
+            L.append(f"- `{i['ident']}`: {cell(i.get('message', ''))}")
+    return "\n".join(L) + "\n"
+
+
+def _worst(values):
+    vals = [v for v in values if v]
+    for w in ("fail", "todo", "skip", "pass"):
+        if w in vals:
+            return w
+    return None
+
+
+def main(argv) -> int:
+    if len(argv) != 3:
+        print("usage: report.py RESULTS.json REPORT.md", file=sys.stderr)
+        return 2
+    try:
+        with open(argv[1], encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, ValueError) as e:
+        print(f"report.py: {argv[1]}: {e}", file=sys.stderr)
+        return 1
+    with open(argv[2], "w", encoding="utf-8") as f:
+        f.write(fmt(data))
+    print(f"report.py: wrote {argv[2]}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,152 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Unit tests of harness/golden.py: the comparison must FAIL whenever the data differ.
+
+Run: /usr/bin/python3 -m pytest -q -p no:cacheprovider harness/test_golden.py
+"""
+
+from golden import compare, expected_events, flatten, parse_lines, sorted_for_golden, Obj
+
+E1 = '{ "n": "P:A", "x": 1, "s": "hi", "st": { "a": [ 1, 2 ], "b": { } }, "meta": { "level": 5 } }'
+E2 = '{ "n": "P:B", "y": -7, "meta": { "level": 4, "keyword": "0x1" } }'
+E3 = '{ "n": "P:C", "f": 1, "f": 2, "meta": { } }'
+GOLDEN = "\n".join([E1, E2, E3]) + "\n"
+
+
+def lines(*evs):
+    return "\n".join(evs) + "\n"
+
+
+def test_identical_passes():
+    r = compare(GOLDEN, GOLDEN, "c")
+    assert r.ok, r.message
+
+
+def test_whitespace_form_does_not_matter_but_values_do():
+    compact = E1.replace(" ", "").replace('"hi"', '"hi"')
+    assert compare(lines(E1), lines(compact), "c").ok
+
+
+def test_changed_value_fails_and_names_the_path():
+    changed = E1.replace('"a": [ 1, 2 ]', '"a": [ 1, 3 ]')
+    r = compare(GOLDEN, lines(changed, E2, E3), "c")
+    assert not r.ok
+    assert "event #0" in r.message and "n=P:A" in r.message
+    assert "changed  st/a/[1]: 2 -> 3" in r.message
+    assert "x:" not in r.message  # only the differing field is listed
+
+
+def test_number_forms_are_distinct():
+    for other in ('"x": 1.0', '"x": true', '"x": "1"', '"x": 01e0'):
+        changed = E1.replace('"x": 1', other)
+        try:
+            r = compare(lines(E1), lines(changed), "c")
+        except ValueError:
+            continue
+        assert not r.ok, other
+
+
+def test_missing_event_fails():
+    r = compare(GOLDEN, lines(E1, E3), "c")
+    assert not r.ok
+    assert "1 missing" in r.message and "MISSING event #1" in r.message and "n=P:B" in r.message
+
+
+def test_extra_event_fails():
+    r = compare(GOLDEN, lines(E1, E2, E2, E3), "c")
+    assert not r.ok
+    assert "1 extra" in r.message and "EXTRA capture event" in r.message
+
+
+def test_empty_capture_fails():
+    for empty in ("", "\n\n"):
+        r = compare(GOLDEN, empty, "c")
+        assert not r.ok and "no events" in r.message
+
+
+def test_empty_golden_fails():
+    assert not compare("", GOLDEN, "c").ok
+    assert not compare('{"ehconf": {"order": "unordered"}}\n', GOLDEN, "c").ok
+
+
+def test_unparsable_line_fails():
+    assert not compare(GOLDEN, GOLDEN + "{not json\n", "c").ok
+    assert not compare(GOLDEN + "]\n", GOLDEN, "c").ok
+
+
+def test_duplicate_names_are_kept():
+    fl = flatten(parse_lines(E3, "t", False).events[0].value)
+    assert ("f", "1") in fl and ("f#2", "2") in fl
+    dropped_dup = E3.replace('"f": 1, "f": 2', '"f": 2')
+    assert not compare(lines(E3), lines(dropped_dup), "c").ok
+    swapped = E3.replace('"f": 1, "f": 2', '"f": 2, "f": 1')
+    assert not compare(lines(E3), lines(swapped), "c").ok
+
+
+def test_member_order_matters():
+    reordered = '{ "n": "P:B", "meta": { "level": 4, "keyword": "0x1" }, "y": -7 }'
+    r = compare(lines(E2), lines(reordered), "c")
+    assert not r.ok and "member order differs" in r.message
+
+
+def test_event_order_matters_unless_unordered():
+    shuffled = lines(E3, E1, E2)
+    assert not compare(GOLDEN, shuffled, "c").ok
+    un = '{"ehconf": {"order": "unordered", "why": "threads"}}\n' + GOLDEN
+    assert compare(un, shuffled, "c").ok
+
+
+def test_unordered_still_counts_every_event():
+    un = '{"ehconf": {"order": "unordered"}}\n' + GOLDEN
+    assert not compare(un, lines(E1, E2, E3, E1), "c").ok  # duplicate
+    assert not compare(un, lines(E1, E3), "c").ok  # missing
+    changed = E2.replace("-7", "-8")
+    r = compare(un, lines(E3, changed, E1), "c")
+    assert not r.ok and "changed  y: -7 -> -8" in r.message
+
+
+def test_unknown_directive_is_an_error():
+    assert not compare('{"ehconf": {"odrer": "unordered"}}\n' + GOLDEN, GOLDEN, "c").ok
+    assert not compare('{"ehconf": {"order": "any"}}\n' + GOLDEN, GOLDEN, "c").ok
+    assert not compare(GOLDEN + '{"ehconf": {"order": "unordered"}}\n', GOLDEN, "c").ok
+
+
+def test_capture_cannot_carry_directives():
+    un = '{"ehconf": {"order": "unordered"}}\n'
+    assert not compare(GOLDEN, un + GOLDEN, "c").ok
+
+
+SIZED = [f'{{ "n": "P:S", "size": {s}, "meta": {{ }} }}' for s in (16, 8184, 8185, 65535)]
+
+
+def test_perf_hook_drops_only_declared_sizes():
+    g = '{"ehconf": {"perf_max_payload": 8184, "why": "perf buffer"}}\n' + lines(*SIZED)
+    keep, drop = expected_events(parse_lines(g, "g", True), "perf")
+    assert [e.field("size") for e in keep] == ["16", "8184"]
+    assert [e.field("size") for e in drop] == ["8185", "65535"]
+    # offline: nothing is dropped, every event must be there
+    assert compare(g, lines(*SIZED), "c").ok
+    assert not compare(g, lines(*SIZED[:2]), "c").ok
+    # perf: the big ones must be absent, the small ones present
+    assert compare(g, lines(*SIZED[:2]), "c", transport="perf").ok
+    assert not compare(g, lines(*SIZED), "c", transport="perf").ok
+    assert not compare(g, lines(SIZED[0]), "c", transport="perf").ok
+
+
+def test_long_string_change_is_shown_at_the_difference():
+    a = '{ "n": "P:L", "b": "%s" }' % ("ab " * 100)
+    b = a[:200] + "X" + a[201:]
+    r = compare(lines(a), lines(b), "c")
+    assert not r.ok and "differs at character" in r.message
+
+
+def test_sorted_for_golden_keeps_directives_and_sorts_unordered():
+    old = '{"ehconf": {"order": "unordered"}}\n' + GOLDEN
+    out = sorted_for_golden(lines(E3, E1, E2), old).splitlines()
+    assert out[0] == '{"ehconf": {"order": "unordered"}}'
+    assert out[1:] == sorted([E1, E2, E3])
+    assert sorted_for_golden(lines(E3, E1), GOLDEN).splitlines() == [E3, E1]
+
+
+def test_obj_keeps_pairs():
+    v = parse_lines(E3, "t", False).events[0].value
+    assert isinstance(v, Obj) and [k for k, _ in v] == ["n", "f", "f", "meta"]

@@ -1,0 +1,452 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The conformance run on a real kernel: ONE QEMU boot (vm/run) runs harness/guest_run.py,
+which drives every case under `perf record` and runs the kernel's user_events selftests;
+this file turns what the guest saved into pytest items.
+
+Items (decided at collection time, after the boot; the test function only reports them):
+  vm/boot                   the guest ran guest_run.py to completion
+  vm/kernel-log             no kernel WARNING/BUG/Oops/panic in the console log except the
+                            allowed "perf buffer not large enough" (once per boot, 6.12)
+  vm/<case>/<test>          each KTAP result line of the case run on the real user_events
+  vm-golden/<case>          the perf capture, decoded by ehdecode --golden, against
+                            golden/<case>.json (harness/golden.py, transport "perf": events
+                            above the golden's declared perf_max_payload must be missing)
+  vm-limits/<consumer>      the delivery limit kernel_abi measured ("# perf max payload: N")
+                            equals what every golden file declares for that consumer
+  kselftest/<binary>/<test> each KTAP result line of the kernel's own user_events selftests
+
+Without vm/run, a kernel or a finished guest run, every item FAILS with a one-line reason.
+A kernel without CONFIG_USER_EVENTS boots, and its items SKIP ("kernel lacks
+CONFIG_USER_EVENTS"). Everything is also written to <results>/vm-results.json, which
+harness/report.py formats into report.md.
+
+Environment: KERNEL=bzImage (else vm/build-kernel builds or reuses the cached one),
+EHCONF_VM_TIMEOUT (seconds for the whole boot, default 600), EHCONF_VM_CASES (space
+separated case names, default every built case).
+"""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Dict, List, Optional
+
+import pytest
+
+from cases import find_cases
+from conftest import safe_id, settings
+from golden import compare, expected_events, parse_lines
+from ktap import FAIL, PASS, SKIP, TODO, finish, format_failure, item_names, parse
+
+NO_USER_EVENTS = "kernel lacks CONFIG_USER_EVENTS"
+ALLOWED_WARNING = "perf buffer not large enough"
+LIMIT_RE = re.compile(r"^#\s*(perf|ftrace) max payload:\s*(\d+)\s*$")
+NO_GOLDEN_MARK = "ehconf-no-golden"
+SELFTESTS = ("abi_test", "dyn_test", "ftrace_test", "perf_test")
+
+
+@dataclass
+class Outcome:
+    ident: str
+    status: str  # pass, fail, skip, xfail
+    message: str = ""
+    group: str = ""  # vm, vm-golden, vm-limits, kselftest
+    case: str = ""
+
+
+@dataclass
+class VmRun:
+    ok: bool
+    problem: str = ""
+    kernel: str = ""
+    selftests: str = ""
+    results: str = ""
+    vm: dict = field(default_factory=dict)  # vm/run's vm.json
+    guest: dict = field(default_factory=dict)  # guest_run.py's guest-results.json
+    exit_status: Optional[int] = None
+    seconds: float = 0.0
+    kernel_build_seconds: float = 0.0
+
+
+def _tail(text: str, n: int = 3) -> str:
+    lines = [x for x in text.strip().splitlines() if x.strip()]
+    return " | ".join(lines[-n:])
+
+
+def locate_kernel(repo: str):
+    """(bzImage, selftests dir, seconds, problem)."""
+    t0 = time.monotonic()
+    k = os.environ.get("KERNEL", "")
+    if k:
+        if not os.path.isfile(k):
+            return "", "", 0.0, f"KERNEL={k} is not a file"
+        k = os.path.realpath(k)
+    else:
+        tool = os.path.join(repo, "vm", "build-kernel")
+        if not os.access(tool, os.X_OK):
+            return "", "", 0.0, f"{tool} is missing: cannot build the guest kernel"
+        try:
+            p = subprocess.run([tool], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               stdin=subprocess.DEVNULL, timeout=4000)
+        except subprocess.TimeoutExpired:
+            return "", "", time.monotonic() - t0, "vm/build-kernel timed out"
+        out = p.stdout.decode(errors="replace").strip().splitlines()
+        if p.returncode != 0 or not out:
+            return "", "", time.monotonic() - t0, \
+                f"vm/build-kernel failed (exit {p.returncode}): {_tail(p.stderr.decode(errors='replace'))}"
+        k = out[-1].strip()
+        if not os.path.isfile(k):
+            return "", "", time.monotonic() - t0, f"vm/build-kernel printed {k!r}, not a file"
+    sdir = os.path.join(os.path.dirname(k), "selftests", "user_events")
+    return k, (sdir if os.path.isdir(sdir) else ""), time.monotonic() - t0, ""
+
+
+def boot(repo: str, build: str, results: str, cases: List[str]) -> VmRun:
+    """One vm/run boot running guest_run.py for every case."""
+    kernel, sdir, ksecs, problem = locate_kernel(repo)
+    if problem:
+        return VmRun(False, problem, kernel_build_seconds=round(ksecs, 3))
+    vmrun = os.path.join(repo, "vm", "run")
+    if not os.access(vmrun, os.X_OK):
+        return VmRun(False, f"{vmrun} is missing: cannot boot the guest", kernel=kernel)
+    timeout = int(os.environ.get("EHCONF_VM_TIMEOUT", "600"))
+    os.makedirs(results, exist_ok=True)
+    for old in glob.glob(os.path.join(results, "*")):
+        if os.path.isfile(old):
+            os.unlink(old)  # stale results must never pass for a new run
+    shutil.rmtree(os.path.join(results, "selftests"), ignore_errors=True)
+    argv = [vmrun, "--kernel", kernel, "--timeout", str(timeout), "--results", results,
+            "--allow-warning", ALLOWED_WARNING, "--",
+            "/usr/bin/python3", os.path.join(repo, "harness", "guest_run.py"),
+            "--results", results, "--build", build, "--deadline", str(max(60, timeout - 60))]
+    if sdir:
+        argv += ["--selftests", sdir]
+    for c in cases:
+        argv += ["--case", c]
+    t0 = time.monotonic()
+    with open(os.path.join(results, "vm-run.log"), "wb") as logf:
+        try:
+            p = subprocess.run(argv, stdout=logf, stderr=subprocess.STDOUT, cwd=repo,
+                               stdin=subprocess.DEVNULL, timeout=timeout + 120)
+            rc = p.returncode
+        except subprocess.TimeoutExpired:
+            rc = None
+    secs = time.monotonic() - t0
+    run = VmRun(True, kernel=kernel, selftests=sdir, results=results, exit_status=rc,
+                seconds=round(secs, 3), kernel_build_seconds=round(ksecs, 3))
+    vm_json = os.path.join(results, "vm.json")
+    if os.path.exists(vm_json):
+        with open(vm_json, encoding="utf-8") as f:
+            run.vm = json.load(f)
+    guest_json = os.path.join(results, "guest-results.json")
+    if os.path.exists(guest_json):
+        with open(guest_json, encoding="utf-8") as f:
+            run.guest = json.load(f)
+    if rc is None:
+        run.ok, run.problem = False, f"vm/run did not return within {timeout + 120} s"
+    elif not run.guest:
+        with open(os.path.join(results, "vm-run.log"), encoding="utf-8", errors="replace") as f:
+            tail = _tail(f.read())
+        why = {124: "guest timed out", 125: "guest ended without finishing (panic?)",
+               126: "vm/run setup error"}.get(rc, f"exit {rc}")
+        run.ok, run.problem = False, f"vm/run: {why}, no guest-results.json: {tail}"
+    return run
+
+
+def ktap_outcomes(prefix: str, path: str, returncode, timed_out: bool, label: str,
+                  group: str, case: str) -> List[Outcome]:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+    except OSError:
+        return [Outcome(safe_id(prefix.rstrip("/")), "fail", f"{path} was not written",
+                        group, case)]
+    rep = finish(parse(text), returncode, timed_out, None, text)
+    out = []
+    for ident, r in item_names(rep.results, prefix):
+        status = {PASS: "pass", FAIL: "fail", SKIP: "skip", TODO: "xfail"}[r.status]
+        msg = format_failure(label, ident, r) if r.status == FAIL else r.reason
+        out.append(Outcome(safe_id(ident), status, msg, group, case))
+    return out
+
+
+def limits_from_ktap(path: str) -> Dict[str, int]:
+    found = {}
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                m = LIMIT_RE.match(line.strip())
+                if m:
+                    found[m.group(1)] = int(m.group(2))
+    except OSError:
+        pass
+    return found
+
+
+def golden_limits(golden_dir: str) -> Dict[str, Dict[str, int]]:
+    """{consumer: {case: declared max payload}} from every golden file's directives."""
+    out: Dict[str, Dict[str, int]] = {}
+    for g in sorted(glob.glob(os.path.join(golden_dir, "*.json"))):
+        case = os.path.basename(g)[:-5]
+        with open(g, encoding="utf-8", errors="surrogateescape") as f:
+            d = parse_lines(f.read(), g, allow_directives=True)
+        for k, v in d.directives.items():
+            if k.endswith("_max_payload"):
+                out.setdefault(k[: -len("_max_payload")], {})[case] = int(v)
+    return out
+
+
+def is_ktap_only(repo: str, case: str) -> bool:
+    try:
+        with open(os.path.join(repo, "cases", case + ".c"), encoding="utf-8", errors="replace") as f:
+            return NO_GOLDEN_MARK in f.read()
+    except OSError:
+        return False
+
+
+def event_presence(golden_text: str, capture_text: Optional[str], transport: str):
+    """Per golden event: (name, "ok" | "missing" | "dropped-as-declared" | "arrived-but-declared-dropped")."""
+    g = parse_lines(golden_text, "golden", allow_directives=True)
+    keep, drop = expected_events(g, transport)
+    if capture_text is None:
+        return [(e.name, "not run") for e in g.events]
+    a = parse_lines(capture_text, "capture", allow_directives=False)
+    counts: Dict[str, int] = {}
+    for e in a.events:
+        counts[e.text] = counts.get(e.text, 0) + 1
+    dropped = {id(e) for e in drop}
+    rows = []
+    for e in g.events:
+        here = counts.get(e.text, 0) > 0
+        if here:
+            counts[e.text] -= 1
+        if id(e) in dropped:
+            rows.append((e.name, "arrived although declared dropped" if here else "dropped as declared"))
+        else:
+            rows.append((e.name, "ok" if here else "missing or different"))
+    return rows
+
+
+def read_text(path: str) -> Optional[str]:
+    try:
+        with open(path, encoding="utf-8", errors="surrogateescape") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def outcomes_for(s, run: VmRun, cases: List[str]):
+    """All items plus the data report.py needs."""
+    out: List[Outcome] = []
+    golden_dir = os.path.join(s.repo, "golden")
+    offline_dir = os.path.join(s.results, "offline-" + os.path.basename(s.build))
+    report = {"kernel": run.kernel, "vm_seconds": run.seconds, "problem": run.problem,
+              "kernel_build_seconds": run.kernel_build_seconds, "vm": run.vm,
+              "guest": run.guest.get("guest", {}), "guest_seconds": run.guest.get("seconds"),
+              "cases": {}, "selftests": {}, "limits": {}}
+    ue = run.guest.get("guest", {}).get("user_events")
+    skip_all = run.ok and ue is False
+
+    # boot and kernel log
+    if not run.ok:
+        out.append(Outcome("vm/boot", "fail", run.problem, "vm"))
+    else:
+        out.append(Outcome("vm/boot", "pass", f"guest ran in {run.guest.get('seconds')} s", "vm"))
+    findings = run.vm.get("findings", []) if run.vm else []
+    bad = [f for f in findings if not f.get("allowed")]
+    if not run.vm:
+        out.append(Outcome("vm/kernel-log", "fail", "no vm.json: the console log was not scanned", "vm"))
+    elif bad:
+        out.append(Outcome("vm/kernel-log", "fail", "kernel log findings:\n" + "\n".join(
+            f"  {f.get('kind')}: {f.get('line')}" for f in bad[:20]), "vm"))
+    else:
+        allowed = [f.get("line", "") for f in findings if f.get("allowed")]
+        out.append(Outcome("vm/kernel-log", "pass",
+                           f"{len(allowed)} allowed finding(s)" if allowed else "clean", "vm"))
+    report["kernel_findings"] = findings
+
+    gcases = run.guest.get("cases", {})
+    for case in cases:
+        r = gcases.get(case)
+        ktap_only = is_ktap_only(s.repo, case)
+        crep = {"kind": "ktap-only" if ktap_only else "capture", "tests": {}, "golden": {},
+                "steps": (r or {}).get("steps", {}), "problem": (r or {}).get("problem", ""),
+                "tracepoints": (r or {}).get("tracepoints", []), "events": []}
+        report["cases"][case] = crep
+        # offline results of the same case (made by harness/test_offline.py), for the report
+        off_log = os.path.join(offline_dir, case + ".log")
+        off_text = read_text(off_log)
+        if off_text is not None:
+            rep = finish(parse(off_text), 0, False, None, off_text)
+            for ident, res in item_names(rep.results, ""):
+                crep["tests"].setdefault(ident, {})["offline"] = res.status
+        gold = read_text(os.path.join(golden_dir, case + ".json"))
+        off_json = read_text(os.path.join(offline_dir, case + ".json"))
+        if gold is not None and not ktap_only:
+            if off_json is not None:
+                res = compare(gold, off_json, case, transport="offline")
+                crep["golden"]["offline"] = "pass" if res.ok else "fail"
+            else:
+                crep["golden"]["offline"] = "not run"
+
+        if not run.ok:
+            out.append(Outcome(safe_id(f"vm/{case}"), "fail", f"not run: {run.problem}", "vm", case))
+            if not ktap_only:
+                out.append(Outcome(safe_id(f"vm-golden/{case}"), "fail", f"not run: {run.problem}",
+                                   "vm-golden", case))
+            continue
+        if skip_all or (r and r.get("status") == "skipped"):
+            why = (r or {}).get("problem") or NO_USER_EVENTS
+            out.append(Outcome(safe_id(f"vm/{case}"), "skip", why, "vm", case))
+            crep["golden"]["perf"], crep["problem"] = "skip", why
+            if not ktap_only:
+                out.append(Outcome(safe_id(f"vm-golden/{case}"), "skip", why, "vm-golden", case))
+            continue
+        if r is None:
+            out.append(Outcome(safe_id(f"vm/{case}"), "fail", "the guest did not report this case",
+                               "vm", case))
+            continue
+        # KTAP of the live run
+        if r.get("ktap"):
+            items = ktap_outcomes(f"vm/{case}/", os.path.join(run.results, r["ktap"]),
+                                  r.get("live_exit"), bool(r.get("live_timed_out")),
+                                  f"{case} (perf on {report['guest'].get('kernel_release', '?')})",
+                                  "vm", case)
+            out += items
+            for o in items:
+                crep["tests"].setdefault(o.ident[len(f"vm/{case}/"):], {})["perf"] = o.status
+        else:
+            out.append(Outcome(safe_id(f"vm/{case}"), "fail",
+                               f"{case} did not run on the kernel: {r.get('problem')}", "vm", case))
+        if ktap_only:
+            if r.get("ktap"):
+                report["limits"].update(limits_from_ktap(os.path.join(run.results, r.get("ktap", ""))))
+            continue
+        # golden comparison of the perf capture
+        ident = safe_id(f"vm-golden/{case}")
+        decoded = read_text(os.path.join(run.results, r["decoded"])) if r.get("decoded") else None
+        if gold is None:
+            out.append(Outcome(ident, "fail", f"no golden/{case}.json", "vm-golden", case))
+            crep["golden"]["perf"] = "fail"
+            continue
+        crep["events"] = [{"n": n, "offline": st_off, "perf": st_perf}
+                          for (n, st_off), (_, st_perf) in zip(
+                              event_presence(gold, off_json, "offline"),
+                              event_presence(gold, decoded, "perf"))]
+        if decoded is None:
+            why = r.get("problem") or "no decoded perf capture"
+            out.append(Outcome(ident, "fail", f"{case}: {why}", "vm-golden", case))
+            crep["golden"]["perf"] = "fail"
+            continue
+        res = compare(gold, decoded, case, transport="perf")
+        msg = res.message
+        if r.get("ehdecode_exit"):
+            msg = f"ehdecode --golden exit {r['ehdecode_exit']}: {r.get('ehdecode_problem', '')}\n" + msg
+        ok = res.ok and not r.get("ehdecode_exit") and r.get("status") == "ok"
+        if res.ok and r.get("status") != "ok":
+            msg = f"{r.get('problem')}\n{msg}"
+        msg += f"\n(decoded perf capture: {os.path.relpath(os.path.join(run.results, r['decoded']))})"
+        out.append(Outcome(ident, "pass" if ok else "fail", msg, "vm-golden", case))
+        crep["golden"]["perf"] = "pass" if ok else "fail"
+
+    # measured limits against the goldens' declarations
+    declared = golden_limits(golden_dir)
+    if "kernel_abi" in cases:
+        for consumer in ("perf", "ftrace"):
+            ident = f"vm-limits/{consumer}"
+            measured = report["limits"].get(consumer)
+            decl = declared.get(consumer, {})
+            if not run.ok:
+                out.append(Outcome(ident, "fail", f"not measured: {run.problem}", "vm-limits"))
+            elif skip_all:
+                out.append(Outcome(ident, "skip", NO_USER_EVENTS, "vm-limits"))
+            elif measured is None:
+                out.append(Outcome(ident, "fail", f"kernel_abi printed no '# {consumer} max payload:' "
+                                   f"line (see {consumer}_max_payload in its KTAP)", "vm-limits"))
+            else:
+                wrong = {c: v for c, v in decl.items() if v != measured}
+                if wrong:
+                    out.append(Outcome(ident, "fail", f"the kernel delivers {consumer} payloads up to "
+                                       f"{measured} bytes but golden files declare "
+                                       + ", ".join(f"{c}: {v}" for c, v in wrong.items()), "vm-limits"))
+                else:
+                    out.append(Outcome(ident, "pass", f"{consumer} max payload {measured}"
+                                       + (f" = golden declarations ({', '.join(decl)})" if decl else ""),
+                                       "vm-limits"))
+
+    # the kernel's own selftests
+    st = run.guest.get("selftests", {})
+    for name in SELFTESTS:
+        r = st.get(name)
+        if not run.ok:
+            out.append(Outcome(f"kselftest/{name}", "fail", f"not run: {run.problem}", "kselftest"))
+            continue
+        if r is None:
+            why = ("the kernel build has no selftests dir" if not run.selftests
+                   else "the guest did not report it")
+            out.append(Outcome(f"kselftest/{name}", "fail", why, "kselftest"))
+            continue
+        if r.get("status") == "skipped":
+            out.append(Outcome(f"kselftest/{name}", "skip", r.get("problem", ""), "kselftest"))
+            continue
+        if r.get("status") != "ran":
+            out.append(Outcome(f"kselftest/{name}", "fail", r.get("problem", ""), "kselftest"))
+            continue
+        items = ktap_outcomes(f"kselftest/{name}/", os.path.join(run.results, r["ktap"]),
+                              r.get("exit"), bool(r.get("timed_out")), name, "kselftest", name)
+        out += items
+        report["selftests"][name] = {
+            "exit": r.get("exit"), "seconds": r.get("seconds"),
+            "pass": sum(o.status == "pass" for o in items),
+            "fail": sum(o.status == "fail" for o in items),
+            "skip": sum(o.status == "skip" for o in items),
+            "failed": [o.ident for o in items if o.status == "fail"]}
+    report["items"] = [asdict(o) for o in out]
+    return out, report
+
+
+_cache = {}
+
+
+def collect_vm_items(config):
+    s = settings(config)
+    if s.build in _cache:
+        return _cache[s.build]
+    results = os.path.join(s.results, "vm")
+    cases = os.environ.get("EHCONF_VM_CASES", "").split() or \
+        [os.path.basename(p) for p in find_cases(s.build)]
+    t0 = time.monotonic()
+    if cases:
+        run = boot(s.repo, s.build, results, cases)
+    else:
+        run = VmRun(False, f"no case binaries in {s.build}/cases (run `make all`)")
+    out, report = outcomes_for(s, run, cases)
+    report["pytest_collect_seconds"] = round(time.monotonic() - t0, 3)
+    os.makedirs(s.results, exist_ok=True)
+    with open(os.path.join(s.results, "vm-results.json"), "w", encoding="utf-8") as f:
+        json.dump(report, f, indent=2)
+        f.write("\n")
+    _cache[s.build] = out
+    return out
+
+
+def pytest_generate_tests(metafunc):
+    if "vm_item" in metafunc.fixturenames:
+        items = collect_vm_items(metafunc.config)
+        metafunc.parametrize("vm_item", items, ids=[i.ident for i in items])
+
+
+def test_vm(vm_item):
+    o = vm_item
+    if o.status == "fail":
+        pytest.fail(o.message, pytrace=False)
+    if o.status == "skip":
+        pytest.skip(o.message or "skipped")
+    if o.status == "xfail":
+        pytest.xfail(o.message or "TODO")

@@ -1,0 +1,28 @@
+# SPDX-License-Identifier: GPL-2.0
+# harness/vm.mk: the conformance run on a real kernel in QEMU (part of `make check`).
+#
+#   make check-vm     one boot of the guest kernel (vm/run, kernel from vm/build-kernel or
+#                     KERNEL=bzImage) runs every case under perf and the kernel's own
+#                     user_events selftests (harness/guest_run.py), then pytest turns the
+#                     results into items (harness/test_vm.py, JUnit: $(JUNIT_DIR)/vm.xml)
+#                     and harness/report.py writes report.md at the top of the checkout.
+#   (bench-vm, the `make bench` figures in the guest, is not implemented yet.)
+#
+# Guest artifacts: $(O)/results/vm/ (console.log, vm.json, guest-results.json, per case
+# <case>.ktap, <case>.perf.data, <case>.perf.json, selftests/*.ktap).
+# VM_GUARD_SECONDS is only a hang guard around pytest; vm/run has its own timeout
+# (EHCONF_VM_TIMEOUT, default 600 s) and kills QEMU itself.
+VM_GUARD_SECONDS ?= 5400
+VM_REPORT ?= report.md
+
+check-vm: all
+	@mkdir -p $(JUNIT_DIR)
+	@rc=0; EHCONF_BUILD=$(B) EHCONF_RESULTS=$(O)/results timeout $(VM_GUARD_SECONDS) \
+	  $(PYTEST) -q -p no:cacheprovider harness/test_vm.py \
+	  --junitxml=$(JUNIT_DIR)/vm.xml || rc=$$?; \
+	if [ -f $(O)/results/vm-results.json ]; then \
+	  /usr/bin/python3 harness/report.py $(O)/results/vm-results.json $(VM_REPORT) || rc=1; \
+	else echo "check-vm: no $(O)/results/vm-results.json, so no $(VM_REPORT)" >&2; rc=1; fi; \
+	exit $$rc
+
+.PHONY: check-vm

@@ -1,0 +1,282 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * EventHeader event structure: the tracepoint name (decode-json-format.md
+ * §2.1, §5), the header's extension chain, and the metadata's field
+ * definitions turned into a pre-order tree of nodes (§3). No output here.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "eh_event.h"
+#include "eventheader_wire.h"
+
+static _Thread_local char reason_buf[200];
+
+/* Sets *reason (formatted into the thread-local buffer) and *err_offset;
+ * returns err so callers can write "return eh_fail(...)". */
+int eh_fail(struct eh_ctx *c, int err, size_t offset, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(reason_buf, sizeof reason_buf, fmt, ap);
+    va_end(ap);
+    *c->reason = reason_buf;
+    *c->err_offset = offset;
+    return err;
+}
+
+/* Printable, bounded copy of a field name for messages. */
+const char *eh_field_name(const struct eh_node *n, char *dst, size_t cap)
+{
+    size_t k = 0;
+    uint32_t i = 0;
+    for (; i < n->name_len && k + 4 < cap; i++) {
+        uint8_t ch = n->name[i];
+        dst[k++] = (ch >= 0x20 && ch < 0x7F && ch != '\'') ? (char)ch : '?';
+    }
+    if (i < n->name_len) { /* cut: say so */
+        dst[k++] = '.';
+        dst[k++] = '.';
+        dst[k++] = '.';
+    }
+    dst[k] = 0;
+    return dst;
+}
+
+/* ---- tracepoint name --------------------------------------------------- */
+
+static int hexval(uint8_t ch)
+{
+    if (ch >= '0' && ch <= '9')
+        return ch - '0';
+    if (ch >= 'a' && ch <= 'f')
+        return ch - 'a' + 10;
+    return -1;
+}
+
+/* Lowercase hex digits at s[*i]; at least one, at most 16. */
+static int parse_hex(const char *s, size_t n, size_t *i, uint64_t *v)
+{
+    size_t start = *i;
+    *v = 0;
+    while (*i < n && hexval((uint8_t)s[*i]) >= 0) {
+        if (*i - start == 16)
+            return -1;
+        *v = *v << 4 | (uint64_t)hexval((uint8_t)s[*i]);
+        (*i)++;
+    }
+    return *i > start ? 0 : -1;
+}
+
+int eh_parse_tp_name(struct eh_ctx *c, const char *name, size_t n, unsigned level,
+                         size_t *provider_len, uint64_t *keyword)
+{
+    if (memchr(name, 0, n))
+        return eh_fail(c, EINVAL, 0, "tracepoint name contains a NUL byte");
+    size_t us = n;
+    while (us > 0 && name[us - 1] != '_')
+        us--;
+    if (us == 0)
+        return eh_fail(c, EINVAL, 0, "tracepoint name has no '_' before the level and keyword");
+    *provider_len = us - 1;
+    size_t i = us;
+    uint64_t lv;
+    if (i >= n || name[i] != 'L')
+        return eh_fail(c, EINVAL, 0, "tracepoint name has no 'L<level>' after the last '_'");
+    i++;
+    if (parse_hex(name, n, &i, &lv) != 0)
+        return eh_fail(c, EINVAL, 0, "tracepoint name level is not lowercase hex");
+    if (lv != level)
+        return eh_fail(c, EINVAL, 0, "tracepoint name level L%" PRIx64 " differs from header level %u",
+                    lv, level);
+    if (i >= n || name[i] != 'K')
+        return eh_fail(c, EINVAL, 0, "tracepoint name has no 'K<keyword>' after the level");
+    i++;
+    if (parse_hex(name, n, &i, keyword) != 0)
+        return eh_fail(c, EINVAL, 0, "tracepoint name keyword is not 1..16 lowercase hex digits");
+    while (i < n) { /* options: [A-Z][0-9a-z]* each */
+        if (name[i] < 'A' || name[i] > 'Z')
+            return eh_fail(c, EINVAL, 0, "tracepoint name options are not [A-Z][0-9a-z]* items");
+        i++;
+        while (i < n && ((name[i] >= '0' && name[i] <= '9') || (name[i] >= 'a' && name[i] <= 'z')))
+            i++;
+    }
+    return 0;
+}
+
+/* ---- header and extensions --------------------------------------------- */
+
+
+
+int eh_parse_extensions(struct eh_ctx *c, struct eh_event_parts *ev)
+{
+    size_t pos = sizeof(struct eh_wire_header);
+    memset(ev, 0, sizeof *ev);
+    if (c->data[0] & EH_FLAG_EXTENSION) {
+        for (;;) {
+            if (c->size - pos < 4)
+                return eh_fail(c, EBADMSG, pos, "extension header runs past the end of the event");
+            uint16_t esize = eh_load16(c->data + pos, c->be);
+            uint16_t kind = eh_load16(c->data + pos + 2, c->be);
+            size_t body = pos + 4;
+            if (c->size - body < esize)
+                return eh_fail(c, EBADMSG, pos, "extension of %u bytes runs past the end of the event",
+                            esize);
+            switch (kind & EH_EXT_KIND_MASK) {
+            case EH_EXT_KIND_INVALID:
+                return eh_fail(c, EBADMSG, pos, "extension kind 0 is invalid");
+            case EH_EXT_KIND_METADATA:
+                if (ev->meta)
+                    return eh_fail(c, EBADMSG, pos, "event has two metadata extensions");
+                ev->meta = c->data + body;
+                ev->meta_size = esize;
+                ev->meta_offset = body;
+                break;
+            case EH_EXT_KIND_ACTIVITY_ID:
+                if (ev->activity)
+                    return eh_fail(c, EBADMSG, pos, "event has two activity-id extensions");
+                if (esize != 16 && esize != 32)
+                    return eh_fail(c, EBADMSG, pos,
+                                "activity-id extension size %u is not 16 or 32", esize);
+                ev->activity = c->data + body;
+                ev->activity_size = esize;
+                break;
+            default:
+                break; /* unknown kinds are skipped */
+            }
+            pos = body + esize;
+            if (!(kind & EH_EXT_CHAIN))
+                break;
+        }
+    }
+    if (!ev->meta)
+        return eh_fail(c, EBADMSG, pos, "event has no metadata extension");
+    ev->payload = pos;
+    return 0;
+}
+
+/* ---- metadata -> field tree -------------------------------------------- */
+
+/* Reads the field definitions after the event name into c->nodes. */
+int eh_parse_fields(struct eh_ctx *c, const struct eh_event_parts *ev, size_t fields_start)
+{
+    struct open_struct {
+        uint32_t node;
+        uint32_t remaining;
+    };
+    const uint8_t *m = ev->meta;
+    size_t n = ev->meta_size, pos = fields_start;
+    size_t cap = (n - fields_start) / 2 + 1; /* every definition takes >= 2 bytes */
+    c->nodes = malloc(cap * sizeof *c->nodes);
+    struct open_struct *open = malloc((cap < EH_MAX_DEPTH ? cap : EH_MAX_DEPTH) * sizeof *open);
+    uint32_t depth = 0;
+    int err = 0;
+    if (!c->nodes || !open) {
+        err = eh_fail(c, ENOMEM, 0, "out of memory");
+        goto out;
+    }
+    c->n_nodes = 0;
+    while (pos < n) {
+        size_t def_off = ev->meta_offset + pos;
+        const uint8_t *nul = memchr(m + pos, 0, n - pos);
+        if (!nul) {
+            err = eh_fail(c, EBADMSG, def_off, "field name not NUL-terminated in the metadata");
+            goto out;
+        }
+        struct eh_node *nd = &c->nodes[c->n_nodes];
+        memset(nd, 0, sizeof *nd);
+        nd->name = m + pos;
+        nd->name_len = (uint32_t)(nul - (m + pos));
+        pos = (size_t)(nul - m) + 1;
+        char fname[80];
+        if (pos >= n) {
+            err = eh_fail(c, EBADMSG, def_off, "metadata ends inside the definition of field '%s'",
+                       eh_field_name(nd, fname, sizeof fname));
+            goto out;
+        }
+        uint8_t enc = m[pos++];
+        uint8_t fmt = 0;
+        if (enc & EH_ENC_CHAIN_FLAG) {
+            if (pos >= n) {
+                err = eh_fail(c, EBADMSG, def_off, "metadata ends inside the definition of field '%s'",
+                           eh_field_name(nd, fname, sizeof fname));
+                goto out;
+            }
+            fmt = m[pos++];
+            if (fmt & EH_FMT_CHAIN_FLAG) {
+                if (n - pos < 2) {
+                    err = eh_fail(c, EBADMSG, def_off,
+                               "metadata ends inside the definition of field '%s'",
+                               eh_field_name(nd, fname, sizeof fname));
+                    goto out;
+                }
+                nd->tag = eh_load16(m + pos, c->be);
+                pos += 2;
+            }
+        }
+        if (enc & EH_ENC_CARRAY_FLAG && !(enc & EH_ENC_VARRAY_FLAG)) {
+            if (n - pos < 2) {
+                err = eh_fail(c, EBADMSG, def_off, "metadata ends inside the definition of field '%s'",
+                           eh_field_name(nd, fname, sizeof fname));
+                goto out;
+            }
+            nd->carray_count = eh_load16(m + pos, c->be);
+            pos += 2;
+            if (nd->carray_count == 0) {
+                err = eh_fail(c, EBADMSG, def_off, "field '%s' is a carray of 0 elements",
+                           eh_field_name(nd, fname, sizeof fname));
+                goto out;
+            }
+        }
+        if ((enc & (EH_ENC_CARRAY_FLAG | EH_ENC_VARRAY_FLAG)) ==
+            (EH_ENC_CARRAY_FLAG | EH_ENC_VARRAY_FLAG)) {
+            err = eh_fail(c, ENOTSUP, def_off, "field '%s' has both the carray and varray flags",
+                       eh_field_name(nd, fname, sizeof fname));
+            goto out;
+        }
+        nd->enc = enc & EH_ENC_VALUE_MASK;
+        nd->array = enc & (EH_ENC_CARRAY_FLAG | EH_ENC_VARRAY_FLAG);
+        nd->fmt = fmt & EH_FMT_VALUE_MASK;
+        if (nd->enc == EH_ENC_INVALID || nd->enc >= EH_ENC_MAX) {
+            err = eh_fail(c, ENOTSUP, def_off, "field '%s' has unsupported encoding %u",
+                       eh_field_name(nd, fname, sizeof fname), nd->enc);
+            goto out;
+        }
+        if (nd->enc == EH_ENC_STRUCT && nd->fmt == 0) {
+            err = eh_fail(c, EBADMSG, def_off, "struct field '%s' has 0 members",
+                       eh_field_name(nd, fname, sizeof fname));
+            goto out;
+        }
+        uint32_t idx = c->n_nodes++;
+        nd->end = idx + 1;
+        if (depth > 0)
+            open[depth - 1].remaining--;
+        if (nd->enc == EH_ENC_STRUCT) {
+            if (depth == EH_MAX_DEPTH) {
+                err = eh_fail(c, E2BIG, def_off, "struct nesting deeper than %d levels (ehconf bound)",
+                           EH_MAX_DEPTH);
+                goto out;
+            }
+            open[depth].node = idx;
+            open[depth].remaining = nd->fmt;
+            depth++;
+        }
+        while (depth > 0 && open[depth - 1].remaining == 0) {
+            c->nodes[open[depth - 1].node].end = c->n_nodes;
+            depth--;
+        }
+    }
+    /* Structs still open end early with the metadata (legal). */
+    while (depth > 0) {
+        c->nodes[open[depth - 1].node].end = c->n_nodes;
+        depth--;
+    }
+out:
+    free(open);
+    return err;
+}
+

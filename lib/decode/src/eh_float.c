@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Shortest round-trip float/double text, reproducing what C++17
+ * std::to_chars(first, last, value) prints (decode-json-format.md §4.4):
+ *
+ *  1. Digits: the fewest significant decimal digits that read back (strtod /
+ *     strtof) as the same value; among candidates of that length the one
+ *     closest to the exact value. For each length p we take printf's correctly
+ *     rounded p-digit value and, if it does not read back, its two decimal
+ *     neighbours (the rounding interval can be lopsided at powers of two, so
+ *     the nearest p-digit number may miss while the next one hits).
+ *  2. Notation: fixed if it is not longer than scientific (ties -> fixed).
+ *     Fixed notation of an integer value prints the exact integer
+ *     (f32 123456789 -> "123456792", not "123456790"), as to_chars does.
+ *  3. Scientific exponent "e+dd"/"e-dd", at least two digits.
+ *  Non-finite values: "nan", "-nan" (sign bit shown), "inf", "-inf".
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ehd.h"
+
+/* Does the decimal D * 10^exp10 read back as the value? */
+static int reads_back(unsigned long long d, int exp10, double v, int is_float)
+{
+    char t[48];
+    snprintf(t, sizeof t, "%llue%d", d, exp10);
+    if (is_float)
+        return strtof(t, NULL) == (float)v;
+    return strtod(t, NULL) == v;
+}
+
+/*
+ * Finds the shortest digits for |v| (finite, non-zero). Writes the digits
+ * (no trailing zeros, NUL-terminated) to digits and returns the scientific
+ * exponent E: value = d.ddd * 10^E.
+ */
+static int shortest_digits(double av, int is_float, char *digits)
+{
+    int maxp = is_float ? 9 : 17;
+    unsigned long long d = 0;
+    int e10 = 0, p;
+    for (p = 1; p <= maxp; p++) {
+        char t[48];
+        snprintf(t, sizeof t, "%.*e", p - 1, av);
+        /* t = "d.ddde[+-]xx" */
+        unsigned long long m = 0;
+        const char *c = t;
+        for (; *c && *c != 'e'; c++)
+            if (*c >= '0' && *c <= '9')
+                m = m * 10 + (unsigned long long)(*c - '0');
+        int E = atoi(c + 1);
+        int x = E - (p - 1); /* value = m * 10^x */
+        if (reads_back(m, x, av, is_float)) {
+            d = m;
+            e10 = x;
+            break;
+        }
+        unsigned long long lo = 1, hi;
+        for (int i = 1; i < p; i++)
+            lo *= 10;
+        hi = lo * 10; /* m is in [lo, hi) */
+        unsigned long long up = m + 1, down = m - 1;
+        int xup = x, xdown = x;
+        if (up == hi) {
+            up = lo;
+            xup = x + 1;
+        }
+        if (m == lo) {
+            down = hi - 1;
+            xdown = x - 1;
+        }
+        if (reads_back(up, xup, av, is_float)) {
+            d = up;
+            e10 = xup;
+            break;
+        }
+        if (reads_back(down, xdown, av, is_float)) {
+            d = down;
+            e10 = xdown;
+            break;
+        }
+    }
+    if (p > maxp) { /* cannot happen: 9 / 17 digits always read back */
+        snprintf(digits, 24, "%.*e", maxp - 1, av);
+        return 0;
+    }
+    while (d > 9 && d % 10 == 0) {
+        d /= 10;
+        e10++;
+    }
+    int n = snprintf(digits, 24, "%llu", d);
+    return e10 + n - 1;
+}
+
+static size_t format_common(char *dst, double v, int is_float)
+{
+    char *o = dst;
+    if (isnan(v))
+        return (size_t)sprintf(dst, "%s", signbit(v) ? "-nan" : "nan");
+    if (signbit(v))
+        *o++ = '-';
+    double av = fabs(v);
+    if (isinf(av))
+        return (size_t)(o - dst) + (size_t)sprintf(o, "inf");
+    if (av == 0)
+        return (size_t)(o - dst) + (size_t)sprintf(o, "0");
+
+    char digits[24];
+    int E = shortest_digits(av, is_float, digits);
+    int n = (int)strlen(digits);
+    int ryu_exp = E - (n - 1); /* value = digits * 10^ryu_exp */
+    int sci_len = n + (n > 1) + 2 + (E >= 100 || E <= -100 ? 3 : 2);
+    int fixed_len;
+    if (ryu_exp >= 0)
+        fixed_len = n + ryu_exp;
+    else if (E >= 0)
+        fixed_len = n + 1;
+    else
+        fixed_len = 1 - E + n;
+
+    if (fixed_len <= sci_len) {
+        if (ryu_exp >= 0) {
+            o += sprintf(o, "%.0f", av); /* exact integer value */
+        } else if (E >= 0) {
+            memcpy(o, digits, (size_t)E + 1);
+            o += E + 1;
+            *o++ = '.';
+            memcpy(o, digits + E + 1, (size_t)(n - E - 1));
+            o += n - E - 1;
+        } else {
+            *o++ = '0';
+            *o++ = '.';
+            for (int i = 0; i < -E - 1; i++)
+                *o++ = '0';
+            memcpy(o, digits, (size_t)n);
+            o += n;
+        }
+        *o = 0;
+    } else {
+        *o++ = digits[0];
+        if (n > 1) {
+            *o++ = '.';
+            memcpy(o, digits + 1, (size_t)n - 1);
+            o += n - 1;
+        }
+        o += sprintf(o, "e%c%02d", E < 0 ? '-' : '+', E < 0 ? -E : E);
+    }
+    return (size_t)(o - dst);
+}
+
+size_t ehd_format_float32(char *dst, float v)
+{
+    return format_common(dst, (double)v, 1);
+}
+
+size_t ehd_format_float64(char *dst, double v)
+{
+    return format_common(dst, v, 0);
+}

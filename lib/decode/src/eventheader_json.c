@@ -1,0 +1,437 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ehd_eventheader_json: one EventHeader event -> one JSON object, following
+ * decode-json-format.md §1-§4 (the reference decoder's EventFormatter output).
+ *
+ * PINNED CHOICES (where the reference decoders disagree, or where ehconf
+ * deliberately differs from the C++ reference; README copies this block):
+ *  - hex_bytes: lowercase, single spaces ("48 6f 77"), like the C++ decoder.
+ *  - NaN: "nan" / "-nan" (sign bit shown), infinities "inf" / "-inf", quoted.
+ *  - float exponent: "e+29" / "e-05" (at least two digits), like C++ to_chars.
+ *  - time fields: "YYYY-MM-DDTHH:MM:SS" without "Z", for EVERY int64 value
+ *    (proleptic Gregorian; no "TIME(n)" fallback); years outside 0..9999 are
+ *    "-0001-..." and "10000-..." (see datetime.c). The reference prints year
+ *    -1 as "-001" and gives up outside glibc's gmtime range.
+ *  - Code points UTF-8 cannot carry (UTF-16/UCS-4 surrogates, values above
+ *    U+10FFFF, 3-byte surrogate forms ED A0..BF xx inside UTF-8 strings, a
+ *    partial trailing code unit) are written as U+FFFD. The reference emits
+ *    raw 3..7-byte pseudo-UTF-8 there; ehconf's output is always valid UTF-8
+ *    JSON (deliberate fix).
+ *  - errno names: Linux generic numbering; 0, 41 and 58 print "ERRNO(n)";
+ *    95 is "EOPNOTSUPP(95)".
+ *  - IPv6 text: glibc inet_ntop rules, reimplemented (platform independent).
+ *  - No reference limits: more than 255 top-level fields, struct nesting
+ *    deeper than 8 and arrays longer than 4093 elements decode. ehconf's own
+ *    bounds instead (both E2BIG, reason names the bound):
+ *      * struct nesting deeper than EH_MAX_DEPTH (1024) levels;
+ *      * more than EH_MAX_OUTPUT (64 MiB) of JSON for one event (stops a
+ *        carray of carray of empty structs from exploding).
+ *  - Header flags other than 0x01/0x02/0x04 -> ENOTSUP. A tracepoint name
+ *    that is not "<provider>_L<level hex>K<keyword hex><options>" with the
+ *    header's level -> EINVAL. Malformed data -> EBADMSG. Both carray and
+ *    varray flags -> ENOTSUP. Struct with 0 members, carray count 0 -> EBADMSG.
+ *  - BOM-sniffed strings (string_utf_bom/xml/json) whose remaining bytes end
+ *    in a partial code unit: that unit is U+FFFD (the reference fails).
+ *  - No tracepoint-name length limit (the reference rejects names of 256+
+ *    characters); an embedded NUL is rejected.
+ *  - Bytes after the last described field are padding (perf pads samples to
+ *    8 bytes) and are ignored.
+ *  - *reason points to a thread-local buffer that stays valid until the
+ *    calling thread's next call; it names the field where one is involved.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "eh_event.h"
+#include "eventheader_wire.h"
+
+/* One open container while writing. */
+struct eh_frame {
+    uint32_t next, end;  /* struct body: members [next, end) */
+    uint32_t node;       /* array: the array's node */
+    uint32_t remaining;  /* array: elements left */
+    uint8_t is_array;
+    uint8_t first;       /* nothing written in this container yet */
+};
+
+/* ---- whitespace per §1 ------------------------------------------------- */
+
+static void put_sep(struct eh_ctx *c, uint8_t *first)
+{
+    if (c->flags & EHD_JSON_SPACE)
+        ehd_buf_puts(c->out, *first ? " " : ", ");
+    else if (!*first)
+        ehd_buf_putc(c->out, ',');
+    *first = 0;
+}
+
+static void put_colon(struct eh_ctx *c)
+{
+    ehd_buf_puts(c->out, (c->flags & EHD_JSON_SPACE) ? ": " : ":");
+}
+
+static void put_close(struct eh_ctx *c, char closer)
+{
+    if (c->flags & EHD_JSON_SPACE)
+        ehd_buf_putc(c->out, ' ');
+    ehd_buf_putc(c->out, closer);
+}
+
+static void put_key(struct eh_ctx *c, const char *key)
+{
+    ehd_buf_putc(c->out, '"');
+    ehd_buf_puts(c->out, key);
+    ehd_buf_putc(c->out, '"');
+    put_colon(c);
+}
+
+/* ---- payload ----------------------------------------------------------- */
+
+static const char *enc_kind(unsigned enc)
+{
+    switch (enc) {
+    case EH_ENC_ZSTRING_CHAR8:
+    case EH_ENC_ZSTRING_CHAR16:
+    case EH_ENC_ZSTRING_CHAR32:
+    case EH_ENC_STRING_LENGTH16_CHAR8:
+    case EH_ENC_STRING_LENGTH16_CHAR16:
+    case EH_ENC_STRING_LENGTH16_CHAR32:
+        return "string";
+    case EH_ENC_BINARY_LENGTH16_CHAR8:
+        return "binary";
+    default:
+        return "value";
+    }
+}
+
+/* Cuts the next value of node nd out of the payload and renders it. */
+static int put_value(struct eh_ctx *c, const struct eh_node *nd)
+{
+    static const uint8_t fixed[] = { [EH_ENC_VALUE8] = 1, [EH_ENC_VALUE16] = 2,
+                                     [EH_ENC_VALUE32] = 4, [EH_ENC_VALUE64] = 8,
+                                     [EH_ENC_VALUE128] = 16 };
+    size_t pos = c->pos, left = c->size - pos, vstart, vsize, next;
+    char fname[80];
+    switch (nd->enc) {
+    case EH_ENC_VALUE8:
+    case EH_ENC_VALUE16:
+    case EH_ENC_VALUE32:
+    case EH_ENC_VALUE64:
+    case EH_ENC_VALUE128:
+        vsize = fixed[nd->enc];
+        if (left < vsize)
+            return eh_fail(c, EBADMSG, pos, "value field '%s' runs past the end of the event",
+                        eh_field_name(nd, fname, sizeof fname));
+        vstart = pos;
+        next = pos + vsize;
+        break;
+    case EH_ENC_ZSTRING_CHAR8:
+    case EH_ENC_ZSTRING_CHAR16:
+    case EH_ENC_ZSTRING_CHAR32: {
+        size_t unit = nd->enc == EH_ENC_ZSTRING_CHAR8 ? 1 : nd->enc == EH_ENC_ZSTRING_CHAR16 ? 2 : 4;
+        const uint8_t *p = c->data + pos;
+        size_t k = 0;
+        int found = 0;
+        if (unit == 1) {
+            const uint8_t *z = memchr(p, 0, left);
+            if (z) {
+                k = (size_t)(z - p);
+                found = 1;
+            }
+        } else {
+            for (; k + unit <= left; k += unit) {
+                if (p[k] == 0 && p[k + 1] == 0 && (unit == 2 || (p[k + 2] == 0 && p[k + 3] == 0))) {
+                    found = 1;
+                    break;
+                }
+            }
+        }
+        if (!found)
+            return eh_fail(c, EBADMSG, pos,
+                        "string field '%s' has no terminator before the end of the event",
+                        eh_field_name(nd, fname, sizeof fname));
+        vstart = pos;
+        vsize = k;
+        next = pos + k + unit;
+        break;
+    }
+    case EH_ENC_STRING_LENGTH16_CHAR8:
+    case EH_ENC_STRING_LENGTH16_CHAR16:
+    case EH_ENC_STRING_LENGTH16_CHAR32:
+    case EH_ENC_BINARY_LENGTH16_CHAR8: {
+        size_t unit = nd->enc == EH_ENC_STRING_LENGTH16_CHAR16 ? 2
+                      : nd->enc == EH_ENC_STRING_LENGTH16_CHAR32 ? 4 : 1;
+        if (left < 2)
+            return eh_fail(c, EBADMSG, pos, "%s field '%s' length runs past the end of the event",
+                        enc_kind(nd->enc), eh_field_name(nd, fname, sizeof fname));
+        vsize = (size_t)eh_load16(c->data + pos, c->be) * unit;
+        if (left - 2 < vsize)
+            return eh_fail(c, EBADMSG, pos, "%s field '%s' runs past the end of the event",
+                        enc_kind(nd->enc), eh_field_name(nd, fname, sizeof fname));
+        vstart = pos + 2;
+        next = vstart + vsize;
+        break;
+    }
+    default:
+        return eh_fail(c, ENOTSUP, pos, "field '%s' has unsupported encoding %u",
+                    eh_field_name(nd, fname, sizeof fname), nd->enc);
+    }
+    const char *why = NULL;
+    int err = eh_render_value(c->out, nd->enc, nd->fmt, c->data + vstart, vsize, c->be, &why);
+    if (err)
+        return eh_fail(c, err, pos, "field '%s': %s", eh_field_name(nd, fname, sizeof fname), why);
+    c->pos = next;
+    return 0;
+}
+
+static void put_field_name(struct eh_ctx *c, const struct eh_node *nd)
+{
+    ehd_buf_putc(c->out, '"');
+    eh_json_utf8_body(c->out, nd->name, nd->name_len);
+    if ((c->flags & EHD_JSON_FIELD_TAG) && nd->tag != 0)
+        ehd_buf_printf(c->out, ";tag=0x%X", (unsigned)nd->tag);
+    ehd_buf_putc(c->out, '"');
+    put_colon(c);
+}
+
+/*
+ * Starts one item of node idx (a member value, or an array element when
+ * element != 0): writes a scalar completely, or opens a struct/array by
+ * pushing a frame.
+ */
+static int begin_item(struct eh_ctx *c, struct eh_frame *stack, uint32_t *sp, uint32_t idx, int element)
+{
+    const struct eh_node *nd = &c->nodes[idx];
+    if (!element && nd->array) {
+        uint32_t count;
+        if (nd->array == EH_ENC_CARRAY_FLAG) {
+            count = nd->carray_count;
+        } else {
+            char fname[80];
+            if (c->size - c->pos < 2)
+                return eh_fail(c, EBADMSG, c->pos,
+                            "array field '%s' count runs past the end of the event",
+                            eh_field_name(nd, fname, sizeof fname));
+            count = eh_load16(c->data + c->pos, c->be);
+            c->pos += 2;
+        }
+        ehd_buf_putc(c->out, '[');
+        struct eh_frame *f = &stack[(*sp)++];
+        memset(f, 0, sizeof *f);
+        f->is_array = 1;
+        f->node = idx;
+        f->remaining = count;
+        f->first = 1;
+        return 0;
+    }
+    if (nd->enc == EH_ENC_STRUCT) {
+        ehd_buf_putc(c->out, '{');
+        struct eh_frame *f = &stack[(*sp)++];
+        memset(f, 0, sizeof *f);
+        f->next = idx + 1;
+        f->end = nd->end;
+        f->first = 1;
+        return 0;
+    }
+    return put_value(c, nd);
+}
+
+static int put_fields(struct eh_ctx *c)
+{
+    /* Frames: at most one struct body and one array per nesting level. */
+    uint32_t max_frames = 2 * c->n_nodes + 2;
+    struct eh_frame *stack = malloc(max_frames * sizeof *stack);
+    if (!stack)
+        return eh_fail(c, ENOMEM, 0, "out of memory");
+    uint32_t sp = 1;
+    memset(&stack[0], 0, sizeof stack[0]);
+    stack[0].next = 0;
+    stack[0].end = c->n_nodes;
+    stack[0].first = 0; /* "n" came first */
+    int err = 0;
+    while (sp > 0) {
+        if (c->out->len - c->out_start > EH_MAX_OUTPUT) {
+            err = eh_fail(c, E2BIG, c->pos, "event JSON larger than %zu MiB (ehconf bound)",
+                       EH_MAX_OUTPUT >> 20);
+            break;
+        }
+        if (c->out->oom) {
+            err = eh_fail(c, ENOMEM, c->pos, "out of memory");
+            break;
+        }
+        struct eh_frame *f = &stack[sp - 1];
+        if (f->is_array) {
+            if (f->remaining == 0) {
+                put_close(c, ']');
+                sp--;
+                continue;
+            }
+            f->remaining--;
+            put_sep(c, &f->first);
+            err = begin_item(c, stack, &sp, f->node, 1);
+        } else {
+            if (f->next >= f->end) {
+                if (sp > 1)
+                    put_close(c, '}');
+                sp--;
+                continue;
+            }
+            uint32_t idx = f->next;
+            f->next = c->nodes[idx].end;
+            put_sep(c, &f->first);
+            put_field_name(c, &c->nodes[idx]);
+            err = begin_item(c, stack, &sp, idx, 0);
+        }
+        if (err)
+            break;
+    }
+    free(stack);
+    return err;
+}
+
+/* ---- meta -------------------------------------------------------------- */
+
+static void put_uuid_member(struct eh_ctx *c, uint8_t *first, const char *key, const uint8_t *p)
+{
+    put_sep(c, first);
+    put_key(c, key);
+    ehd_buf_printf(c->out,
+                   "\"%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x\"",
+                   p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9], p[10], p[11],
+                   p[12], p[13], p[14], p[15]);
+}
+
+static void put_meta(struct eh_ctx *c, const ehd_sample_info *si, uint64_t keyword,
+                     const struct eh_event_parts *ev)
+{
+    const uint8_t *h = c->data;
+    uint16_t id = eh_load16(h + 2, c->be), tag = eh_load16(h + 4, c->be);
+    uint8_t version = h[1], opcode = h[6], level = h[7];
+    uint8_t first = 1, outer_first = 0;
+    put_sep(c, &outer_first);
+    put_key(c, "meta");
+    ehd_buf_putc(c->out, '{');
+    if (si && !(c->flags & EHD_META_GOLDEN)) {
+        if (si->time_json) {
+            put_sep(c, &first);
+            put_key(c, "time");
+            ehd_buf_puts(c->out, si->time_json);
+        }
+        if (si->has_cpu) {
+            put_sep(c, &first);
+            put_key(c, "cpu");
+            ehd_buf_printf(c->out, "%" PRIu32, si->cpu);
+        }
+        if (si->has_pid) {
+            put_sep(c, &first);
+            put_key(c, "pid");
+            ehd_buf_printf(c->out, "%" PRIu32, si->pid);
+            put_sep(c, &first);
+            put_key(c, "tid");
+            ehd_buf_printf(c->out, "%" PRIu32, si->tid);
+        }
+    }
+    if (id) {
+        put_sep(c, &first);
+        put_key(c, "id");
+        ehd_buf_printf(c->out, "%u", (unsigned)id);
+    }
+    if (version) {
+        put_sep(c, &first);
+        put_key(c, "version");
+        ehd_buf_printf(c->out, "%u", (unsigned)version);
+    }
+    if (level) {
+        put_sep(c, &first);
+        put_key(c, "level");
+        ehd_buf_printf(c->out, "%u", (unsigned)level);
+    }
+    if (keyword) {
+        put_sep(c, &first);
+        put_key(c, "keyword");
+        ehd_buf_printf(c->out, "\"0x%" PRIX64 "\"", keyword);
+    }
+    if (opcode) {
+        put_sep(c, &first);
+        put_key(c, "opcode");
+        ehd_buf_printf(c->out, "%u", (unsigned)opcode);
+    }
+    if (tag) {
+        put_sep(c, &first);
+        put_key(c, "tag");
+        ehd_buf_printf(c->out, "\"0x%X\"", (unsigned)tag);
+    }
+    if (ev->activity) {
+        put_uuid_member(c, &first, "activity", ev->activity);
+        if (ev->activity_size == 32)
+            put_uuid_member(c, &first, "relatedActivity", ev->activity + 16);
+    }
+    put_close(c, '}');
+}
+
+/* ---- entry point ------------------------------------------------------- */
+
+int ehd_eventheader_json(ehd_buf *out, const char *tp_name, size_t tp_name_len,
+                         const uint8_t *data, size_t size, const ehd_sample_info *si,
+                         unsigned flags, const char **reason, size_t *err_offset)
+{
+    struct eh_ctx c;
+    memset(&c, 0, sizeof c);
+    c.out = out;
+    c.out_start = out->len;
+    c.flags = flags;
+    c.data = data;
+    c.size = size;
+    c.reason = reason;
+    c.err_offset = err_offset;
+
+    if (size < sizeof(struct eh_wire_header))
+        return eh_fail(&c, EBADMSG, 0, "event of %zu bytes is shorter than the 8-byte header", size);
+    if (data[0] & ~EH_FLAG_ALL)
+        return eh_fail(&c, ENOTSUP, 0, "header flags 0x%02X have unknown bits", data[0]);
+    c.be = !(data[0] & EH_FLAG_LITTLE_ENDIAN);
+
+    size_t provider_len = 0;
+    uint64_t keyword = 0;
+    int err = eh_parse_tp_name(&c, tp_name, tp_name_len, data[7], &provider_len, &keyword);
+    if (err)
+        return err;
+
+    struct eh_event_parts ev;
+    err = eh_parse_extensions(&c, &ev);
+    if (err)
+        return err;
+    const uint8_t *ename_end = memchr(ev.meta, 0, ev.meta_size);
+    if (!ename_end)
+        return eh_fail(&c, EBADMSG, ev.meta_offset, "event name not NUL-terminated in the metadata");
+    size_t ename_len = (size_t)(ename_end - ev.meta);
+    const uint8_t *semi = memchr(ev.meta, ';', ename_len);
+    size_t ename_shown = semi ? (size_t)(semi - ev.meta) : ename_len;
+
+    err = eh_parse_fields(&c, &ev, ename_len + 1);
+    if (!err) {
+        c.pos = ev.payload;
+        uint8_t first = 1;
+        ehd_buf_putc(out, '{');
+        put_sep(&c, &first);
+        put_key(&c, "n");
+        ehd_buf_putc(out, '"');
+        eh_json_utf8_body(out, (const uint8_t *)tp_name, provider_len);
+        ehd_buf_putc(out, ':');
+        eh_json_utf8_body(out, ev.meta, ename_shown);
+        ehd_buf_putc(out, '"');
+        err = put_fields(&c);
+    }
+    if (!err) {
+        put_meta(&c, si, keyword, &ev);
+        put_close(&c, '}');
+        if (out->oom)
+            err = eh_fail(&c, ENOMEM, c.pos, "out of memory");
+    }
+    free(c.nodes);
+    if (err)
+        ehd_buf_truncate(out, c.out_start);
+    return err;
+}

@@ -1,0 +1,326 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One perf sample -> one JSON object.
+ *   EventHeader tracepoints (first user field eventheader_flags at offset 8):
+ *     ehd_eventheader_json on the raw bytes after the 8-byte common header.
+ *   Any other sample: decode-json-format.md §7 — "n" = system:event, one member
+ *     per non-common format field, "meta" with time/cpu/pid/tid.
+ * Whitespace follows §1 (EHD_JSON_SPACE) so both kinds look alike.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "ehd_perf.h"
+
+/* ---- §1 whitespace ------------------------------------------------------- */
+
+struct jw {
+    ehd_buf *b;
+    int space;
+    int first; /* nothing written yet in the innermost container */
+};
+
+static void jw_sep(struct jw *w)
+{
+    if (w->first)
+        ehd_buf_puts(w->b, w->space ? " " : "");
+    else
+        ehd_buf_puts(w->b, w->space ? ", " : ",");
+    w->first = 0;
+}
+
+static void jw_key(struct jw *w, const char *name)
+{
+    jw_sep(w);
+    ehd_json_string_utf8(w->b, name, strlen(name));
+    ehd_buf_puts(w->b, w->space ? ": " : ":");
+}
+
+static void jw_open(struct jw *w, char c)
+{
+    ehd_buf_putc(w->b, c);
+    w->first = 1;
+}
+
+static void jw_close(struct jw *w, char c)
+{
+    if (w->space)
+        ehd_buf_putc(w->b, ' ');
+    ehd_buf_putc(w->b, c);
+    w->first = 0;
+}
+
+/* ---- helpers ----------------------------------------------------------------- */
+
+static uint64_t load_int(const uint8_t *p, uint32_t n, int be)
+{
+    uint64_t v = 0;
+    for (uint32_t i = 0; i < n; i++)
+        v = v << 8 | p[be ? i : n - 1 - i];
+    return v;
+}
+
+static void put_hex_bytes_body(ehd_buf *b, const uint8_t *p, size_t n)
+{
+    static const char hx[] = "0123456789abcdef";
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            ehd_buf_putc(b, ' ');
+        ehd_buf_putc(b, hx[p[i] >> 4]);
+        ehd_buf_putc(b, hx[p[i] & 15]);
+    }
+}
+
+static void put_hex_bytes(ehd_buf *b, const uint8_t *p, size_t n)
+{
+    ehd_buf_putc(b, '"');
+    put_hex_bytes_body(b, p, n);
+    ehd_buf_putc(b, '"');
+}
+
+/* One numeric element of kind UNSIGNED/SIGNED/HEX. */
+static void put_number(ehd_buf *b, uint8_t kind, const uint8_t *p, uint32_t size, int be)
+{
+    uint64_t v = load_int(p, size, be);
+    if (kind == EHD_TP_HEX) {
+        ehd_buf_printf(b, "\"0x%" PRIX64 "\"", v);
+    } else if (kind == EHD_TP_SIGNED) {
+        int64_t sv;
+        if (size < 8 && (v >> (size * 8 - 1) & 1))
+            sv = (int64_t)(v | ~((1ull << (size * 8)) - 1));
+        else
+            sv = (int64_t)v;
+        ehd_buf_printf(b, "%" PRId64, sv);
+    } else {
+        ehd_buf_printf(b, "%" PRIu64, v);
+    }
+}
+
+static void put_cstring(ehd_buf *b, const uint8_t *p, size_t n)
+{
+    const uint8_t *nul = memchr(p, 0, n);
+    ehd_json_string_latin1(b, p, nul ? (size_t)(nul - p) : n);
+}
+
+/* The bytes of an array field (fixed or __data_loc/__rel_loc), or NULL. */
+static const uint8_t *array_bytes(const ehd_tp_field *f, const uint8_t *raw, uint32_t raw_size,
+                                  int be, size_t *len)
+{
+    if (f->offset > raw_size || f->size > raw_size - f->offset)
+        return NULL;
+    if (!f->loc) {
+        *len = f->size;
+        return raw + f->offset;
+    }
+    if (f->size < 4)
+        return NULL;
+    uint32_t v = (uint32_t)load_int(raw + f->offset, 4, be);
+    uint64_t off = v & 0xffff, n = v >> 16;
+    if (f->loc == EHD_TP_LOC_REL)
+        off += (uint64_t)f->offset + 4;
+    if (off > raw_size || n > raw_size - off)
+        return NULL;
+    *len = (size_t)n;
+    return raw + off;
+}
+
+static void put_field_value(ehd_buf *b, int space, const ehd_tp_field *f, const uint8_t *raw,
+                            uint32_t raw_size, int be)
+{
+    if (!f->is_array) {
+        if (f->offset > raw_size || f->size > raw_size - f->offset || f->size == 0) {
+            ehd_buf_puts(b, "null");
+            return;
+        }
+        const uint8_t *p = raw + f->offset;
+        if (f->kind == EHD_TP_STRING)
+            put_cstring(b, p, f->size);
+        else if (f->kind == EHD_TP_NONE || f->size < f->elem_size)
+            put_hex_bytes(b, p, f->size);
+        else
+            put_number(b, f->kind, p, f->elem_size, be);
+        return;
+    }
+    size_t len;
+    const uint8_t *p = array_bytes(f, raw, raw_size, be, &len);
+    if (!p) {
+        ehd_buf_puts(b, "null");
+        return;
+    }
+    if (f->kind == EHD_TP_STRING) {
+        put_cstring(b, p, len);
+        return;
+    }
+    if (f->kind == EHD_TP_NONE && f->elem_size <= 1) {
+        put_hex_bytes(b, p, len);
+        return;
+    }
+    struct jw w = { b, space, 1 };
+    jw_open(&w, '[');
+    uint32_t es = f->elem_size ? f->elem_size : 1;
+    for (size_t i = 0; i + es <= len; i += es) {
+        jw_sep(&w);
+        if (f->kind == EHD_TP_NONE)
+            put_hex_bytes(b, p + i, es);
+        else
+            put_number(b, f->kind, p + i, es, be);
+    }
+    jw_close(&w, ']');
+}
+
+/* ---- names and time ------------------------------------------------------------ */
+
+static const ehd_tp_format *sample_format(const ehd_perf_reader *r, const ehd_perf_sample *s)
+{
+    if (s->attr && s->attr->format)
+        return s->attr->format;
+    const ehd_tracing_data *td = ehd_perf_tracing_data(r);
+    /* fall back to common_type, but only for tracepoint attrs */
+    if (td && s->raw && s->raw_size >= 2 && s->attr &&
+        s->attr->type == EHD_PERF_TYPE_TRACEPOINT)
+        return ehd_tracing_data_find(td, (uint32_t)load_int(s->raw, 2, td->big_endian));
+    return NULL;
+}
+
+static void sample_name_fmt(const ehd_perf_sample *s, const ehd_tp_format *fmt, ehd_buf *out)
+{
+    if (s->attr && s->attr->name && s->attr->name[0]) {
+        ehd_buf_puts(out, s->attr->name);
+    } else if (fmt) {
+        ehd_buf_puts(out, fmt->system);
+        ehd_buf_putc(out, ':');
+        ehd_buf_puts(out, fmt->name);
+    }
+}
+
+void ehd_perf_sample_name(const ehd_perf_sample *s, ehd_buf *out)
+{
+    sample_name_fmt(s, s->attr ? s->attr->format : NULL, out);
+}
+
+size_t ehd_perf_time_json(const ehd_perf_reader *r, uint64_t time, char *dst)
+{
+    uint32_t clockid;
+    uint64_t wall, clk;
+    if (ehd_perf_clock_data(r, &clockid, &wall, &clk)) {
+        uint64_t ns = time - clk + wall; /* wraps like unsigned arithmetic in the reference */
+        size_t n = 0;
+        dst[n++] = '"';
+        n += ehd_format_datetime(dst + n, (int64_t)(ns / 1000000000u));
+        n += (size_t)snprintf(dst + n, 48 - n, ".%09uZ\"", (unsigned)(ns % 1000000000u));
+        return n;
+    }
+    return (size_t)snprintf(dst, 48, "%" PRIu64 ".%09u", time / 1000000000u,
+                            (unsigned)(time % 1000000000u));
+}
+
+/* ---- the two renderings ----------------------------------------------------------- */
+
+static int eventheader_sample(const ehd_perf_reader *r, const ehd_perf_sample *s,
+                              const ehd_tp_format *fmt, unsigned flags, ehd_buf *out,
+                              const char **reason)
+{
+    if (!s->raw || s->raw_size < 8) {
+        *reason = "raw data shorter than the tracepoint common header";
+        return EBADMSG;
+    }
+    char tbuf[48];
+    ehd_sample_info si = { 0 };
+    if (s->has_time) {
+        ehd_perf_time_json(r, s->time, tbuf);
+        si.time_json = tbuf;
+    }
+    si.has_cpu = s->has_cpu;
+    si.cpu = s->cpu;
+    si.has_pid = s->has_tid;
+    si.pid = s->pid;
+    si.tid = s->tid;
+    size_t at;
+    return ehd_eventheader_json(out, fmt->name, strlen(fmt->name), s->raw + 8, s->raw_size - 8,
+                                &si, flags, reason, &at);
+}
+
+static void plain_sample(const ehd_perf_reader *r, const ehd_perf_sample *s,
+                         const ehd_tp_format *fmt, unsigned flags, ehd_buf *out)
+{
+    struct jw w = { out, (flags & EHD_JSON_SPACE) != 0, 1 };
+    const ehd_tracing_data *td = ehd_perf_tracing_data(r);
+    int be = td ? td->big_endian : ehd_perf_is_big_endian(r);
+    jw_open(&w, '{');
+    jw_key(&w, "n");
+    size_t mark = out->len;
+    sample_name_fmt(s, fmt, out);
+    /* §7: the name is escaped as Latin-1; move it out and write it quoted */
+    size_t nlen = out->len - mark;
+    char name[512];
+    if (nlen >= sizeof name)
+        nlen = sizeof name - 1;
+    memcpy(name, out->data ? out->data + mark : "", nlen);
+    ehd_buf_truncate(out, mark);
+    ehd_json_string_latin1(out, name, nlen);
+    if (fmt) {
+        for (size_t i = fmt->first_user; i < fmt->nfields; i++) {
+            const ehd_tp_field *f = &fmt->fields[i];
+            jw_key(&w, f->name);
+            put_field_value(out, w.space, f, s->raw ? s->raw : (const uint8_t *)"",
+                            s->raw ? s->raw_size : 0, be);
+        }
+    } else if (s->raw) {
+        jw_key(&w, "raw");
+        put_hex_bytes(out, s->raw, s->raw_size);
+    }
+    jw_key(&w, "meta");
+    struct jw m = { out, w.space, 1 };
+    jw_open(&m, '{');
+    if (!(flags & EHD_META_GOLDEN)) {
+        if (s->has_time) {
+            char tbuf[48];
+            size_t tn = ehd_perf_time_json(r, s->time, tbuf);
+            jw_key(&m, "time");
+            ehd_buf_append(out, tbuf, tn);
+        }
+        if (s->has_cpu) {
+            jw_key(&m, "cpu");
+            ehd_buf_printf(out, "%" PRIu32, s->cpu);
+        }
+        if (s->has_tid) {
+            jw_key(&m, "pid");
+            ehd_buf_printf(out, "%" PRIu32, s->pid);
+            jw_key(&m, "tid");
+            ehd_buf_printf(out, "%" PRIu32, s->tid);
+        }
+    }
+    jw_close(&m, '}');
+    jw_close(&w, '}');
+}
+
+int ehd_perf_sample_json(const ehd_perf_reader *r, const ehd_perf_sample *s, unsigned flags,
+                         ehd_buf *out, const char **reason)
+{
+    const ehd_tp_format *fmt = sample_format(r, s);
+    if (fmt && fmt->is_eventheader)
+        return eventheader_sample(r, s, fmt, flags, out, reason);
+    size_t mark = out->len;
+    plain_sample(r, s, fmt, flags, out);
+    if (out->oom) {
+        ehd_buf_truncate(out, mark);
+        *reason = "out of memory";
+        return ENOMEM;
+    }
+    return 0;
+}
+
+void ehd_perf_error_json(ehd_buf *out, const char *name, size_t name_len, const char *reason,
+                         uint64_t file_offset, unsigned flags)
+{
+    struct jw w = { out, (flags & EHD_JSON_SPACE) != 0, 1 };
+    jw_open(&w, '{');
+    jw_key(&w, "n");
+    ehd_json_string_utf8(out, name, name_len);
+    jw_key(&w, "error");
+    ehd_json_string_utf8(out, reason, strlen(reason));
+    jw_key(&w, "fileOffset");
+    ehd_buf_printf(out, "%" PRIu64, file_offset);
+    jw_close(&w, '}');
+}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/* Growable byte buffer used for metadata and for the dynamic builder's payload. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "eh_internal.h"
+
+void eh_buf_reserve(struct eh_buf_ *b, size_t more)
+{
+    if (b->err || b->cap - b->len >= more)
+        return;
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap - b->len < more) {
+        if (cap > SIZE_MAX / 2) {
+            b->err = ENOMEM;
+            return;
+        }
+        cap *= 2;
+    }
+    uint8_t *p = realloc(b->p, cap);
+    if (!p) {
+        b->err = ENOMEM;
+        return;
+    }
+    b->p = p;
+    b->cap = cap;
+}
+
+void eh_buf_put(struct eh_buf_ *b, const void *p, size_t len)
+{
+    if (!len)
+        return;
+    eh_buf_reserve(b, len);
+    if (b->err)
+        return;
+    memcpy(b->p + b->len, p, len);
+    b->len += len;
+}
+
+void eh_buf_u8(struct eh_buf_ *b, uint8_t v)
+{
+    eh_buf_put(b, &v, 1);
+}
+
+void eh_buf_u16(struct eh_buf_ *b, uint16_t v)
+{
+    eh_buf_put(b, &v, 2); /* host byte order, as the header flags declare */
+}
+
+void eh_buf_free(struct eh_buf_ *b)
+{
+    free(b->p);
+    b->p = NULL;
+    b->len = b->cap = 0;
+    b->err = 0;
+}

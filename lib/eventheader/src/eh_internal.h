@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Internal interfaces of libeventheader: the byte buffer, the metadata emitter
+ * and event writer shared by the static API and the dynamic builder, and the
+ * backend interface (one backend per file: backend_user_events.c,
+ * backend_capture.c; an ETW backend can be added beside them).
+ */
+#ifndef EH_INTERNAL_H
+#define EH_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/uio.h>
+
+#include "eventheader.h"
+
+/* ---- growable buffer (struct eh_buf_ is declared in eventheader.h) ---- */
+void eh_buf_reserve(struct eh_buf_ *b, size_t more);
+void eh_buf_put(struct eh_buf_ *b, const void *p, size_t len);
+void eh_buf_u8(struct eh_buf_ *b, uint8_t v);
+void eh_buf_u16(struct eh_buf_ *b, uint16_t v);
+void eh_buf_free(struct eh_buf_ *b);
+
+/* Appends one field definition to a metadata buffer: name\0, encoding
+ * [, format [, tag]] [, carray count]. The chain bits are derived here: a format
+ * byte is written when format or tag is non-zero (or force_format, for structs),
+ * a tag when tag is non-zero; the carray count when encoding has the carray flag.
+ * Returns the offset of the format byte (so a struct's member count can be patched
+ * in later), or 0 if none was written. */
+size_t eh_meta_field(struct eh_buf_ *m, const char *name, uint8_t encoding, uint8_t format,
+                     uint16_t tag, uint16_t carray, int force_format);
+
+/* Starts a metadata extension: {u16 size, u16 kind=metadata} + event name + NUL.
+ * eh_meta_finish() fills in the size (E2BIG if it does not fit a u16). */
+void eh_meta_start(struct eh_buf_ *m, const char *event_name);
+int eh_meta_finish(struct eh_buf_ *m);
+
+/* Size of each Value encoding (0 for non-value encodings). */
+unsigned eh_value_size(uint8_t encoding);
+
+/* Iovec slots before the header that every write leaves to the backend. */
+enum { EH_IOV_BACKEND = 2, EH_IOV_HEADER = 2, EH_IOV_META = 3, EH_IOV_PAYLOAD = 4 };
+
+/* Writes one event: fills iov[EH_IOV_HEADER] (header + activity extension) and
+ * iov[EH_IOV_META] (meta, meta_len bytes, the whole metadata extension); the
+ * payload is iov[EH_IOV_PAYLOAD .. iovcnt) totalling payload_len bytes.
+ * Returns 0, EBADF (not connected), EINVAL (related id without activity id),
+ * E2BIG (more than 65535 bytes after the write index) or the backend errno. */
+int eh_write_event(eh_tracepoint *tp, uint8_t level, uint8_t opcode, uint16_t tag, uint16_t id,
+                   uint8_t version, const uint8_t *activity, const uint8_t *related,
+                   const uint8_t *meta, size_t meta_len, struct iovec *iov, int iovcnt,
+                   size_t payload_len);
+
+/* ---- backends ---- */
+struct eh_backend {
+    const char *name;
+    /* Registers tp under name (NUL-terminated, name_len bytes without NUL); on
+     * success sets tp->write_index and lets tp->status follow the listeners. */
+    int (*connect)(eh_tracepoint *tp, const char *name, size_t name_len);
+    /* Unregisters tp; afterwards status is 0 and write_index -1. */
+    void (*disconnect)(eh_tracepoint *tp);
+    /* iov[0..EH_IOV_BACKEND) are free for the backend's own prefix; the event
+     * bytes (header onwards) are iov[EH_IOV_BACKEND .. iovcnt), event_len bytes. */
+    int (*write)(const eh_tracepoint *tp, struct iovec *iov, int iovcnt, size_t event_len);
+};
+
+/* Each returns 0 and sets *out, or an errno. Called once, under the registration lock. */
+int eh_backend_capture_open(const char *path, const struct eh_backend **out);
+int eh_backend_user_events_open(const struct eh_backend **out);
+
+/* The backend chosen at the first register (NULL before, or when none could be opened). */
+const struct eh_backend *eh_backend_current(void);
+
+/* The registration lock: guards providers, tracepoint connection and metadata builds. */
+void eh_lock(void);
+void eh_unlock(void);
+
+#endif /* EH_INTERNAL_H */

@@ -1,0 +1,352 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * EH_WRITE: metadata is built once per call site from the item list (names,
+ * encodings, formats, tags and array lengths are constants of the site); each
+ * write then gathers the payload as iovec pieces pointing at the caller's values.
+ * An event with too many pieces for the fast path is linearized into a buffer.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "eh_internal.h"
+
+/* ---- metadata (once per site) ---- */
+
+/* One open struct while the member counts are worked out. A raw struct
+ * (EH_RAW_STRUCT) declares its member count; an EH_STRUCT counts until its end. */
+struct frame {
+    size_t fmt_pos;  /* format byte of an auto-counted struct */
+    unsigned count;  /* members so far (auto) or still expected (raw) */
+    uint8_t raw;
+    uint8_t sarray;  /* EH_STRUCT_ARRAY: only EH_MEMBER_* items inside */
+};
+
+struct frames {
+    struct frame *f;
+    unsigned depth, cap;
+};
+
+static int frames_push(struct frames *fs, struct frame fr)
+{
+    if (fs->depth == fs->cap) {
+        unsigned cap = fs->cap ? fs->cap * 2 : 16;
+        struct frame *f = realloc(fs->f, cap * sizeof *f);
+        if (!f)
+            return ENOMEM;
+        fs->f = f;
+        fs->cap = cap;
+    }
+    fs->f[fs->depth++] = fr;
+    return 0;
+}
+
+/* A logical field is complete: credit it to the innermost struct. A raw struct
+ * that has received all its members is itself complete, one level up. */
+static void field_done(struct frames *fs)
+{
+    while (fs->depth) {
+        struct frame *top = &fs->f[fs->depth - 1];
+        if (!top->raw) {
+            top->count++;
+            return;
+        }
+        if (--top->count)
+            return;
+        fs->depth--;
+    }
+}
+
+static uint8_t item_format(const eh_item *it)
+{
+    return it->format_override ? (uint8_t)(it->format_override & EH_FMT_VALUE_MASK) : it->format;
+}
+
+static int struct_end(struct frames *fs, struct eh_buf_ *m, int sarray)
+{
+    if (!fs->depth || fs->f[fs->depth - 1].raw || fs->f[fs->depth - 1].sarray != sarray)
+        return EINVAL; /* unbalanced, or ended inside a raw struct still owed members */
+    struct frame *top = &fs->f[fs->depth - 1];
+    if (top->count < 1 || top->count > EH_STRUCT_FIELDS_MAX)
+        return EINVAL;
+    if (!m->err)
+        m->p[top->fmt_pos] = (uint8_t)((m->p[top->fmt_pos] & EH_FMT_CHAIN_FLAG) | top->count);
+    fs->depth--;
+    field_done(fs);
+    return 0;
+}
+
+static int build_meta(const eh_event *ev, const eh_item *items, unsigned n, struct eh_buf_ *m)
+{
+    struct frames fs = { 0 };
+    int err = 0;
+    const char *name = ev->attrs.name;
+    if (!name || !name[0])
+        return EINVAL;
+    eh_meta_start(m, name);
+    for (unsigned i = 0; i < n && !err; i++) {
+        const eh_item *it = &items[i];
+        int in_sarray = fs.depth && fs.f[fs.depth - 1].sarray;
+        if (in_sarray != (it->kind == EH_ITEM_MEMBER_ || it->kind == EH_ITEM_SARRAY_END_)) {
+            err = EINVAL; /* members only (and all of them) inside EH_STRUCT_ARRAY */
+            break;
+        }
+        switch (it->kind) {
+        case EH_ITEM_NONE_:
+        case EH_ITEM_RAW_DATA_:
+        case EH_ITEM_ACTIVITY_ID_:
+        case EH_ITEM_RELATED_ID_:
+            break;
+        case EH_ITEM_VALUE_:
+        case EH_ITEM_CARRAY_:
+        case EH_ITEM_VARRAY_:
+        case EH_ITEM_COUNTED_:
+        case EH_ITEM_ZSTRING_:
+        case EH_ITEM_MEMBER_:
+        case EH_ITEM_RAW_FIELD_:
+        case EH_ITEM_RAW_META_:
+            if (!it->name) {
+                err = EINVAL;
+                break;
+            }
+            eh_meta_field(m, it->name, it->encoding, item_format(it), it->tag, it->carray, 0);
+            field_done(&fs);
+            break;
+        case EH_ITEM_STRUCT_BEGIN_:
+        case EH_ITEM_SARRAY_BEGIN_: {
+            if (!it->name) {
+                err = EINVAL;
+                break;
+            }
+            uint8_t enc = it->kind == EH_ITEM_SARRAY_BEGIN_
+                              ? EH_ENC_STRUCT | EH_ENC_VARRAY_FLAG
+                              : EH_ENC_STRUCT;
+            size_t pos = eh_meta_field(m, it->name, enc, 0, it->tag, 0, 1);
+            err = frames_push(&fs, (struct frame){ .fmt_pos = pos,
+                                                   .sarray = it->kind == EH_ITEM_SARRAY_BEGIN_ });
+            break;
+        }
+        case EH_ITEM_STRUCT_END_:
+            err = struct_end(&fs, m, 0);
+            break;
+        case EH_ITEM_SARRAY_END_:
+            err = struct_end(&fs, m, 1);
+            break;
+        case EH_ITEM_RAW_STRUCT_:
+            if (!it->name || it->carray < 1 || it->carray > EH_STRUCT_FIELDS_MAX) {
+                err = EINVAL;
+                break;
+            }
+            eh_meta_field(m, it->name, it->encoding & ~EH_ENC_CARRAY_FLAG,
+                          (uint8_t)it->carray, it->tag, 0, 1);
+            err = frames_push(&fs, (struct frame){ .raw = 1, .count = it->carray });
+            break;
+        default:
+            err = EINVAL;
+        }
+    }
+    if (!err && fs.depth)
+        err = EINVAL; /* an open struct, or a raw struct short of members */
+    free(fs.f);
+    if (!err)
+        err = eh_meta_finish(m);
+    return err;
+}
+
+/* Returns the site's metadata, building it on first use (thread-safe). */
+static int site_meta(eh_event *ev, const eh_item *items, unsigned n, const uint8_t **meta,
+                     size_t *len)
+{
+    const uint8_t *p = __atomic_load_n(&ev->meta_, __ATOMIC_ACQUIRE);
+    if (!p) {
+        int err = __atomic_load_n(&ev->meta_err_, __ATOMIC_RELAXED);
+        if (err)
+            return err;
+        eh_lock();
+        p = ev->meta_;
+        err = ev->meta_err_;
+        if (!p && !err) {
+            struct eh_buf_ m = { 0 };
+            err = build_meta(ev, items, n, &m);
+            if (err == ENOMEM || m.err) {
+                eh_buf_free(&m); /* not sticky: may work later */
+                eh_unlock();
+                return ENOMEM;
+            }
+            if (err) {
+                eh_buf_free(&m);
+                __atomic_store_n(&ev->meta_err_, err, __ATOMIC_RELAXED);
+            } else {
+                ev->meta_len_ = (uint32_t)m.len;
+                p = m.p; /* kept for the life of the process (reachable from the site) */
+                __atomic_store_n(&ev->meta_, p, __ATOMIC_RELEASE);
+            }
+        }
+        eh_unlock();
+        if (err)
+            return err;
+    }
+    *meta = p;
+    *len = ev->meta_len_;
+    return 0;
+}
+
+/* ---- payload (every write) ---- */
+
+enum { SINK_FULL = -1 };
+
+struct sink {
+    struct iovec *iov;
+    unsigned n, cap;
+    uint16_t *pfx; /* storage for u16 count prefixes in gather mode */
+    unsigned npfx, pfxcap;
+    uint8_t *lin;  /* linear mode: bytes are copied here */
+    size_t total, limit;
+    int err;
+    const uint8_t *activity, *related;
+};
+
+static void sink_put(struct sink *s, const void *p, size_t len)
+{
+    if (s->err || !len)
+        return;
+    if (len > s->limit - s->total) {
+        s->err = E2BIG;
+        return;
+    }
+    if (s->lin) {
+        memcpy(s->lin + s->total, p, len);
+        s->total += len;
+        return;
+    }
+    struct iovec *last = s->n ? &s->iov[s->n - 1] : NULL;
+    if (last && (const uint8_t *)last->iov_base + last->iov_len == (const uint8_t *)p) {
+        last->iov_len += len; /* adjacent in memory: one piece */
+    } else if (s->n == s->cap) {
+        s->err = SINK_FULL;
+        return;
+    } else {
+        s->iov[s->n].iov_base = (void *)p;
+        s->iov[s->n].iov_len = len;
+        s->n++;
+    }
+    s->total += len;
+}
+
+static void sink_u16(struct sink *s, size_t v)
+{
+    if (s->err)
+        return;
+    if (v > UINT16_MAX) {
+        s->err = E2BIG; /* more than 65535 elements cannot fit a 65535-byte event */
+        return;
+    }
+    uint16_t v16 = (uint16_t)v;
+    if (s->lin) {
+        sink_put(s, &v16, 2);
+        return;
+    }
+    if (s->npfx == s->pfxcap) {
+        s->err = SINK_FULL;
+        return;
+    }
+    s->pfx[s->npfx] = v16;
+    sink_put(s, &s->pfx[s->npfx++], 2);
+}
+
+static const uint8_t zeros[4];
+
+static void gather(struct sink *s, const eh_item *items, unsigned n)
+{
+    for (unsigned i = 0; i < n && !s->err; i++) {
+        const eh_item *it = &items[i];
+        switch (it->kind) {
+        case EH_ITEM_VALUE_:
+            sink_put(s, it->data, it->elem_size);
+            break;
+        case EH_ITEM_CARRAY_:
+            sink_put(s, it->data, (size_t)it->elem_size * it->carray);
+            break;
+        case EH_ITEM_VARRAY_:
+        case EH_ITEM_COUNTED_:
+            sink_u16(s, it->count);
+            sink_put(s, it->data, (size_t)it->elem_size * it->count);
+            break;
+        case EH_ITEM_ZSTRING_:
+            sink_put(s, it->data, (size_t)it->elem_size * it->count);
+            sink_put(s, zeros, it->elem_size);
+            break;
+        case EH_ITEM_RAW_FIELD_:
+        case EH_ITEM_RAW_DATA_:
+            sink_put(s, it->data, it->count);
+            break;
+        case EH_ITEM_SARRAY_BEGIN_: {
+            unsigned first = i + 1, end = first;
+            while (end < n && items[end].kind == EH_ITEM_MEMBER_)
+                end++;
+            sink_u16(s, it->count);
+            const uint8_t *base = it->data;
+            for (uint32_t e = 0; e < it->count && !s->err; e++, base += it->offset)
+                for (unsigned k = first; k < end; k++) {
+                    size_t size = (size_t)items[k].elem_size * (items[k].carray ? items[k].carray : 1);
+                    sink_put(s, base + items[k].offset, size);
+                }
+            i = end - 1;
+            break;
+        }
+        case EH_ITEM_ACTIVITY_ID_:
+            s->activity = it->data;
+            break;
+        case EH_ITEM_RELATED_ID_:
+            s->related = it->data;
+            break;
+        default:
+            break; /* metadata-only items */
+        }
+    }
+}
+
+enum { FAST_PIECES = 128, FAST_PREFIXES = 64 };
+
+/* Linearized write, for events with more pieces than the fast path holds. */
+__attribute__((noinline)) static int write_linear(eh_event *ev, const eh_item *items, unsigned n,
+                                                  const uint8_t *meta, size_t meta_len)
+{
+    uint8_t *buf = malloc(EH_EVENT_SIZE_MAX);
+    if (!buf)
+        return ENOMEM;
+    struct iovec iov[EH_IOV_PAYLOAD + 1];
+    struct sink s = { .lin = buf, .limit = EH_EVENT_SIZE_MAX };
+    gather(&s, items, n);
+    int err = s.err;
+    if (!err) {
+        iov[EH_IOV_PAYLOAD].iov_base = buf;
+        iov[EH_IOV_PAYLOAD].iov_len = s.total;
+        err = eh_write_event(&ev->tp, ev->attrs.level, ev->attrs.opcode, ev->attrs.tag,
+                             ev->attrs.id, ev->attrs.version, s.activity, s.related, meta,
+                             meta_len, iov, EH_IOV_PAYLOAD + 1, s.total);
+    }
+    free(buf);
+    return err;
+}
+
+int eh_event_write_(eh_event *ev, const eh_item *items, unsigned n)
+{
+    const uint8_t *meta;
+    size_t meta_len;
+    int err = site_meta(ev, items, n, &meta, &meta_len);
+    if (err)
+        return err;
+    struct iovec iov[EH_IOV_PAYLOAD + FAST_PIECES];
+    uint16_t pfx[FAST_PREFIXES];
+    struct sink s = { .iov = iov + EH_IOV_PAYLOAD, .cap = FAST_PIECES, .pfx = pfx,
+                      .pfxcap = FAST_PREFIXES, .limit = EH_EVENT_SIZE_MAX };
+    gather(&s, items, n);
+    if (s.err == SINK_FULL)
+        return write_linear(ev, items, n, meta, meta_len);
+    if (s.err)
+        return s.err;
+    return eh_write_event(&ev->tp, ev->attrs.level, ev->attrs.opcode, ev->attrs.tag, ev->attrs.id,
+                          ev->attrs.version, s.activity, s.related, meta, meta_len, iov,
+                          (int)(EH_IOV_PAYLOAD + s.n), s.total);
+}

@@ -1,0 +1,37 @@
+# SPDX-License-Identifier: MIT
+# Unit tests: every tests/<area>/test_*.c is one KTAP program (tests/ktap.h),
+# linked against both libraries; tests/<area>/support_*.c are shared helpers
+# linked into every test of that area. harness/test_unit.py runs them all.
+UNIT_TEST_SRCS := $(wildcard tests/*/test_*.c)
+UNIT_TESTS += $(patsubst tests/%.c,$(B)/tests/%,$(UNIT_TEST_SRCS))
+support_of = $(call objs,$(wildcard tests/$(1)/support_*.c))
+.SECONDEXPANSION:
+$(B)/tests/%: $(B)/obj/tests/%.o $$(call support_of,$$(firstword $$(subst /, ,$$*))) $(EHD_LIB) $(EH_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# Benchmarks: tests/bench/bench_*.c, run by `make bench` (print figures only).
+BENCH_SRCS := $(wildcard tests/bench/bench_*.c)
+BENCHES := $(patsubst tests/bench/%.c,$(B)/bench/%,$(BENCH_SRCS))
+$(B)/bench/%: $(B)/obj/tests/bench/%.o $(EHD_LIB) $(EH_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+ALL_TARGETS += $(BENCHES)
+
+bench: $(BENCHES) $(TOOLS)
+	@for b in $(BENCHES); do echo "== $$b"; EHCONF_BUILD=$(B) $$b || exit 1; done
+
+# Fuzz targets: tests/fuzz/fuzz_*.c with libFuzzer (clang), built apart from the
+# variants because -fsanitize=fuzzer supplies main().
+FUZZ_SECONDS ?= 60
+FUZZ_DIR := $(O)/fuzz
+FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_CFLAGS := $(CSTD) $(WARNINGS) -g -O1 $(INCLUDES) -fsanitize=fuzzer,address,undefined
+FUZZERS := $(patsubst tests/fuzz/%.c,$(FUZZ_DIR)/%,$(FUZZ_SRCS))
+$(FUZZ_DIR)/%: tests/fuzz/%.c $(EHD_LIB_SRCS) $(EH_LIB_SRCS)
+	@mkdir -p $(@D)
+	clang $(FUZZ_CFLAGS) -o $@ $< $(EHD_LIB_SRCS) $(EH_LIB_SRCS) -lpthread -lm
+fuzz: $(FUZZERS)
+	@for f in $(FUZZERS); do n=$$(basename $$f); corpus=$(FUZZ_DIR)/corpus-$$n; mkdir -p $$corpus; \
+	  [ -d tests/fuzz/seeds-$$n ] && cp -n tests/fuzz/seeds-$$n/* $$corpus/ 2>/dev/null; \
+	  echo "== $$n for $(FUZZ_SECONDS)s"; $$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 $$corpus || exit 1; done

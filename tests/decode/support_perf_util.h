@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/* Helpers for the perf decoder tests (support_perf_util.c). */
+#ifndef SUPPORT_PERF_UTIL_H
+#define SUPPORT_PERF_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ehd_perf.h"
+
+#define PERF_TEST_MAX_EVENTS 1024
+#define PERF_TEST_MAX_DIAG 64
+
+struct perf_test_out {
+    char *ev[PERF_TEST_MAX_EVENTS]; /* emitted JSON objects, in emit order */
+    size_t n;
+    size_t overflow;
+    size_t invalid;                 /* objects that are not valid JSON */
+    char *diag[PERF_TEST_MAX_DIAG];
+    uint64_t diag_off[PERF_TEST_MAX_DIAG];
+    size_t ndiag;
+};
+
+/* 1 if s is exactly one valid JSON value (surrounding whitespace allowed). */
+int perf_test_json_valid(const char *s, size_t n);
+/* Runs ehd_perf_decode over a memory image; returns its result. */
+int perf_test_decode(const void *data, size_t size, unsigned flags, struct perf_test_out *o);
+void perf_test_out_free(struct perf_test_out *o);
+int perf_test_diag_has(const struct perf_test_out *o, const char *needle);
+uint8_t *perf_test_read_file(const char *path, size_t *size);
+uint8_t *perf_test_slurp(FILE *f, size_t *size);
+
+#endif /* SUPPORT_PERF_UTIL_H */

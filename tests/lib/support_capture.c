@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: MIT */
+#include "support_capture.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+
+static char g_path[256];
+
+void cap_cleanup(void)
+{
+    if (g_path[0])
+        unlink(g_path);
+}
+
+const char *cap_setup(const char *tag)
+{
+    snprintf(g_path, sizeof g_path, "/tmp/ehconf-%s-%d.dat", tag, (int)getpid());
+    FILE *f = fopen(g_path, "w");
+    if (f)
+        fclose(f);
+    setenv("EHCONF_CAPTURE", g_path, 1);
+    atexit(cap_cleanup);
+    return g_path;
+}
+
+size_t cap_size(void)
+{
+    struct stat st;
+    return stat(g_path, &st) == 0 ? (size_t)st.st_size : 0;
+}
+
+uint8_t *cap_read_from(size_t from, size_t *len)
+{
+    size_t size = cap_size();
+    *len = 0;
+    uint8_t *buf = malloc(size > from ? size - from + 1 : 1);
+    FILE *f = fopen(g_path, "rb");
+    if (!buf || !f) {
+        if (f)
+            fclose(f);
+        return buf;
+    }
+    if (size > from && fseek(f, (long)from, SEEK_SET) == 0)
+        *len = fread(buf, 1, size - from, f);
+    fclose(f);
+    return buf;
+}
+
+int cap_next(const uint8_t **p, const uint8_t *end, struct cap_record *rec)
+{
+    const uint8_t *r = *p;
+    if (r == end)
+        return 0;
+    if (end - r < 4)
+        return -1;
+    uint32_t size = (uint32_t)r[0] | (uint32_t)r[1] << 8 | (uint32_t)r[2] << 16 |
+                    (uint32_t)r[3] << 24;
+    if (size < 6 || size > (size_t)(end - r))
+        return -1;
+    const uint8_t *nul = memchr(r + 4, 0, size - 4);
+    if (!nul)
+        return -1;
+    rec->name = (const char *)r + 4;
+    rec->event = nul + 1;
+    rec->event_len = (size_t)(r + size - rec->event);
+    *p = r + size;
+    return 1;
+}
+
+static void diag(const char *file, int line, const char *what)
+{
+    printf("# %s:%d: %s\n", file, line, what);
+}
+
+/* Prints the first difference with some context, like ktap.h's KT_EXPECT_MEM
+ * (whose failure flag is private to each test file, hence this copy). */
+static int bytes_equal(const char *file, int line, const uint8_t *g, size_t got_len,
+                       const uint8_t *w, size_t want_len)
+{
+    size_t n = got_len < want_len ? got_len : want_len, i = 0;
+    while (i < n && g[i] == w[i])
+        i++;
+    if (i == n && got_len == want_len)
+        return 1;
+    printf("# %s:%d: event bytes differ at offset %zu (got %zu bytes, want %zu)\n", file, line,
+           i, got_len, want_len);
+    size_t from = i >= 8 ? i - 8 : 0;
+    printf("#   got :");
+    for (size_t k = from; k < got_len && k < from + 24; k++)
+        printf(k == i ? " [%02x]" : " %02x", g[k]);
+    printf("\n#   want:");
+    for (size_t k = from; k < want_len && k < from + 24; k++)
+        printf(k == i ? " [%02x]" : " %02x", w[k]);
+    printf("\n");
+    return 0;
+}
+
+int cap_expect_one(const char *file, int line, size_t mark, const char *name,
+                   const uint8_t *event, size_t event_len)
+{
+    size_t len;
+    uint8_t *buf = cap_read_from(mark, &len);
+    const uint8_t *p = buf, *end = buf + len;
+    struct cap_record rec;
+    int ok = 0;
+    if (cap_next(&p, end, &rec) != 1) {
+        diag(file, line, "no record appended");
+    } else if (p != end) {
+        diag(file, line, "more than one record appended");
+    } else if (strcmp(rec.name, name) != 0) {
+        diag(file, line, "tracepoint name differs");
+        printf("#   got : %s\n#   want: %s\n", rec.name, name);
+    } else {
+        ok = bytes_equal(file, line, rec.event, rec.event_len, event, event_len);
+    }
+    free(buf);
+    return ok;
+}

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The user_events backend on a host without user_events (Debian's kernels lack
+ * CONFIG_USER_EVENTS): registration reports an errno, every event stays
+ * disabled, writes return EBADF, and no field expression is evaluated.
+ * On a kernel with user_events, registration succeeds and events stay disabled
+ * until a session listens, so the disabled-path checks hold there too.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "eventheader.h"
+#include "ktap.h"
+
+EH_DEFINE_PROVIDER(ue, "TestUserEvents");
+
+static int g_register_err = -1;
+static int g_evaluated;
+
+static uint32_t side_effect(void)
+{
+    g_evaluated++;
+    return 7;
+}
+
+static const char *side_effect_str(void)
+{
+    g_evaluated++;
+    return "x";
+}
+
+static void test_register(void)
+{
+    unsetenv("EHCONF_CAPTURE");
+    g_register_err = eh_provider_register(&ue);
+    kt_diag("register returned %d, backend %s", g_register_err, eh_backend_name());
+    if (g_register_err == 0) {
+        KT_EXPECT_STR(eh_backend_name(), "user_events");
+    } else {
+        KT_EXPECT(g_register_err > 0);
+        KT_EXPECT_STR(eh_backend_name(), "none");
+        /* the failure is final for the process and repeatable */
+        KT_EXPECT_EQ(eh_provider_register(&ue), g_register_err);
+    }
+}
+
+static void test_disabled(void)
+{
+    KT_EXPECT(!EH_ENABLED(ue, 5, 1));
+    KT_EXPECT(!EH_ENABLED(ue, 1, 0));
+    KT_EXPECT_EQ(EH_WRITE(ue, EH_EVENT("E", 5, 1), EH_U32("a", 1)), EBADF);
+    KT_EXPECT_EQ(EH_WRITE(ue, EH_EVENT("E", 4, 0)), EBADF);
+}
+
+static void test_no_evaluation_when_disabled(void)
+{
+    int counter = 0, counter2 = 0;
+    g_evaluated = 0;
+    for (int i = 0; i < 10; i++) {
+        int r = EH_WRITE(ue, EH_EVENT("Side", 5, 1), EH_I32("c", counter++),
+                         EH_U32("f", side_effect()), EH_CSTR8("s", side_effect_str()),
+                         EH_STRUCT("st", EH_I32("c2", ++counter2)));
+        KT_EXPECT_EQ(r, EBADF);
+    }
+    KT_EXPECT_EQ(counter, 0);
+    KT_EXPECT_EQ(counter2, 0);
+    KT_EXPECT_EQ(g_evaluated, 0);
+}
+
+static void test_builder_disabled(void)
+{
+    eh_tracepoint *tp = NULL;
+    int r = eh_provider_tracepoint(&ue, 5, 2, &tp);
+    if (g_register_err != 0)
+        KT_EXPECT_EQ(r, 0); /* provider not registered: created, not connected */
+    KT_EXPECT(tp != NULL);
+    if (!tp)
+        return;
+    KT_EXPECT(!eh_tracepoint_enabled(tp));
+    eh_builder b;
+    eh_builder_init(&b);
+    eh_builder_reset(&b, "Dyn", 0, 0, 0, 0);
+    uint32_t v = 1;
+    eh_builder_add_value(&b, "v", EH_ENC_VALUE32, 0, 0, &v);
+    KT_EXPECT_EQ(eh_builder_write(&b, tp, NULL, NULL), EBADF);
+    eh_builder_destroy(&b);
+}
+
+static void test_unregister(void)
+{
+    KT_EXPECT_EQ(eh_provider_unregister(&ue), 0);
+    KT_EXPECT_EQ(eh_provider_unregister(&ue), 0);
+    KT_EXPECT_EQ(EH_WRITE(ue, EH_EVENT("E", 5, 1), EH_U32("a", 1)), EBADF);
+}
+
+KT_MAIN(KT_CASE(test_register), KT_CASE(test_disabled), KT_CASE(test_no_evaluation_when_disabled),
+        KT_CASE(test_builder_disabled), KT_CASE(test_unregister))

@@ -1,0 +1,9 @@
+# SPDX-License-Identifier: MIT
+# Every tools/*.c is one program, linked against both libraries (archives: only
+# what a program uses is pulled in).
+TOOL_SRCS := $(wildcard tools/*.c)
+TOOLS := $(patsubst tools/%.c,$(B)/bin/%,$(TOOL_SRCS))
+$(B)/bin/%: $(B)/obj/tools/%.o $(EHD_LIB) $(EH_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+ALL_TARGETS += $(TOOLS)

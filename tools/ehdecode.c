@@ -1,0 +1,305 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ehdecode: decode perf.data (file or pipe mode) and capture (.dat) files to JSON.
+ *
+ *   ehdecode [options] FILE...      FILE "-" or "" = stdin
+ *
+ * Default output is the perf-decode document (decode-json-format.md §0.1):
+ * BOM (unless stdout is a tty or --no-bom), {"file": [ events ], ...}.
+ * --json-lines prints one event object per line; --golden is --json-lines
+ * with only the deterministic meta members (the golden-file form).
+ * Input kind is detected from the content: perf.data magic (either byte
+ * order, file or pipe header), else a capture file.
+ * Exit: 0 everything decoded, 1 something skipped or malformed (reasons on
+ * stderr as "ehdecode: FILE:OFFSET: reason"), 2 usage error.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "ehd.h"
+#include "ehd_perf.h"
+
+struct opts {
+    unsigned flags;
+    int json_lines;
+    int no_bom;
+    const char *output;
+};
+
+struct out_state {
+    FILE *out;
+    int json_lines;
+    unsigned flags;
+    int first; /* no event written yet for the current file */
+};
+
+struct diag_state {
+    const char *name;
+};
+
+static void usage(FILE *to)
+{
+    fputs("usage: ehdecode [options] FILE...\n"
+          "Decodes perf.data (file or pipe mode) and EventHeader capture (.dat) files to JSON.\n"
+          "FILE \"-\" or \"\" reads stdin.\n"
+          "  -o, --output FILE  write to FILE instead of stdout\n"
+          "      --json-lines   one event object per line, no document framing\n"
+          "      --golden       like --json-lines, meta limited to deterministic members\n"
+          "      --compact      no whitespace inside event objects\n"
+          "      --no-bom       no UTF-8 byte order mark before the document\n"
+          "  -h, --help         this help\n"
+          "Exit status: 0 all decoded, 1 something skipped or malformed, 2 usage error.\n",
+          to);
+}
+
+static void diag_print(void *ctx, uint64_t offset, const char *reason)
+{
+    const struct diag_state *d = ctx;
+    fprintf(stderr, "ehdecode: %s:%" PRIu64 ": %s\n", d->name, offset, reason);
+}
+
+static void emit_event(void *ctx, const char *json, size_t len)
+{
+    struct out_state *o = ctx;
+    if (o->json_lines) {
+        fwrite(json, 1, len, o->out);
+        fputc('\n', o->out);
+        return;
+    }
+    fputs(o->first ? "\n " : ",\n ", o->out);
+    if (o->flags & EHD_JSON_SPACE)
+        fputc(' ', o->out);
+    fwrite(json, 1, len, o->out);
+    o->first = 0;
+}
+
+/* A FILE that replays bytes already read from a pipe, then reads the rest. */
+struct replay {
+    FILE *src;
+    unsigned char head[8];
+    size_t n, pos;
+};
+
+static ssize_t replay_read(void *c, char *buf, size_t size)
+{
+    struct replay *r = c;
+    size_t k = 0;
+    while (k < size && r->pos < r->n)
+        buf[k++] = (char)r->head[r->pos++];
+    if (k < size)
+        k += fread(buf + k, 1, size - k, r->src);
+    return (ssize_t)k;
+}
+
+static int replay_close(void *c)
+{
+    free(c);
+    return 0;
+}
+
+static int is_perf_magic(const unsigned char *h, size_t n)
+{
+    return n >= 8 && (memcmp(h, "PERFILE2", 8) == 0 || memcmp(h, "2ELIFREP", 8) == 0);
+}
+
+static int decode_dat(FILE *f, struct out_state *o, struct diag_state *d)
+{
+    int status = 0;
+    ehd_dat_reader *r = ehd_dat_open(f);
+    if (!r) {
+        diag_print(d, 0, "out of memory");
+        return 1;
+    }
+    ehd_buf b, name;
+    ehd_buf_init(&b);
+    ehd_buf_init(&name);
+    ehd_dat_record rec;
+    const char *reason;
+    uint64_t off;
+    int rc;
+    while ((rc = ehd_dat_next(r, &rec, &reason, &off)) > 0) {
+        ehd_buf_reset(&b);
+        size_t at;
+        int err = ehd_eventheader_json(&b, rec.tp_name, rec.tp_name_len, rec.data, rec.size, NULL,
+                                       o->flags, &reason, &at);
+        if (err) {
+            /* same "n" as the perf path gives the same event: user_events:<tracepoint> */
+            ehd_buf_reset(&name);
+            ehd_buf_puts(&name, "user_events:");
+            ehd_buf_append(&name, rec.tp_name, rec.tp_name_len);
+            ehd_buf_reset(&b);
+            ehd_perf_error_json(&b, name.data, name.len, reason, rec.file_offset, o->flags);
+            char why[300];
+            snprintf(why, sizeof why, "%.*s: %s (event offset %zu)", (int)(name.len % 200),
+                     name.data, reason, at);
+            diag_print(d, rec.file_offset, why);
+            status = 1;
+        }
+        emit_event(o, b.data ? b.data : "", b.len);
+    }
+    if (rc < 0) {
+        diag_print(d, off, reason);
+        status = 1;
+    }
+    if (b.oom || name.oom) {
+        diag_print(d, 0, "out of memory");
+        status = 1;
+    }
+    ehd_buf_free(&b);
+    ehd_buf_free(&name);
+    ehd_dat_close(r);
+    return status;
+}
+
+/* Decodes one input; returns 0 or 1. */
+static int decode_one(const char *arg, struct out_state *o)
+{
+    int is_stdin = arg[0] == 0 || strcmp(arg, "-") == 0;
+    struct diag_state d = { is_stdin ? "stdin" : arg };
+    FILE *f = is_stdin ? stdin : fopen(arg, "rb");
+    if (!f) {
+        char why[160];
+        snprintf(why, sizeof why, "cannot open: %s", strerror(errno));
+        diag_print(&d, 0, why);
+        return 1;
+    }
+    unsigned char head[8];
+    size_t n = fread(head, 1, sizeof head, f);
+    FILE *in = f;
+    if (fseeko(f, 0, SEEK_SET) != 0) {
+        /* not seekable: replay the sniffed bytes in front of the rest */
+        struct replay *rp = calloc(1, sizeof *rp);
+        cookie_io_functions_t io = { .read = replay_read, .close = replay_close };
+        if (rp) {
+            rp->src = f;
+            memcpy(rp->head, head, n);
+            rp->n = n;
+        }
+        in = rp ? fopencookie(rp, "rb", io) : NULL;
+        if (!in) {
+            free(rp);
+            diag_print(&d, 0, "out of memory");
+            if (!is_stdin)
+                fclose(f);
+            return 1;
+        }
+    }
+    int status;
+    if (is_perf_magic(head, n)) {
+        int rc = ehd_perf_decode(in, o->flags, emit_event, o, diag_print, &d);
+        status = rc ? 1 : 0;
+    } else {
+        status = decode_dat(in, o, &d);
+    }
+    if (ferror(in)) {
+        diag_print(&d, 0, "read error");
+        status = 1;
+    }
+    if (in != f)
+        fclose(in);
+    if (!is_stdin)
+        fclose(f);
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    struct opts op = { EHD_JSON_SPACE | EHD_JSON_FIELD_TAG, 0, 0, NULL };
+    const char **files = calloc((size_t)argc + 1, sizeof *files);
+    size_t nfiles = 0;
+    int only_files = 0;
+    if (!files)
+        return 1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (only_files || a[0] != '-' || a[1] == 0) {
+            files[nfiles++] = a;
+        } else if (strcmp(a, "--") == 0) {
+            only_files = 1;
+        } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            usage(stdout);
+            free(files);
+            return 0;
+        } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "ehdecode: %s needs a file name\n", a);
+                usage(stderr);
+                free(files);
+                return 2;
+            }
+            op.output = argv[++i];
+        } else if (strncmp(a, "--output=", 9) == 0) {
+            op.output = a + 9;
+        } else if (strcmp(a, "--json-lines") == 0) {
+            op.json_lines = 1;
+        } else if (strcmp(a, "--golden") == 0) {
+            op.json_lines = 1;
+            op.flags |= EHD_META_GOLDEN;
+        } else if (strcmp(a, "--compact") == 0) {
+            op.flags &= ~(unsigned)EHD_JSON_SPACE;
+        } else if (strcmp(a, "--no-bom") == 0) {
+            op.no_bom = 1;
+        } else {
+            fprintf(stderr, "ehdecode: unknown option %s\n", a);
+            usage(stderr);
+            free(files);
+            return 2;
+        }
+    }
+    if (!nfiles) {
+        fputs("ehdecode: no input files\n", stderr);
+        usage(stderr);
+        free(files);
+        return 2;
+    }
+    FILE *out = stdout;
+    if (op.output && !(out = fopen(op.output, "wb"))) {
+        fprintf(stderr, "ehdecode: %s: %s\n", op.output, strerror(errno));
+        free(files);
+        return 2;
+    }
+    static char obuf[1 << 20];
+    setvbuf(out, obuf, _IOFBF, sizeof obuf);
+
+    struct out_state o = { out, op.json_lines, op.flags, 1 };
+    int status = 0;
+    if (!op.json_lines) {
+        if (!op.no_bom && !isatty(fileno(out)))
+            fputs("\xEF\xBB\xBF", out);
+        fputs("{\n", out);
+    }
+    for (size_t i = 0; i < nfiles; i++) {
+        const char *a = files[i];
+        if (!op.json_lines) {
+            int is_stdin = a[0] == 0 || strcmp(a, "-") == 0;
+            const char *shown = is_stdin ? "stdin" : a;
+            ehd_buf b;
+            ehd_buf_init(&b);
+            ehd_json_string_utf8(&b, shown, strlen(shown));
+            if (i)
+                fputs(",\n", out);
+            fwrite(b.data, 1, b.len, out);
+            fputs(": [", out);
+            ehd_buf_free(&b);
+        }
+        o.first = 1;
+        status |= decode_one(a, &o);
+        if (!op.json_lines)
+            fputs(" ]", out);
+    }
+    if (!op.json_lines)
+        fputs("\n}\n", out);
+    if (fflush(out) != 0 || ferror(out)) {
+        fprintf(stderr, "ehdecode: write error: %s\n", strerror(errno));
+        status = 1;
+    }
+    if (out != stdout)
+        fclose(out);
+    free(files);
+    return status;
+}
