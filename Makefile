@@ -15,6 +15,8 @@
 
 .DEFAULT_GOAL := all
 .SUFFIXES:
+# Keep object files that pattern rules build on the way to a program.
+.SECONDARY:
 SHELL := /bin/bash
 
 VARIANT ?= gcc

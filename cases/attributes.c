@@ -4,14 +4,15 @@
  *
  * Proves that (expected JSON: reference/decode-json-format.md §2 and §5)
  *  - levels 1..5 and 255 reach the header and the tracepoint name ("_L<hex>"); meta
- *    "level" is decimal;
+ *    "level" is decimal; level 0 is legal and shows no "level";
  *  - keywords 0 (no "keyword" in meta), 1, the high bit, all ones and a mixed value;
  *    meta "keyword" is "0x%X" (uppercase, no padding);
  *  - every opcode of eventheader_wire.h (meta "opcode" decimal, absent for 0);
  *  - the event tag (meta "tag": "0x%X", absent for 0), id and version (absent when 0),
  *    and all of them together (meta order: id, version, level, keyword, opcode, tag);
  *  - "name;attr=value": the decoded "n" keeps only the part before the first ';', while
- *    field names keep their attributes verbatim;
+ *    field names keep their attributes verbatim; names are JSON-escaped; an empty event
+ *    name is refused;
  *  - the provider group option: providers with the same name and different options
  *    (none, "grp1", "grp2") are different tracepoints ("..._L4K1Ggrp1") but the same
  *    "n" (options are not shown);
@@ -96,6 +97,14 @@ TEST(levels)
 			      EH_U8("level", 5)));
 	ASSERT_EQ(0, EH_WRITE(attr_provider, EH_EVENT("Level255", 255, KW),
 			      EH_U8("level", 255)));
+	EXPECT_EQ(0, eh_provider_unregister(&attr_provider));
+}
+
+/* Level 0 is legal on the wire ("_L0K1"); meta shows "level" only when it is not 0. */
+TEST(level_zero)
+{
+	ASSERT_EQ(0, eh_provider_register(&attr_provider));
+	ASSERT_EQ(0, EH_WRITE(attr_provider, EH_EVENT("Level0", 0, KW), EH_U8("level", 0)));
 	EXPECT_EQ(0, eh_provider_unregister(&attr_provider));
 }
 
@@ -187,6 +196,27 @@ TEST(name_attributes)
 			      EH_U8("g;x=y", 2, EH_TAG(0x12))));
 	ASSERT_EQ(0, EH_WRITE(attr_provider, EH_EVENT("Semi;", EH_LEVEL_INFORMATIONAL, KW),
 			      EH_U8("h", 3)));
+	EXPECT_EQ(0, eh_provider_unregister(&attr_provider));
+}
+
+/*
+ * Names are JSON-escaped like string values (§2, §4.1): '"' and '\\' escaped, tab as \t,
+ * 0x01 as \u0001, '/' and DEL raw, UTF-8 kept, a byte that is not UTF-8 (0xFF) read as
+ * Latin-1 ("\u00ff" as UTF-8). An empty event name is refused (EINVAL), nothing written.
+ */
+TEST(name_escaping)
+{
+	off_t before;
+
+	ASSERT_EQ(0, eh_provider_register(&attr_provider));
+	ASSERT_EQ(0, EH_WRITE(attr_provider,
+			      EH_EVENT("Esc\"q\\b\t/\x01\x7f\xc3\x9c\xff",
+				       EH_LEVEL_INFORMATIONAL, KW),
+			      EH_U8("f\"\\\n", 1)));
+	before = case_capture_size();
+	ASSERT_EQ(EINVAL, EH_WRITE(attr_provider, EH_EVENT("", EH_LEVEL_INFORMATIONAL, KW),
+				   EH_U8("empty", 1)));
+	ASSERT_EQ(before, case_capture_size());
 	EXPECT_EQ(0, eh_provider_unregister(&attr_provider));
 }
 

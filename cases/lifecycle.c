@@ -12,8 +12,10 @@
  *    events ("EhconfLifeA:Same" and "EhconfLifeB:Same"); unregistering one leaves the
  *    other working; a provider with a group (tracepoint "..._L4K1Ggrp") shows the plain
  *    provider name in "n" (decode-json-format.md §5: options are not part of "n");
+ *  - a provider name may contain '_' (the decoder splits at the last one);
  *  - invalid provider names (space, colon, group with upper case, a tracepoint name of
- *    256 bytes or more) are refused with EINVAL and leave nothing registered.
+ *    256 bytes or more) are refused with EINVAL and leave nothing registered;
+ *  - field values of a disabled EH_WRITE are not evaluated.
  * Every written event carries "seq", numbered in the order of this file, so the golden
  * file shows at a glance that no write after unregister got through.
  */
@@ -53,9 +55,14 @@ static int a_enabled(void)
 TEST(write_before_register)
 {
 	off_t before = case_capture_size();
+	uint32_t evaluated = 0;
 
 	EXPECT_EQ(0, a_enabled());
 	EXPECT_EQ(EBADF, write_a(100));
+	/* eventheader.h: field values are evaluated only when the event is enabled */
+	EXPECT_EQ(EBADF, EH_WRITE(prov_a, EH_EVENT("Life", EH_LEVEL_INFORMATIONAL, 0x1),
+				  EH_U32("seq", ++evaluated)));
+	EXPECT_EQ(0u, evaluated);
 	EXPECT_EQ(before, case_capture_size());
 }
 
@@ -146,6 +153,20 @@ TEST(two_providers_same_event_name)
 	EXPECT_EQ(0, write_same(&prov_a_grp, "A+grp", 14));
 	EXPECT_EQ(0, eh_provider_unregister(&prov_b));
 	EXPECT_EQ(0, eh_provider_unregister(&prov_a_grp));
+}
+
+/*
+ * The decoder splits the tracepoint name at its LAST '_' (decode-json-format.md §5), so a
+ * provider name may contain underscores: "Ehconf_Under_Score:Underscores" seq 15.
+ */
+TEST(provider_name_with_underscores)
+{
+	static EH_DEFINE_PROVIDER(underscored, "Ehconf_Under_Score");
+
+	ASSERT_EQ(0, eh_provider_register(&underscored));
+	EXPECT_EQ(0, EH_WRITE(underscored, EH_EVENT("Underscores", EH_LEVEL_INFORMATIONAL, 0x1),
+			      EH_U32("seq", 15)));
+	EXPECT_EQ(0, eh_provider_unregister(&underscored));
 }
 
 TEST(invalid_names_refused)

@@ -19,7 +19,8 @@ prints. Lines before the first event may be directives, objects with the single 
   can never loosen the comparison silently.
 
 Comparison rules:
-  * every value is compared by its exact JSON text (1, 1.0 and true are all different),
+  * numbers are compared by their exact JSON text (1, 1.0 and true are all different),
+    strings by value (escape spelling is for the decoder's own unit tests),
     duplicate member names are kept (EventHeader allows them) and member order matters;
   * an empty capture, an empty golden, a line that is not JSON: failure, never a pass;
   * on mismatch the message names the event index, its "n", and lists only the differing
@@ -32,7 +33,7 @@ import difflib
 import json
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Tuple
 
 MAX_REPORTED = 10  # differing events described in full; the rest are counted
 

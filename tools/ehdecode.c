@@ -67,8 +67,8 @@ static void emit_event(void *ctx, const char *json, size_t len)
 {
     struct out_state *o = ctx;
     if (o->json_lines) {
-        fwrite(json, 1, len, o->out);
-        fputc('\n', o->out);
+        fwrite_unlocked(json, 1, len, o->out);
+        fputc_unlocked('\n', o->out);
         return;
     }
     fputs(o->first ? "\n " : ",\n ", o->out);

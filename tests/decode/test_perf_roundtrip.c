@@ -216,6 +216,80 @@ static void test_raw_layout_and_padding(void)
     }
 }
 
-KT_MAIN(KT_CASE(test_file_little_endian), KT_CASE(test_file_big_endian),
+/* Non-sample records are skipped by their size; their sample_id_all trailer
+ * (TID, TIME, CPU, IDENTIFIER for this writer's sample_type) is readable, and
+ * PERF_RECORD_LOST is reported. */
+static void test_lost_record_and_sample_id_trailer(void)
+{
+    for (int be = 0; be < 2; be++) {
+        ehd_perf_writer_opts o = { 0 };
+        o.big_endian = be;
+        static const char *const names[1] = { "MyProv_L4K2" };
+        FILE *out = tmpfile();
+        const char *reason;
+        ehd_perf_writer *w = ehd_perf_writer_open(out, &o, names, 1, &reason);
+        if (!w) {
+            fclose(out);
+            return;
+        }
+        /* LOST body: u64 id, u64 lost; trailer: pid/tid, time, cpu/res, identifier */
+        uint8_t body[48];
+        uint64_t vals[6] = { 100, 17, 0, 5555, 0, 100 };
+        for (int i = 0; i < 6; i++)
+            for (int k = 0; k < 8; k++)
+                body[8 * i + (be ? 7 - k : k)] = (uint8_t)(vals[i] >> (8 * k));
+        /* pid 9 / tid 10 and cpu 3 / res 0 are u32 pairs */
+        for (int k = 0; k < 4; k++) {
+            body[16 + (be ? 3 - k : k)] = (uint8_t)(9u >> (8 * k));
+            body[20 + (be ? 3 - k : k)] = (uint8_t)(10u >> (8 * k));
+            body[32 + (be ? 3 - k : k)] = (uint8_t)(3u >> (8 * k));
+            body[36 + (be ? 3 - k : k)] = 0;
+        }
+        ehd_perf_writer_record(w, EHD_PERF_RECORD_LOST, body, sizeof body);
+        ehd_perf_writer_record(w, 3 /* COMM, not parsed */, "\1\0\0\0\1\0\0\0x\0\0\0\0\0\0", 16);
+        FILE *in = fmemopen((void *)capture, sizeof capture, "rb");
+        ehd_dat_reader *dr = ehd_dat_open(in);
+        ehd_dat_record rec;
+        uint64_t off;
+        if (dr && ehd_dat_next(dr, &rec, &reason, &off) > 0)
+            ehd_perf_writer_sample(w, 0, rec.data, rec.size, 1, 7, 7, 1);
+        ehd_dat_close(dr);
+        fclose(in);
+        KT_EXPECT_EQ(ehd_perf_writer_finish(w), 0);
+        size_t size;
+        uint8_t *img = perf_test_slurp(out, &size);
+        fclose(out);
+
+        FILE *f = fmemopen(img, size, "rb");
+        ehd_perf_reader *r = ehd_perf_open(f, NULL, NULL, &reason, &off);
+        KT_EXPECT(r != NULL);
+        ehd_perf_record pr;
+        int lost_seen = 0;
+        while (r && ehd_perf_next(r, &pr) > 0) {
+            if (pr.type != EHD_PERF_RECORD_LOST)
+                continue;
+            ehd_perf_sample s;
+            KT_EXPECT_EQ(ehd_perf_parse_sample_id(r, &pr, &s, &reason), 0);
+            KT_EXPECT_EQ(s.pid, 9);
+            KT_EXPECT_EQ(s.tid, 10);
+            KT_EXPECT_EQ(s.time, 5555);
+            KT_EXPECT_EQ(s.cpu, 3);
+            KT_EXPECT_EQ(s.id, 100);
+            lost_seen++;
+        }
+        KT_EXPECT_EQ(lost_seen, 1);
+        ehd_perf_close(r);
+        fclose(f);
+
+        struct perf_test_out t;
+        KT_EXPECT_EQ(perf_test_decode(img, size, EHD_JSON_SPACE | EHD_META_GOLDEN, &t), 1);
+        KT_EXPECT_EQ(t.n, 1);
+        KT_EXPECT(perf_test_diag_has(&t, "the kernel lost 17 samples on cpu 3"));
+        perf_test_out_free(&t);
+        free(img);
+    }
+}
+
+KT_MAIN(KT_CASE(test_lost_record_and_sample_id_trailer), KT_CASE(test_file_little_endian), KT_CASE(test_file_big_endian),
         KT_CASE(test_pipe_little_endian), KT_CASE(test_pipe_big_endian),
         KT_CASE(test_clock_data_gives_utc_time), KT_CASE(test_raw_layout_and_padding))

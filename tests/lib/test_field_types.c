@@ -166,7 +166,7 @@ static void test_carrays(void)
                  0);
     static const uint8_t want[] = {
         0x07, 0, 0, 0, 0, 0, 0, 5,
-        34, 0, 1, 0,
+        32, 0, 1, 0,                     /* 3 + 5 + 4 x 6 */
         'C', 'A', 0,
         'a', 0, 0x22, 3, 0,              /* Value8 | CArray, 3 */
         'b', 0, 0xa3, 0x03, 2, 0,        /* Value16 | CArray + HexInt, 2 */

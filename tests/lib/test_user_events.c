@@ -4,10 +4,15 @@
  * CONFIG_USER_EVENTS): registration reports an errno, every event stays
  * disabled, writes return EBADF, and no field expression is evaluated.
  * On a kernel with user_events, registration succeeds and events stay disabled
- * until a session listens, so the disabled-path checks hold there too.
+ * until a session listens, so the disabled-path checks hold there too; then
+ * test_kernel_enable attaches ftrace to the tracepoint through tracefs and checks
+ * that the kernel flips the enable word and accepts the write.
  */
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "eventheader.h"
 #include "ktap.h"
@@ -86,6 +91,46 @@ static void test_builder_disabled(void)
     eh_builder_destroy(&b);
 }
 
+static int write_file(const char *path, const char *text)
+{
+    int fd = open(path, O_WRONLY | O_TRUNC);
+    if (fd < 0)
+        return -1;
+    ssize_t n = write(fd, text, strlen(text));
+    close(fd);
+    return n == (ssize_t)strlen(text) ? 0 : -1;
+}
+
+static int trace_contains(const char *needle)
+{
+    static char buf[1 << 16];
+    int fd = open("/sys/kernel/tracing/trace", O_RDONLY);
+    if (fd < 0)
+        return 0;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    buf[n > 0 ? n : 0] = 0;
+    return strstr(buf, needle) != NULL;
+}
+
+static void test_kernel_enable(void)
+{
+    static const char enable[] = "/sys/kernel/tracing/events/user_events/TestUserEvents_L5K1/enable";
+    if (g_register_err != 0)
+        KT_SKIP("user_events not available on this kernel");
+    KT_EXPECT(!EH_ENABLED(ue, 5, 1));
+    if (write_file(enable, "1") != 0)
+        KT_SKIP("cannot enable the tracepoint through tracefs");
+    KT_EXPECT(EH_ENABLED(ue, 5, 1));
+    KT_EXPECT(!EH_ENABLED(ue, 4, 1)); /* another tracepoint stays off */
+    KT_EXPECT_EQ(EH_WRITE(ue, EH_EVENT("KernelEvent", 5, 1), EH_U32("a", 0x1234)), 0);
+    KT_EXPECT(trace_contains("TestUserEvents_L5K1"));
+    KT_EXPECT(trace_contains("eventheader_flags=7 version=0 id=0 tag=0 opcode=0 level=5"));
+    KT_EXPECT_EQ(write_file(enable, "0"), 0);
+    KT_EXPECT(!EH_ENABLED(ue, 5, 1));
+    KT_EXPECT_EQ(EH_WRITE(ue, EH_EVENT("KernelEvent", 5, 1), EH_U32("a", 0x1234)), EBADF);
+}
+
 static void test_unregister(void)
 {
     KT_EXPECT_EQ(eh_provider_unregister(&ue), 0);
@@ -94,4 +139,4 @@ static void test_unregister(void)
 }
 
 KT_MAIN(KT_CASE(test_register), KT_CASE(test_disabled), KT_CASE(test_no_evaluation_when_disabled),
-        KT_CASE(test_builder_disabled), KT_CASE(test_unregister))
+        KT_CASE(test_builder_disabled), KT_CASE(test_kernel_enable), KT_CASE(test_unregister))

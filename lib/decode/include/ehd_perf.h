@@ -50,7 +50,7 @@ enum ehd_tp_loc {
 
 typedef struct ehd_tp_field {
     const char *name;      /* NUL-terminated, points into the format's storage */
-    const char *type;      /* declaration without the name, e.g. "unsigned long", "char[]" */
+    const char *type;      /* declaration without the name: "unsigned long", "__data_loc char[]" */
     uint32_t offset;       /* from the start of the raw record (common header included) */
     uint32_t size;         /* bytes at offset (for locs: 4) */
     uint32_t array_count;  /* fixed array [N]: N; 0 = scalar or dynamic */
@@ -210,6 +210,13 @@ int ehd_perf_next(ehd_perf_reader *r, ehd_perf_record *rec);
 int ehd_perf_parse_sample(const ehd_perf_reader *r, const ehd_perf_record *rec,
                           ehd_perf_sample *s, const char **reason);
 
+/* Parses the sample_id_all trailer of a non-sample record (TID, TIME, ID,
+ * STREAM_ID, CPU, IDENTIFIER, at the record's end). 0 with s filled (raw
+ * NULL), ENOENT if the record has no trailer (attr without sample_id_all, or
+ * a type >= 64), EBADMSG if it does not fit. */
+int ehd_perf_parse_sample_id(const ehd_perf_reader *r, const ehd_perf_record *rec,
+                             ehd_perf_sample *s, const char **reason);
+
 /* Helpers on the file's byte order. */
 uint16_t ehd_perf_u16(const ehd_perf_reader *r, const void *p);
 uint32_t ehd_perf_u32(const ehd_perf_reader *r, const void *p);
@@ -261,6 +268,8 @@ typedef struct ehd_perf_writer_opts {
     int pipe;
     int big_endian;
     int sched;             /* add sched:sched_switch as tracepoint index n */
+    const char *custom_fields; /* if set: tracepoint "test:custom" as the last index, with
+                                  these format field lines after the common fields */
     unsigned round_every;  /* FINISHED_ROUND after this many samples; 0 = only at the end */
     int clock_data;        /* write CLOCK_DATA (clockid 1) with the two times below */
     uint64_t wall_ns, clock_ns;
@@ -270,8 +279,9 @@ typedef struct ehd_perf_writer ehd_perf_writer;
 
 ehd_perf_writer *ehd_perf_writer_open(FILE *out, const ehd_perf_writer_opts *o,
                                       const char *const *tp_names, size_t n, const char **reason);
-/* One sample of tracepoint tp (0..n-1, or n for sched_switch); payload = the
- * bytes after the common header. 0, or E2BIG if the record would not fit. */
+/* One sample of tracepoint tp (0..n-1, then sched_switch, then test:custom);
+ * payload = the bytes after the common header. 0, or E2BIG if the record
+ * would not fit. */
 int ehd_perf_writer_sample(ehd_perf_writer *w, size_t tp, const void *payload, size_t size,
                            uint64_t time, uint32_t pid, uint32_t tid, uint32_t cpu);
 /* The 56-byte sched_switch payload (comm[16], pid, prio, long state, comm[16], pid, prio)
@@ -279,6 +289,9 @@ int ehd_perf_writer_sample(ehd_perf_writer *w, size_t tp, const void *payload, s
 void ehd_perf_writer_sched_payload(const ehd_perf_writer *w, uint8_t out[56], const char *prev_comm,
                                    int32_t prev_pid, int32_t prev_prio, int64_t prev_state,
                                    const char *next_comm, int32_t next_pid, int32_t next_prio);
+/* Any other record (body = bytes after the 8-byte header, already in the
+ * writer's byte order), e.g. PERF_RECORD_LOST, to test how the reader skips it. */
+void ehd_perf_writer_record(ehd_perf_writer *w, uint32_t type, const void *body, size_t n);
 /* Writes the rest (features, attrs, header) and frees w. 0 or an errno. */
 int ehd_perf_writer_finish(ehd_perf_writer *w);
 

@@ -164,6 +164,17 @@ int ehd_tlcap_next(ehd_tlcap_reader *r, ehd_tlcap_record *rec, const char **reas
                    uint64_t *offset);
 void ehd_tlcap_close(ehd_tlcap_reader *r);
 
+typedef void ehd_tl_emit_fn(void *ctx, const char *json, size_t len);
+typedef void ehd_tl_diag_fn(void *ctx, uint64_t offset, const char *reason);
+
+/* The whole pipeline for ehdecode and etwcapture: every record of a .tlcap stream (f at
+ * the magic) -> one JSON object via emit, in file order. A record that does not decode
+ * is emitted as { "n": "tracelogging:<provider guid>", "error": "<reason>",
+ * "fileOffset": <record offset> } and reported to diag. Returns 0 if everything
+ * decoded, 1 otherwise. */
+int ehd_tlcap_decode(FILE *f, unsigned flags, ehd_tl_emit_fn *emit, void *emit_ctx,
+                     ehd_tl_diag_fn *diag, void *diag_ctx);
+
 #ifdef __cplusplus
 }
 #endif

@@ -6,9 +6,10 @@
  *  1. Digits: the fewest significant decimal digits that read back (strtod /
  *     strtof) as the same value; among candidates of that length the one
  *     closest to the exact value. For each length p we take printf's correctly
- *     rounded p-digit value and, if it does not read back, its two decimal
- *     neighbours (the rounding interval can be lopsided at powers of two, so
- *     the nearest p-digit number may miss while the next one hits).
+ *     rounded p-digit value and, if it does not read back and the value is a
+ *     power of two (the only place where the rounding interval is lopsided:
+ *     the gap below is half the gap above), its two decimal neighbours, as
+ *     there the nearest p-digit number may miss while the next one hits.
  *  2. Notation: fixed if it is not longer than scientific (ties -> fixed).
  *     Fixed notation of an integer value prints the exact integer
  *     (f32 123456789 -> "123456792", not "123456790"), as to_chars does.
@@ -16,6 +17,7 @@
  *  Non-finite values: "nan", "-nan" (sign bit shown), "inf", "-inf".
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,36 +34,91 @@ static int reads_back(unsigned long long d, int exp10, double v, int is_float)
     return strtod(t, NULL) == v;
 }
 
+/* Is av (finite, > 0) a power of two with a smaller gap below it than above?
+ * Only then is the rounding interval lopsided (see step 1 above). */
+static int lopsided(double av, int is_float)
+{
+    if (is_float) {
+        float f = (float)av;
+        uint32_t u;
+        memcpy(&u, &f, 4);
+        return (u & 0x7FFFFFu) == 0 && (u >> 23) > 1;
+    }
+    uint64_t u;
+    memcpy(&u, &av, 8);
+    return (u & 0xFFFFFFFFFFFFFull) == 0 && (u >> 52) > 1;
+}
+
+/* Parses printf's "d.ddde[+-]xx" into digits (no point) and the exponent. */
+static int parse_e(const char *t, char *digits, int *n)
+{
+    int k = 0;
+    const char *c = t;
+    for (; *c && *c != 'e'; c++)
+        if (*c >= '0' && *c <= '9')
+            digits[k++] = *c;
+    digits[k] = 0;
+    *n = k;
+    return atoi(c + 1);
+}
+
+static unsigned long long digits_value(const char *d, int n)
+{
+    unsigned long long m = 0;
+    for (int i = 0; i < n; i++)
+        m = m * 10 + (unsigned long long)(d[i] - '0');
+    return m;
+}
+
 /*
  * Finds the shortest digits for |v| (finite, non-zero). Writes the digits
  * (no trailing zeros, NUL-terminated) to digits and returns the scientific
  * exponent E: value = d.ddd * 10^E.
+ *
+ * The correctly rounded p-digit value is derived from one correctly rounded
+ * maxp-digit printf (maxp = 9 / 17 always reads back). Rounding that string
+ * again is exact unless its tail after p digits is exactly "50...0" (it may
+ * itself have been rounded to look like a tie); then printf is asked for p
+ * digits directly.
  */
 static int shortest_digits(double av, int is_float, char *digits)
 {
     int maxp = is_float ? 9 : 17;
-    unsigned long long d = 0;
-    int e10 = 0, p;
-    for (p = 1; p <= maxp; p++) {
-        char t[48];
-        snprintf(t, sizeof t, "%.*e", p - 1, av);
-        /* t = "d.ddde[+-]xx" */
-        unsigned long long m = 0;
-        const char *c = t;
-        for (; *c && *c != 'e'; c++)
-            if (*c >= '0' && *c <= '9')
-                m = m * 10 + (unsigned long long)(*c - '0');
-        int E = atoi(c + 1);
-        int x = E - (p - 1); /* value = m * 10^x */
+    char t[48], full[24], alt[24];
+    int nfull, nalt;
+    snprintf(t, sizeof t, "%.*e", maxp - 1, av);
+    int E = parse_e(t, full, &nfull);
+    int check_neighbours = lopsided(av, is_float);
+    unsigned long long d = digits_value(full, nfull);
+    int e10 = E - (nfull - 1);
+    for (int p = 1; p < maxp; p++) {
+        unsigned long long m;
+        int x = E - (p - 1);
+        int tie = full[p] == '5';
+        for (int i = p + 1; i < nfull && tie; i++)
+            tie = full[i] == '0';
+        if (tie) {
+            snprintf(t, sizeof t, "%.*e", p - 1, av);
+            x = parse_e(t, alt, &nalt) - (p - 1);
+            m = digits_value(alt, nalt);
+        } else {
+            m = digits_value(full, p) + (full[p] >= '5');
+        }
+        unsigned long long lo = 1;
+        for (int i = 1; i < p; i++)
+            lo *= 10;
+        unsigned long long hi = lo * 10; /* p-digit numbers are [lo, hi) */
+        if (m == hi) {
+            m = lo;
+            x++;
+        }
         if (reads_back(m, x, av, is_float)) {
             d = m;
             e10 = x;
             break;
         }
-        unsigned long long lo = 1, hi;
-        for (int i = 1; i < p; i++)
-            lo *= 10;
-        hi = lo * 10; /* m is in [lo, hi) */
+        if (!check_neighbours)
+            continue;
         unsigned long long up = m + 1, down = m - 1;
         int xup = x, xdown = x;
         if (up == hi) {
@@ -82,10 +139,6 @@ static int shortest_digits(double av, int is_float, char *digits)
             e10 = xdown;
             break;
         }
-    }
-    if (p > maxp) { /* cannot happen: 9 / 17 digits always read back */
-        snprintf(digits, 24, "%.*e", maxp - 1, av);
-        return 0;
     }
     while (d > 9 && d % 10 == 0) {
         d /= 10;

@@ -89,8 +89,14 @@ int ehd_perf_decode(FILE *f, unsigned flags, ehd_perf_emit_fn *emit, void *emit_
             continue;
         }
         if (rec.type == EHD_PERF_RECORD_LOST && rec.size >= 24) {
-            snprintf(why, sizeof why, "the kernel lost %" PRIu64 " samples here",
-                     ehd_perf_u64(r, rec.data + 16));
+            ehd_perf_sample sid;
+            int with_cpu = ehd_perf_parse_sample_id(r, &rec, &sid, &reason) == 0 && sid.has_cpu;
+            uint64_t lost = ehd_perf_u64(r, rec.data + 16);
+            if (with_cpu)
+                snprintf(why, sizeof why, "the kernel lost %" PRIu64 " samples on cpu %" PRIu32,
+                         lost, sid.cpu);
+            else
+                snprintf(why, sizeof why, "the kernel lost %" PRIu64 " samples", lost);
             own_problems++;
             if (diag)
                 diag(diag_ctx, rec.file_offset, why);

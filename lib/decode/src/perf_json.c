@@ -61,6 +61,30 @@ static uint64_t load_int(const uint8_t *p, uint32_t n, int be)
     return v;
 }
 
+/* ".nnnnnnnnn" (9 digits) at dst; returns 10. Hand-rolled: this runs once per event. */
+static size_t put_frac9(char *dst, uint32_t ns)
+{
+    dst[0] = '.';
+    for (int i = 9; i >= 1; i--) {
+        dst[i] = (char)('0' + ns % 10);
+        ns /= 10;
+    }
+    return 10;
+}
+
+static size_t put_u64(char *dst, uint64_t v)
+{
+    char t[20];
+    size_t n = 0;
+    do {
+        t[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    for (size_t i = 0; i < n; i++)
+        dst[i] = t[n - 1 - i];
+    return n;
+}
+
 static void put_hex_bytes_body(ehd_buf *b, const uint8_t *p, size_t n)
 {
     static const char hx[] = "0123456789abcdef";
@@ -83,18 +107,31 @@ static void put_hex_bytes(ehd_buf *b, const uint8_t *p, size_t n)
 static void put_number(ehd_buf *b, uint8_t kind, const uint8_t *p, uint32_t size, int be)
 {
     uint64_t v = load_int(p, size, be);
+    char t[24];
+    size_t n = 0;
     if (kind == EHD_TP_HEX) {
-        ehd_buf_printf(b, "\"0x%" PRIX64 "\"", v);
+        static const char hx[] = "0123456789ABCDEF";
+        int top = 60;
+        while (top > 0 && !(v >> top))
+            top -= 4;
+        t[n++] = '"';
+        t[n++] = '0';
+        t[n++] = 'x';
+        for (; top >= 0; top -= 4)
+            t[n++] = hx[v >> top & 15];
+        t[n++] = '"';
     } else if (kind == EHD_TP_SIGNED) {
-        int64_t sv;
         if (size < 8 && (v >> (size * 8 - 1) & 1))
-            sv = (int64_t)(v | ~((1ull << (size * 8)) - 1));
-        else
-            sv = (int64_t)v;
-        ehd_buf_printf(b, "%" PRId64, sv);
+            v |= ~((1ull << (size * 8)) - 1); /* sign-extend */
+        if ((int64_t)v < 0) {
+            t[n++] = '-';
+            v = 0 - v;
+        }
+        n += put_u64(t + n, v);
     } else {
-        ehd_buf_printf(b, "%" PRIu64, v);
+        n = put_u64(t, v);
     }
+    ehd_buf_append(b, t, n);
 }
 
 static void put_cstring(ehd_buf *b, const uint8_t *p, size_t n)
@@ -203,16 +240,20 @@ size_t ehd_perf_time_json(const ehd_perf_reader *r, uint64_t time, char *dst)
 {
     uint32_t clockid;
     uint64_t wall, clk;
+    size_t n = 0;
     if (ehd_perf_clock_data(r, &clockid, &wall, &clk)) {
         uint64_t ns = time - clk + wall; /* wraps like unsigned arithmetic in the reference */
-        size_t n = 0;
         dst[n++] = '"';
         n += ehd_format_datetime(dst + n, (int64_t)(ns / 1000000000u));
-        n += (size_t)snprintf(dst + n, 48 - n, ".%09uZ\"", (unsigned)(ns % 1000000000u));
-        return n;
+        n += put_frac9(dst + n, (uint32_t)(ns % 1000000000u));
+        dst[n++] = 'Z';
+        dst[n++] = '"';
+    } else {
+        n += put_u64(dst, time / 1000000000u);
+        n += put_frac9(dst + n, (uint32_t)(time % 1000000000u));
     }
-    return (size_t)snprintf(dst, 48, "%" PRIu64 ".%09u", time / 1000000000u,
-                            (unsigned)(time % 1000000000u));
+    dst[n] = 0;
+    return n;
 }
 
 /* ---- the two renderings ----------------------------------------------------------- */
@@ -227,7 +268,7 @@ static int eventheader_sample(const ehd_perf_reader *r, const ehd_perf_sample *s
     }
     char tbuf[48];
     ehd_sample_info si = { 0 };
-    if (s->has_time) {
+    if (s->has_time && !(flags & EHD_META_GOLDEN)) {
         ehd_perf_time_json(r, s->time, tbuf);
         si.time_json = tbuf;
     }

@@ -890,3 +890,68 @@ int ehd_perf_parse_sample(const ehd_perf_reader *r, const ehd_perf_record *rec,
     return 0;
 #undef NEED
 }
+
+/* The sample_id_all trailer sits at the end of the record, fields in the
+ * order TID, TIME, ID, STREAM_ID, CPU, IDENTIFIER; IDENTIFIER (if present)
+ * is the last u64, which is how the attr, and so the layout, is found. */
+int ehd_perf_parse_sample_id(const ehd_perf_reader *r, const ehd_perf_record *rec,
+                             ehd_perf_sample *s, const char **reason)
+{
+    memset(s, 0, sizeof *s);
+    s->file_offset = rec->file_offset;
+    if (rec->type == EHD_PERF_RECORD_SAMPLE || rec->type >= 64 || !r->nattrs) {
+        *reason = "record type has no sample_id trailer";
+        return ENOENT;
+    }
+    const ehd_perf_attr *a = &r->attrs[0];
+    const uint8_t *end = rec->data + rec->size;
+    size_t body = rec->size - 8;
+    if (a->sample_type & EHD_PERF_SAMPLE_IDENTIFIER) {
+        if (body < 8) {
+            *reason = "record too short for its sample_id trailer";
+            return EBADMSG;
+        }
+        s->id = U64(end - 8);
+        s->has_id = 1;
+        const ehd_perf_attr *b = attr_by_id(r, s->id);
+        if (b)
+            a = b;
+    }
+    if (!(a->flags & EHD_PERF_ATTR_FLAG_SAMPLE_ID_ALL)) {
+        *reason = "attr has no sample_id_all";
+        return ENOENT;
+    }
+    uint64_t st = a->sample_type;
+    size_t need = 8 * (!!(st & EHD_PERF_SAMPLE_TID) + !!(st & EHD_PERF_SAMPLE_TIME) +
+                       !!(st & EHD_PERF_SAMPLE_ID) + !!(st & EHD_PERF_SAMPLE_STREAM_ID) +
+                       !!(st & EHD_PERF_SAMPLE_CPU) + !!(st & EHD_PERF_SAMPLE_IDENTIFIER));
+    if (need > body) {
+        *reason = "record too short for its sample_id trailer";
+        return EBADMSG;
+    }
+    s->attr = a;
+    const uint8_t *p = end - need;
+    if (st & EHD_PERF_SAMPLE_TID) {
+        s->pid = U32(p);
+        s->tid = U32(p + 4);
+        s->has_tid = 1;
+        p += 8;
+    }
+    if (st & EHD_PERF_SAMPLE_TIME) {
+        s->time = U64(p);
+        s->has_time = 1;
+        p += 8;
+    }
+    if (st & EHD_PERF_SAMPLE_ID) {
+        s->id = U64(p);
+        s->has_id = 1;
+        p += 8;
+    }
+    if (st & EHD_PERF_SAMPLE_STREAM_ID)
+        p += 8;
+    if (st & EHD_PERF_SAMPLE_CPU) {
+        s->cpu = U32(p);
+        s->has_cpu = 1;
+    }
+    return 0;
+}

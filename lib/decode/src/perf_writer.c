@@ -95,7 +95,8 @@ static const char *tp_event(const char *full)
     return c ? c + 1 : full;
 }
 
-static void format_text(struct blob *b, const char *name, uint32_t id, int sched)
+static void format_text(struct blob *b, const char *name, uint32_t id, int sched,
+                        const char *custom)
 {
     char head[400];
     snprintf(head, sizeof head, "name: %s\nID: %u\nformat:\n", name, id);
@@ -125,15 +126,29 @@ static void format_text(struct blob *b, const char *name, uint32_t id, int sched
         "print fmt: \"prev_comm=%s prev_pid=%d ==> next_comm=%s next_pid=%d\", "
         "REC->prev_comm, REC->prev_pid, REC->next_comm, REC->next_pid\n";
     blob_add(b, common, sizeof common - 1);
-    if (sched)
+    if (custom) {
+        blob_add(b, custom, strlen(custom));
+        blob_add(b, "\nprint fmt: \"custom\"\n", 21);
+    } else if (sched)
         blob_add(b, ss, sizeof ss - 1);
     else
         blob_add(b, eh, sizeof eh - 1);
 }
 
+/* Tracepoint order: user_events names, then sched_switch, then test:custom. */
+static size_t n_user(const ehd_perf_writer *w)
+{
+    return w->ntp - (w->o.sched ? 1 : 0) - (w->o.custom_fields ? 1 : 0);
+}
+
 static int is_sched(const ehd_perf_writer *w, size_t i)
 {
-    return w->o.sched && i + 1 == w->ntp;
+    return w->o.sched && i == n_user(w);
+}
+
+static int is_custom(const ehd_perf_writer *w, size_t i)
+{
+    return w->o.custom_fields && i + 1 == w->ntp;
 }
 
 static void tracing_data(const ehd_perf_writer *w, struct blob *b)
@@ -165,17 +180,20 @@ static void tracing_data(const ehd_perf_writer *w, struct blob *b)
     blob_int(b, sizeof he - 1, 8, be);
     blob_add(b, he, sizeof he - 1);
     blob_int(b, 0, 4, be); /* ftrace formats */
-    size_t n_ue = w->o.sched ? w->ntp - 1 : w->ntp;
-    blob_int(b, (n_ue ? 1 : 0) + (w->o.sched ? 1 : 0), 4, be);
-    for (int pass = 0; pass < 2; pass++) {
-        size_t from = pass ? n_ue : 0, to = pass ? w->ntp : n_ue;
+    size_t n_ue = n_user(w);
+    blob_int(b, (n_ue ? 1 : 0) + (w->o.sched ? 1 : 0) + (w->o.custom_fields ? 1 : 0), 4, be);
+    static const char *const systems[3] = { "user_events", "sched", "test" };
+    for (int pass = 0; pass < 3; pass++) {
+        size_t from = pass == 0 ? 0 : pass == 1 ? n_ue : n_ue + (w->o.sched ? 1 : 0);
+        size_t to = pass == 0 ? n_ue : pass == 1 ? n_ue + (w->o.sched ? 1 : 0) : w->ntp;
         if (from == to)
             continue;
-        blob_str(b, pass ? "sched" : "user_events");
+        blob_str(b, systems[pass]);
         blob_int(b, to - from, 4, be);
         for (size_t i = from; i < to; i++) {
             struct blob t = { 0 };
-            format_text(&t, tp_event(w->names[i]), (uint32_t)(1000 + i), is_sched(w, i));
+            format_text(&t, tp_event(w->names[i]), (uint32_t)(1000 + i), is_sched(w, i),
+                        is_custom(w, i) ? w->o.custom_fields : NULL);
             blob_int(b, t.n, 8, be);
             blob_add(b, t.p, t.n);
             b->oom |= t.oom;
@@ -297,13 +315,14 @@ ehd_perf_writer *ehd_perf_writer_open(FILE *out, const ehd_perf_writer_opts *o,
     }
     w->out = out;
     w->o = *o;
-    w->ntp = n + (o->sched ? 1 : 0);
+    w->ntp = n + (o->sched ? 1 : 0) + (o->custom_fields ? 1 : 0);
     w->names = calloc(w->ntp ? w->ntp : 1, sizeof *w->names);
     if (!w->names)
         goto oom;
     for (size_t i = 0; i < w->ntp; i++) {
-        const char *src = i < n ? tp_names[i] : "sched_switch";
-        const char *sys = i < n ? "user_events:" : "sched:";
+        int custom = o->custom_fields && i + 1 == w->ntp;
+        const char *src = i < n ? tp_names[i] : custom ? "custom" : "sched_switch";
+        const char *sys = i < n ? "user_events:" : custom ? "test:" : "sched:";
         w->names[i] = malloc(strlen(sys) + strlen(src) + 1);
         if (!w->names[i])
             goto oom;
@@ -330,6 +349,15 @@ oom:
     free(w->names);
     free(w);
     return NULL;
+}
+
+void ehd_perf_writer_record(ehd_perf_writer *w, uint32_t type, const void *body, size_t n)
+{
+    if (n > 65535 - 8) {
+        w->failed = 1;
+        return;
+    }
+    record(w, type, body, n);
 }
 
 void ehd_perf_writer_sched_payload(const ehd_perf_writer *w, uint8_t out[56], const char *prev_comm,

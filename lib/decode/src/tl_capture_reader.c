@@ -5,6 +5,7 @@
  * sizes do not add up stops the reading (sizes cannot be resynchronised).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -118,4 +119,67 @@ void ehd_tlcap_close(ehd_tlcap_reader *r)
         free(r->buf);
         free(r);
     }
+}
+
+/* "b3864c38-4273-58c5-545b-8b3608343471" of a GUID in Windows memory layout. */
+static void guid_text(const uint8_t g[16], char t[37])
+{
+    snprintf(t, 37, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+             g[3], g[2], g[1], g[0], g[5], g[4], g[7], g[6], g[8], g[9], g[10], g[11], g[12],
+             g[13], g[14], g[15]);
+}
+
+static void error_json(ehd_buf *b, const uint8_t guid[16], const char *reason, uint64_t off,
+                       unsigned flags)
+{
+    const char *sp = (flags & EHD_JSON_SPACE) ? " " : "";
+    char g[37], n[64];
+    guid_text(guid, g);
+    snprintf(n, sizeof n, "tracelogging:%s", g);
+    ehd_buf_printf(b, "{%s\"n\":%s", sp, sp);
+    ehd_json_string_utf8(b, n, strlen(n));
+    ehd_buf_printf(b, ",%s\"error\":%s", sp, sp);
+    ehd_json_string_utf8(b, reason, strlen(reason));
+    ehd_buf_printf(b, ",%s\"fileOffset\":%s%llu%s}", sp, sp, (unsigned long long)off, sp);
+}
+
+int ehd_tlcap_decode(FILE *f, unsigned flags, ehd_tl_emit_fn *emit, void *emit_ctx,
+                     ehd_tl_diag_fn *diag, void *diag_ctx)
+{
+    const char *reason = NULL;
+    ehd_tlcap_reader *r = ehd_tlcap_open(f, &reason);
+    if (!r) {
+        diag(diag_ctx, 0, reason);
+        return 1;
+    }
+    int status = 0, rc;
+    uint64_t off = 0;
+    ehd_tlcap_record rec;
+    ehd_buf b;
+    ehd_buf_init(&b);
+    while ((rc = ehd_tlcap_next(r, &rec, &reason, &off)) > 0) {
+        ehd_buf_reset(&b);
+        size_t at = 0;
+        int err = ehd_tl_json(&b, &rec.ev, NULL, flags, &reason, &at);
+        if (err) {
+            char why[300];
+            snprintf(why, sizeof why, "%s (offset %zu in the blob it names)", reason, at);
+            error_json(&b, rec.provider_guid, reason, rec.file_offset, flags);
+            diag(diag_ctx, rec.file_offset, why);
+            status = 1;
+        }
+        if (b.oom) {
+            diag(diag_ctx, rec.file_offset, "out of memory");
+            status = 1;
+            break;
+        }
+        emit(emit_ctx, b.data ? b.data : "", b.len);
+    }
+    if (rc < 0) {
+        diag(diag_ctx, off, reason);
+        status = 1;
+    }
+    ehd_buf_free(&b);
+    ehd_tlcap_close(r);
+    return status;
 }

@@ -23,7 +23,8 @@
  * | value16-boolean     | none in the JSON: widened to Bool32 (zero-extended)            |
  * | ipv6-binary         | none in the JSON: Binary+IPv6 of 16 bytes is value128 ip       |
  * | big-endian          | big-endian EventHeader events are not translated (EINVAL)      |
- * | version             | neither path prints "version" (eventheader_json.c never does)  |
+ * | id/version          | none: EVENT_DESCRIPTOR Id/Version carry the EventHeader id and   |
+ * |                     | version (TraceLogging usually writes 0; ETW passes them through) |
  * Values TraceLogging has but ehconf never writes (SystemTime, Sid, HResult, Win32Error,
  * NTStatus, SocketAddress, CodePointer, DateTimeUtc) decode to the nearest EventHeader
  * rendering (hex bytes or hex integer); custom-schema fields are ENOTSUP.
@@ -526,6 +527,10 @@ static void put_meta(struct tctx *c, const ehd_tl_event *ev, const ehd_sample_in
     if (ev->id) {
         key(c, &first, "id");
         ehd_buf_printf(c->out, "%u", (unsigned)ev->id);
+    }
+    if (ev->version) {
+        key(c, &first, "version");
+        ehd_buf_printf(c->out, "%u", (unsigned)ev->version);
     }
     if (ev->level) {
         key(c, &first, "level");

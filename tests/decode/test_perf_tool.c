@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The ehdecode command line: document framing (decode-json-format.md §0.1),
+ * --json-lines / --golden, stdin, exit status 0/1/2, error objects.
+ * Runs $EHCONF_BUILD/bin/ehdecode (make unit sets EHCONF_BUILD); skipped
+ * without it. Inputs are written by the library's perf.data writer.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "ktap.h"
+#include "support_perf_util.h"
+
+/* EventHeader event: flags 07, level 4, metadata "E\0" "v\0" value8; v = 9 */
+static const uint8_t ev[] = { 0x07, 0, 0, 0, 0, 0, 0, 0x04, 0x05, 0x00, 0x01, 0x00,
+                              'E',  0, 'v', 0, 0x02, 9 };
+
+static char tool[512];
+static char dir[64];
+
+static int setup(void)
+{
+    const char *b = getenv("EHCONF_BUILD");
+    if (!b)
+        return 0;
+    snprintf(tool, sizeof tool, "%s/bin/ehdecode", b);
+    if (access(tool, X_OK) != 0)
+        return 0;
+    if (!dir[0]) {
+        strcpy(dir, "/tmp/ehconf-tool-XXXXXX");
+        if (!mkdtemp(dir))
+            return 0;
+    }
+    return 1;
+}
+
+/* Writes a perf.data with two samples (times 20 and 10, one round) to path. */
+static int write_perf(const char *path, int pipe, int truncate_by)
+{
+    ehd_perf_writer_opts o = { 0 };
+    o.pipe = pipe;
+    static const char *const names[1] = { "P_L4K0" };
+    FILE *out = tmpfile();
+    const char *reason;
+    ehd_perf_writer *w = ehd_perf_writer_open(out, &o, names, 1, &reason);
+    if (!w)
+        return -1;
+    ehd_perf_writer_sample(w, 0, ev, sizeof ev, 20, 1, 2, 3);
+    ehd_perf_writer_sample(w, 0, ev, sizeof ev, 10, 1, 2, 3);
+    ehd_perf_writer_finish(w);
+    size_t size;
+    uint8_t *img = perf_test_slurp(out, &size);
+    fclose(out);
+    FILE *f = fopen(path, "wb");
+    if (!f || !img) {
+        free(img);
+        return -1;
+    }
+    fwrite(img, 1, size - (size_t)truncate_by, f);
+    fclose(f);
+    free(img);
+    return 0;
+}
+
+/* Runs a shell command line; captures stdout (up to cap-1 bytes) and the exit status. */
+static int run(const char *cmd, char *out, size_t cap)
+{
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return -1;
+    size_t n = fread(out, 1, cap - 1, p);
+    out[n] = 0;
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void test_default_document(void)
+{
+    if (!setup())
+        KT_SKIP("EHCONF_BUILD/bin/ehdecode not available");
+    char a[128], cmd[1024], out[4096], want[2048];
+    snprintf(a, sizeof a, "%s/a.perf.data", dir);
+    KT_EXPECT_EQ(write_perf(a, 0, 0), 0);
+    snprintf(cmd, sizeof cmd, "%s %s 2>/dev/null", tool, a);
+    KT_EXPECT_EQ(run(cmd, out, sizeof out), 0);
+    /* BOM (stdout is a pipe), sorted by time within the round */
+    snprintf(want, sizeof want,
+             "\xEF\xBB\xBF{\n\"%s\": [\n"
+             "  { \"n\": \"P:E\", \"v\": 9, \"meta\": { \"time\": 0.000000010, \"cpu\": 3, "
+             "\"pid\": 1, \"tid\": 2, \"level\": 4 } },\n"
+             "  { \"n\": \"P:E\", \"v\": 9, \"meta\": { \"time\": 0.000000020, \"cpu\": 3, "
+             "\"pid\": 1, \"tid\": 2, \"level\": 4 } } ]\n}\n",
+             a);
+    KT_EXPECT_STR(out, want);
+
+    /* two inputs, --no-bom, one that does not exist (exit 1, empty array) */
+    snprintf(cmd, sizeof cmd, "%s --no-bom --compact %s %s/missing 2>/dev/null", tool, a, dir);
+    KT_EXPECT_EQ(run(cmd, out, sizeof out), 1);
+    snprintf(want, sizeof want,
+             "{\n\"%s\": [\n {\"n\":\"P:E\",\"v\":9,\"meta\":{\"time\":0.000000010,\"cpu\":3,"
+             "\"pid\":1,\"tid\":2,\"level\":4}},\n {\"n\":\"P:E\",\"v\":9,\"meta\":{\"time\":"
+             "0.000000020,\"cpu\":3,\"pid\":1,\"tid\":2,\"level\":4}} ],\n\"%s/missing\": [ ]\n}\n",
+             a, dir);
+    KT_EXPECT_STR(out, want);
+    KT_EXPECT(perf_test_json_valid(out, strlen(out)));
+}
+
+static void test_golden_lines_and_stdin_pipe_mode(void)
+{
+    if (!setup())
+        KT_SKIP("EHCONF_BUILD/bin/ehdecode not available");
+    char p[128], cmd[1024], out[4096];
+    snprintf(p, sizeof p, "%s/p.perf.data", dir);
+    KT_EXPECT_EQ(write_perf(p, 1, 0), 0);
+    snprintf(cmd, sizeof cmd, "cat %s | %s --golden - 2>/dev/null", p, tool);
+    KT_EXPECT_EQ(run(cmd, out, sizeof out), 0);
+    KT_EXPECT_STR(out, "{ \"n\": \"P:E\", \"v\": 9, \"meta\": { \"level\": 4 } }\n"
+                       "{ \"n\": \"P:E\", \"v\": 9, \"meta\": { \"level\": 4 } }\n");
+    /* file mode through a pipe (spooled to a temporary file) */
+    char a[128];
+    snprintf(a, sizeof a, "%s/a.perf.data", dir);
+    KT_EXPECT_EQ(write_perf(a, 0, 0), 0);
+    snprintf(cmd, sizeof cmd, "cat %s | %s --json-lines --compact \"\" 2>/dev/null", a, tool);
+    KT_EXPECT_EQ(run(cmd, out, sizeof out), 0);
+    KT_EXPECT_STR(out, "{\"n\":\"P:E\",\"v\":9,\"meta\":{\"time\":0.000000010,\"cpu\":3,\"pid\":1,"
+                       "\"tid\":2,\"level\":4}}\n"
+                       "{\"n\":\"P:E\",\"v\":9,\"meta\":{\"time\":0.000000020,\"cpu\":3,\"pid\":1,"
+                       "\"tid\":2,\"level\":4}}\n");
+}
+
+static void test_exit_status_and_messages(void)
+{
+    if (!setup())
+        KT_SKIP("EHCONF_BUILD/bin/ehdecode not available");
+    char cmd[1024], out[4096];
+    snprintf(cmd, sizeof cmd, "%s --no-such-option x 2>&1", tool);
+    KT_EXPECT_EQ(run(cmd, out, sizeof out), 2);
+    KT_EXPECT(strstr(out, "usage: ehdecode") != NULL);
+    snprintf(cmd, sizeof cmd, "%s 2>&1", tool);
+    KT_EXPECT_EQ(run(cmd, out, sizeof out), 2);
+    snprintf(cmd, sizeof cmd, "%s --help", tool);
+    KT_EXPECT_EQ(run(cmd, out, sizeof out), 0);
+    KT_EXPECT(strncmp(out, "usage: ehdecode", 15) == 0);
+
+    /* truncated pipe stream: the last sample is cut -> message, exit 1, valid document */
+    char t[128];
+    snprintf(t, sizeof t, "%s/t.perf.data", dir);
+    KT_EXPECT_EQ(write_perf(t, 1, 8 + 30), 0); /* drops FINISHED_ROUND + part of a sample */
+    snprintf(cmd, sizeof cmd, "%s --no-bom %s 2>&1 >/dev/null", tool, t);
+    KT_EXPECT_EQ(run(cmd, out, sizeof out), 1);
+    char want[256];
+    snprintf(want, sizeof want, "ehdecode: %s:", t);
+    KT_EXPECT(strncmp(out, want, strlen(want)) == 0);
+    KT_EXPECT(strstr(out, "is truncated") != NULL);
+    snprintf(cmd, sizeof cmd, "%s --no-bom %s 2>/dev/null", tool, t);
+    KT_EXPECT_EQ(run(cmd, out, sizeof out), 1);
+    KT_EXPECT(perf_test_json_valid(out, strlen(out)));
+
+    /* an EventHeader sample that does not decode: the pinned error object */
+    ehd_perf_writer_opts o = { 0 };
+    static const char *const names[1] = { "Bad_L4K0" };
+    static const uint8_t bad[] = { 0x03, 0, 0, 0, 0, 0, 0, 0x04, 'x' }; /* no metadata */
+    char b[128];
+    snprintf(b, sizeof b, "%s/b.perf.data", dir);
+    FILE *f = fopen(b, "w+b");
+    const char *reason;
+    ehd_perf_writer *w = f ? ehd_perf_writer_open(f, &o, names, 1, &reason) : NULL;
+    if (w) {
+        ehd_perf_writer_sample(w, 0, bad, sizeof bad, 5, 1, 1, 0);
+        ehd_perf_writer_finish(w);
+    }
+    if (f)
+        fclose(f);
+    snprintf(cmd, sizeof cmd, "%s --golden %s 2>/dev/null", tool, b);
+    KT_EXPECT_EQ(run(cmd, out, sizeof out), 1);
+    /* data section starts right after the 104-byte header: the sample is at 104 */
+    KT_EXPECT(strncmp(out, "{ \"n\": \"user_events:Bad_L4K0\", \"error\": \"", 42) == 0);
+    KT_EXPECT(strstr(out, "\", \"fileOffset\": 104 }\n") != NULL);
+}
+
+static void test_cleanup(void)
+{
+    if (!dir[0])
+        KT_SKIP("nothing to clean");
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    KT_EXPECT_EQ(system(cmd), 0);
+}
+
+KT_MAIN(KT_CASE(test_default_document), KT_CASE(test_golden_lines_and_stdin_pipe_mode),
+        KT_CASE(test_exit_status_and_messages), KT_CASE(test_cleanup))
