@@ -254,7 +254,10 @@ def capture_case(case: str, binary: str, args, res: dict, out: str, tmp: str) ->
         pdata = os.path.join(tmp, case + ".perf.data")
         plog_path = os.path.join(out, case + ".perf.log")
         fifo = Fifo(os.path.join(tmp, case + ".ctl"), os.path.join(tmp, case + ".ack"))
-        argv = ["perf", "record", "-a", "-o", pdata, "-D", "-1",
+        # -m: 8 MiB per CPU, so a burst of small events (concurrency: 8 threads x 1000)
+        # is not lost while perf, slowed down by TCG, drains the ring; -B -N: no build-id
+        # pass over perf.data at exit (tracepoint samples need none).
+        argv = ["perf", "record", "-a", "-m", "8M", "-B", "-N", "-o", pdata, "-D", "-1",
                 "--control", f"fifo:{tmp}/{case}.ctl,{tmp}/{case}.ack"]
         for n in names:
             argv += ["-e", f"user_events:{n}"]

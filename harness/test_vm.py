@@ -387,8 +387,12 @@ def outcomes_for(s, run: VmRun, cases: List[str]):
         if not run.ok:
             out.append(Outcome(f"kselftest/{name}", "fail", f"not run: {run.problem}", "kselftest"))
             continue
+        if skip_all:
+            out.append(Outcome(f"kselftest/{name}", "skip", NO_USER_EVENTS, "kselftest"))
+            continue
         if r is None:
-            why = ("the kernel build has no selftests dir" if not run.selftests
+            why = (f"no selftests/user_events/ next to {run.kernel} (vm/build-kernel builds them)"
+                   if not run.selftests
                    else "the guest did not report it")
             out.append(Outcome(f"kselftest/{name}", "fail", why, "kselftest"))
             continue

@@ -25,6 +25,10 @@ ifeq ($(VARIANT),mingw)
 CFLAGS += -Iscripts/windows/compat -D__USE_MINGW_ANSI_STDIO=1 -Wno-format
 WIN_LDLIBS := -static -lpthread -ladvapi32 -ltdh
 
+# winpthreads defines pthread_atfork(F1,F2,F3) as 0 (Windows has no fork), so the
+# atfork handlers of provider.c are unused there: that warning only, for that file only.
+$(B)/obj/lib/eventheader/src/provider.o: CFLAGS += -Wno-unused-function
+
 # Linux-only sources: user_events (ioctl) and the .dat capture (writev); perf.data readers.
 WIN_EH_SRCS := $(filter-out lib/eventheader/src/backend_user_events.c \
                             lib/eventheader/src/backend_capture.c, \

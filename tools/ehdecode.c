@@ -12,6 +12,14 @@
  * order, file or pipe header), else a capture file.
  * Exit: 0 everything decoded, 1 something skipped or malformed (reasons on
  * stderr as "ehdecode: FILE:OFFSET: reason"), 2 usage error.
+ *
+ * Pinned choices:
+ *  - an event that cannot be decoded (including EventHeader events without a
+ *    metadata extension, e.g. header-only events) is the object
+ *    { "n": "<system>:<tracepoint>", "error": "<reason>", "fileOffset": <offset> }
+ *    (capture files use the system "user_events", like the perf path);
+ *  - "-" and "" both read stdin and are named "stdin" in the document;
+ *  - --golden on a non-EventHeader tracepoint keeps an empty "meta": { }.
  */
 #include <errno.h>
 #include <inttypes.h>

@@ -232,6 +232,20 @@ static void test_float_notation_choice(void)
     expect_f32(0.1f, "0.1");
 }
 
+static void test_float_ties_and_powers_of_two(void)
+{
+    /* Exactly halfway between two shortest candidates: round half to even on
+     * the last digit, as Ryu-based to_chars does (4023748.75 -> ...8). */
+    expect_f32(4023748.75f, "4023748.8");
+    expect_f32(-28947.1875f, "-28947.188");
+    /* Powers of two: the gap below is half the gap above, so the nearest
+     * 8-digit decimal (1.2621774e-29 for 2^-96) does not read back while its
+     * neighbour does. */
+    expect_f32(f32_bits(0x0f800000u), "1.2621775e-29");         /* 2^-96 */
+    expect_f32(f32_bits(0x6b000000u), "1.5474251e+26");         /* 2^87 */
+    expect_f64(f64_bits(0x0060000000000000ull), "7.120236347223045e-307"); /* 2^-1017 */
+}
+
 static void test_float_non_finite(void)
 {
     expect_f32(f32_bits(0x7fc00000u), "nan");
@@ -246,4 +260,4 @@ KT_MAIN(KT_CASE(test_buf_basics), KT_CASE(test_escape_ascii), KT_CASE(test_utf8_
         KT_CASE(test_utf8_invalid_latin1_fallback), KT_CASE(test_utf8_surrogate_pinned),
         KT_CASE(test_latin1), KT_CASE(test_utf16), KT_CASE(test_utf32), KT_CASE(test_datetime),
         KT_CASE(test_float_examples), KT_CASE(test_float_notation_choice),
-        KT_CASE(test_float_non_finite))
+        KT_CASE(test_float_ties_and_powers_of_two), KT_CASE(test_float_non_finite))

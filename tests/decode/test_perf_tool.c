@@ -176,7 +176,7 @@ static void test_exit_status_and_messages(void)
     snprintf(cmd, sizeof cmd, "%s --golden %s 2>/dev/null", tool, b);
     KT_EXPECT_EQ(run(cmd, out, sizeof out), 1);
     /* data section starts right after the 104-byte header: the sample is at 104 */
-    KT_EXPECT(strncmp(out, "{ \"n\": \"user_events:Bad_L4K0\", \"error\": \"", 42) == 0);
+    KT_EXPECT(strncmp(out, "{ \"n\": \"user_events:Bad_L4K0\", \"error\": \"", 41) == 0);
     KT_EXPECT(strstr(out, "\", \"fileOffset\": 104 }\n") != NULL);
 }
 

@@ -296,7 +296,7 @@ static void test_payload_conversions(void)
     const uint8_t *first_meta = tl.meta;
     KT_EXPECT_EQ(eh_tl_from_eventheader(&tl, ev, n), 0);
     KT_EXPECT(tl.meta == first_meta);
-    tl_buf_free(&tl.data);
+    eh_tl_event_release(&tl);
 }
 
 static void test_payload_errors(void)
@@ -310,7 +310,7 @@ static void test_payload_errors(void)
     ev[0] = 0x05; /* big-endian */
     KT_EXPECT_EQ(eh_tl_from_eventheader(&tl, ev, n), EINVAL);
     KT_EXPECT_EQ(eh_tl_from_eventheader(&tl, ev, 7), EINVAL);
-    tl_buf_free(&tl.data);
+    eh_tl_event_release(&tl);
 }
 
 /* Activity extension (kind 2, 32 bytes: activity + related) is passed through. */
@@ -329,7 +329,7 @@ static void test_activity_ids(void)
     KT_EXPECT(tl.activity == ev + 12);
     KT_EXPECT(tl.related == ev + 28);
     KT_EXPECT_MEM(tl.data.p, tl.data.len, ((const uint8_t[]){ 7 }), 1);
-    tl_buf_free(&tl.data);
+    eh_tl_event_release(&tl);
 }
 
 /* The .tlcap record layout of ehd_tl.h, offset by offset. */

@@ -157,15 +157,15 @@ static size_t eh_event(uint8_t *out, uint16_t tag, uint8_t level, uint8_t opcode
     return 12 + meta_len + data_len;
 }
 
-static void both_paths(const char *tp_name, const uint8_t *ev_bytes, size_t n, char **eh_out,
-                       char **tl_out)
+static void both_paths_flags(const char *tp_name, const uint8_t *ev_bytes, size_t n,
+                             unsigned flags, char **eh_out, char **tl_out)
 {
     ehd_buf a, b;
     ehd_buf_init(&a);
     ehd_buf_init(&b);
     const char *reason = NULL;
     size_t off = 0;
-    int err = ehd_eventheader_json(&a, tp_name, strlen(tp_name), ev_bytes, n, NULL, FLAGS,
+    int err = ehd_eventheader_json(&a, tp_name, strlen(tp_name), ev_bytes, n, NULL, flags,
                                    &reason, &off);
     KT_EXPECT_EQ(err, 0);
     if (err)
@@ -182,7 +182,7 @@ static void both_paths(const char *tp_name, const uint8_t *ev_bytes, size_t n, c
                         .level = tl.level, .opcode = tl.opcode, .id = tl.id,
                         .version = tl.version,
                         .activity = tl.activity, .related = tl.related };
-    err = ehd_tl_json(&b, &ev, NULL, FLAGS, &reason, &off);
+    err = ehd_tl_json(&b, &ev, NULL, flags, &reason, &off);
     KT_EXPECT_EQ(err, 0);
     if (err)
         kt_diag("tracelogging: %s at %zu", reason, off);
@@ -190,7 +190,13 @@ static void both_paths(const char *tp_name, const uint8_t *ev_bytes, size_t n, c
     ehd_buf_putc(&b, 0);
     *eh_out = a.data;
     *tl_out = b.data;
-    tl_buf_free(&tl.data);
+    eh_tl_event_release(&tl);
+}
+
+static void both_paths(const char *tp_name, const uint8_t *ev_bytes, size_t n, char **eh_out,
+                       char **tl_out)
+{
+    both_paths_flags(tp_name, ev_bytes, n, FLAGS, eh_out, tl_out);
 }
 
 /* Every mapping row that must round-trip to identical JSON. */
@@ -250,6 +256,34 @@ static void test_same_json_both_paths(void)
     /* A spot check that the EventHeader side decoded what the test means. */
     KT_EXPECT(strstr(a, "\"c32\": \"\xF0\x9F\x98\x80\"") != NULL);
     KT_EXPECT(strstr(a, "\"meta\": { \"level\": 4, \"keyword\": \"0x2A\", \"opcode\": 2, \"tag\": \"0xBEEF\" }") != NULL);
+    free(a);
+    free(b);
+    /* Compact output (no spaces, no ";tag=" suffixes) is the same on both paths too. */
+    both_paths_flags("Prov_L4K2a", ev, n, EHD_META_GOLDEN, &a, &b);
+    KT_EXPECT_STR(b, a);
+    KT_EXPECT(strstr(a, "\"x\":\"0x8BADF00D\"") != NULL);
+    free(a);
+    free(b);
+}
+
+/* Activity and related ids (EventHeader extension kind 2, 32 bytes) reach the JSON the
+ * same way through TraceLogging (EventWriteTransfer's ActivityId / RelatedActivityId). */
+static void test_related_activity(void)
+{
+    uint8_t ev[128];
+    static const uint8_t h[] = { 0x07, 0, 0, 0, 0, 0, 1, 4, 32, 0, 0x02, 0x80 };
+    memcpy(ev, h, sizeof h);
+    for (int i = 0; i < 32; i++)
+        ev[12 + i] = (uint8_t)(0xA0 + i);
+    static const uint8_t m[] = { 5, 0, 0x01, 0x00, 'R', 0, 'v', 0, 0x02 };
+    memcpy(ev + 44, m, sizeof m);
+    ev[44 + sizeof m] = 9;
+    char *a, *b;
+    both_paths("Prov_L4K1", ev, 44 + sizeof m + 1, &a, &b);
+    KT_EXPECT_STR(b, a);
+    KT_EXPECT_STR(a, "{ \"n\": \"Prov:R\", \"v\": 9, \"meta\": { \"level\": 4, \"keyword\": \"0x1\", "
+                     "\"opcode\": 1, \"activity\": \"a0a1a2a3-a4a5-a6a7-a8a9-aaabacadaeaf\", "
+                     "\"relatedActivity\": \"b0b1b2b3-b4b5-b6b7-b8b9-babbbcbdbebf\" } }");
     free(a);
     free(b);
 }
@@ -319,6 +353,59 @@ static void test_tlcap_roundtrip(void)
     KT_EXPECT(!ehd_tlcap_is_magic("PERFILE2", 8));
 }
 
+static void collect(void *ctx, const char *json, size_t len)
+{
+    ehd_buf_append(ctx, json, len);
+    ehd_buf_putc(ctx, '\n');
+}
+
+static void count_diag(void *ctx, uint64_t off, const char *reason)
+{
+    (void)off;
+    (void)reason;
+    ++*(int *)ctx;
+}
+
+/* A record whose event metadata is malformed becomes the pinned error object, the
+ * decoding goes on with the next record, and the status says something failed. */
+static void test_tlcap_decode_errors(void)
+{
+    FILE *f = tmpfile();
+    KT_EXPECT(f != NULL);
+    if (!f)
+        return;
+    fwrite(EHD_TLCAP_MAGIC, 1, EHD_TLCAP_MAGIC_SIZE, f);
+    static const uint8_t bad_em[] = { 4, 0, 0, 'E' };  /* name not NUL-terminated */
+    static const uint8_t good_em[] = { 9, 0, 0, 'O', 'k', 0, 'a', 0, 0x04 };
+    uint8_t guid[16] = { 0x38, 0x4c, 0x86, 0xb3, 0x73, 0x42, 0xc5, 0x58,
+                         0x54, 0x5b, 0x8b, 0x36, 0x08, 0x34, 0x34, 0x71 };
+    struct eh_tl_event ev = { .meta = bad_em, .meta_len = sizeof bad_em, .level = 1 };
+    uint8_t rec[256];
+    size_t n = eh_tl_record_encode(rec, guid, 0, 11, prov_meta, sizeof prov_meta, &ev);
+    fwrite(rec, 1, n, f);
+    ev.meta = good_em;
+    ev.meta_len = sizeof good_em;
+    tl_buf_u8(&ev.data, 3);
+    n = eh_tl_record_encode(rec, guid, 0, 11, prov_meta, sizeof prov_meta, &ev);
+    fwrite(rec, 1, n, f);
+    rewind(f);
+    ehd_buf out;
+    ehd_buf_init(&out);
+    int diags = 0;
+    KT_EXPECT_EQ(ehd_tlcap_decode(f, FLAGS, collect, &out, count_diag, &diags), 1);
+    KT_EXPECT_EQ(diags, 1);
+    ehd_buf_putc(&out, 0);
+    /* GUID text of the MyProvider vector; the first record starts right after the magic. */
+    KT_EXPECT_STR(out.data,
+                  "{ \"n\": \"tracelogging:b3864c38-4273-58c5-545b-8b3608343471\", "
+                  "\"error\": \"event metadata: event name not NUL-terminated\", \"fileOffset\": 8 }\n"
+                  "{ \"n\": \"Prv:Ok\", \"a\": 3, \"meta\": { \"level\": 1 } }\n");
+    ehd_buf_free(&out);
+    tl_buf_free(&ev.data);
+    fclose(f);
+}
+
 KT_MAIN(KT_CASE(test_scalar_event), KT_CASE(test_reverse_conversions), KT_CASE(test_malformed),
-        KT_CASE(test_same_json_both_paths), KT_CASE(test_errno_difference),
-        KT_CASE(test_tlcap_roundtrip))
+        KT_CASE(test_same_json_both_paths), KT_CASE(test_related_activity),
+        KT_CASE(test_errno_difference),
+        KT_CASE(test_tlcap_roundtrip), KT_CASE(test_tlcap_decode_errors))

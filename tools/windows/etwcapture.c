@@ -13,6 +13,9 @@
  * the descriptor, activity ids and UserData -> a .tlcap record -> ehd_tlcap_decode, the
  * same platform-neutral decoder ehdecode uses on Linux (tested there).
  * --decode-etl FILE skips the session and decodes an existing .etl (e.g. from wpr.exe).
+ * --tdh-check asks TDH (TdhGetEventInformation, DecodingSource Tlg), an independent
+ * decoder, for each event's name and top-level field count and fails on a disagreement
+ * (not usable under wine: its TDH aborts).
  *
  * Exit status: 0 case passed and capture complete; 3 case exited non-zero (capture
  * still written); 1 events lost or an event did not decode; 2 usage or ETW API error
@@ -32,6 +35,7 @@
 #include <windows.h>
 #include <evntcons.h>
 #include <evntrace.h>
+#include <tdh.h>
 
 #include "../../lib/eventheader/src/tl_encode.h"
 #include "ehd.h"
@@ -45,6 +49,10 @@
 #define EVENT_HEADER_EXT_TYPE_PROV_TRAITS 0x000C
 #endif
 
+/* TDH's decoding source for TraceLogging events; its event name sits in the slot mingw
+ * calls ActivityIDNameOffset (EventNameOffset in the Windows SDK). */
+#define EHCONF_DECODING_SOURCE_TLG 3
+
 #define MAX_PROVIDERS 64
 
 struct capture {
@@ -55,6 +63,8 @@ struct capture {
     unsigned long events; /* records written */
     unsigned long skipped;/* events of the providers without TraceLogging metadata */
     int write_error;
+    int tdh_check;        /* --tdh-check: compare TDH's view of every event with ours */
+    unsigned long tdh_mismatches;
 };
 
 static struct capture g_cap;
@@ -62,8 +72,10 @@ static struct capture g_cap;
 static void usage(FILE *to)
 {
     fputs("usage: etwcapture -p PROVIDER [-p ...] [-o OUT.json] [--tlcap OUT.tlcap]\n"
-          "                  [--etl FILE.etl] [--keep-etl] [--buffer-kb N] -- CASE.exe [ARGS]\n"
+          "                  [--etl FILE.etl] [--keep-etl] [--buffer-kb N] [--tdh-check]\n"
+          "                  -- CASE.exe [ARGS]\n"
           "       etwcapture -p PROVIDER [...] [-o OUT.json] --decode-etl FILE.etl\n"
+          "       etwcapture -g PROVIDER      (prints the provider GUID)\n"
           "Runs CASE under a private ETW session enabled for the providers (GUID = name hash)\n"
           "and prints the TraceLogging events as `ehdecode --golden` JSON lines.\n"
           "Exit: 0 ok, 3 case failed, 1 events lost or undecodable, 2 usage/ETW error.\n",
@@ -79,6 +91,95 @@ static int wanted(const GUID *g)
 }
 
 static const uint8_t zero16[16];
+
+/* From a SCHEMA_TL blob: the event name and the number of top-level fields (a struct
+ * and its members count once). Returns 0, or -1 if the blob is malformed. */
+static int schema_summary(const uint8_t *m, size_t n, const char **name, unsigned *top)
+{
+    size_t pos = 2;
+    if (n < 4 || (size_t)(m[0] | m[1] << 8) > n)
+        return -1;
+    n = (size_t)(m[0] | m[1] << 8);
+    while (pos < n && (m[pos] & 0x80))
+        pos++;
+    pos++;
+    const uint8_t *nul = pos < n ? memchr(m + pos, 0, n - pos) : NULL;
+    if (!nul)
+        return -1;
+    *name = (const char *)m + pos;
+    pos = (size_t)(nul - m) + 1;
+    unsigned pending[257]; /* members still to read per open struct */
+    unsigned depth = 0;
+    *top = 0;
+    while (pos < n) {
+        nul = memchr(m + pos, 0, n - pos);
+        if (!nul || (size_t)(nul - m) + 1 >= n)
+            return -1;
+        pos = (size_t)(nul - m) + 1;
+        uint8_t in = m[pos++], out = 0;
+        if (in & TL_IN_CHAIN) {
+            if (pos >= n)
+                return -1;
+            out = m[pos++];
+            if (out & TL_OUT_CHAIN) {
+                while (pos < n && (m[pos] & 0x80))
+                    pos++;
+                pos++;
+            }
+        }
+        if ((in & TL_IN_COUNT_MASK) == TL_IN_CCOUNT)
+            pos += 2;
+        else if ((in & TL_IN_COUNT_MASK) == TL_IN_CUSTOM)
+            return -1;
+        if (depth == 0)
+            ++*top;
+        else
+            pending[depth - 1]--;
+        if ((in & TL_IN_TYPE_MASK) == TL_IN_STRUCT && (out & TL_OUT_TYPE_MASK) && depth < 256)
+            pending[depth++] = out & TL_OUT_TYPE_MASK;
+        while (depth > 0 && pending[depth - 1] == 0)
+            depth--;
+    }
+    return pos == n ? 0 : -1;
+}
+
+/* --tdh-check: TDH (an independent TraceLogging decoder, Windows only) must see the same
+ * event name and the same number of top-level fields as our metadata says. */
+static void tdh_check(PEVENT_RECORD er, const uint8_t *schema, size_t schema_n)
+{
+    const char *name = NULL;
+    unsigned top = 0;
+    if (schema_summary(schema, schema_n, &name, &top) != 0) {
+        fputs("etwcapture: tdh-check: our SCHEMA_TL parse failed\n", stderr);
+        g_cap.tdh_mismatches++;
+        return;
+    }
+    ULONG size = 0;
+    ULONG st = TdhGetEventInformation(er, 0, NULL, NULL, &size);
+    PTRACE_EVENT_INFO info = st == ERROR_INSUFFICIENT_BUFFER ? malloc(size) : NULL;
+    if (info)
+        st = TdhGetEventInformation(er, 0, NULL, info, &size);
+    if (!info || st != ERROR_SUCCESS) {
+        fprintf(stderr, "etwcapture: tdh-check: %s: TdhGetEventInformation error %lu\n", name,
+                (unsigned long)st);
+        g_cap.tdh_mismatches++;
+        free(info);
+        return;
+    }
+    char tdh_name[256] = "";
+    if ((ULONG)info->DecodingSource == EHCONF_DECODING_SOURCE_TLG && info->ActivityIDNameOffset &&
+        info->ActivityIDNameOffset < size)
+        WideCharToMultiByte(CP_UTF8, 0, (const wchar_t *)((const char *)info + info->ActivityIDNameOffset),
+                            -1, tdh_name, sizeof tdh_name, NULL, NULL);
+    if ((ULONG)info->DecodingSource != EHCONF_DECODING_SOURCE_TLG || strcmp(tdh_name, name) != 0 ||
+        info->TopLevelPropertyCount != top) {
+        fprintf(stderr, "etwcapture: tdh-check: %s: TDH says source %lu, name '%s', %lu top-level "
+                "fields; the metadata says '%s', %u\n", name, (unsigned long)info->DecodingSource,
+                tdh_name, (unsigned long)info->TopLevelPropertyCount, name, top);
+        g_cap.tdh_mismatches++;
+    }
+    free(info);
+}
 
 /* ProcessTrace callback: one EVENT_RECORD -> one .tlcap record (wanted providers only). */
 static VOID WINAPI on_event(PEVENT_RECORD er)
@@ -104,6 +205,8 @@ static VOID WINAPI on_event(PEVENT_RECORD er)
         g_cap.skipped++;
         return;
     }
+    if (g_cap.tdh_check)
+        tdh_check(er, schema, schema_n);
     const EVENT_DESCRIPTOR *d = &er->EventHeader.EventDescriptor;
     struct eh_tl_event ev;
     memset(&ev, 0, sizeof ev);
@@ -273,12 +376,26 @@ int main(int argc, char **argv)
             etl_arg = argv[++i];
         } else if (strcmp(a, "--decode-etl") == 0 && more) {
             decode_etl = argv[++i];
+        } else if (strcmp(a, "--tdh-check") == 0) {
+            g_cap.tdh_check = 1;
         } else if (strcmp(a, "--keep-etl") == 0) {
             keep_etl = 1;
         } else if (strcmp(a, "--buffer-kb") == 0 && more) {
             buffer_kb = (unsigned)strtoul(argv[++i], NULL, 10);
             if (buffer_kb < 64)
                 buffer_kb = 64; /* smaller buffers silently drop events near 64 KB */
+        } else if ((strcmp(a, "-g") == 0 || strcmp(a, "--guid") == 0) && more) {
+            /* The provider GUID of a name, e.g. for scripts/windows/ehconf.wprp. */
+            uint8_t g[16];
+            char text[37];
+            const char *name = argv[++i];
+            if (eh_tl_guid_from_name(name, strlen(name), g) != 0) {
+                fprintf(stderr, "etwcapture: bad provider name %s\n", name);
+                return 2;
+            }
+            eh_tl_guid_format(g, text);
+            printf("%s %s\n", text, name);
+            return 0;
         } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             usage(stdout);
             return 0;
@@ -386,6 +503,11 @@ int main(int argc, char **argv)
                          emit_line, out, diag_line, (void *)(tlcap_path ? tlcap_path : "capture")) &&
         !status)
         status = 1;
+    if (g_cap.tdh_mismatches) {
+        fprintf(stderr, "etwcapture: tdh-check: %lu events where TDH disagrees\n", g_cap.tdh_mismatches);
+        if (!status)
+            status = 1;
+    }
     if (g_cap.write_error) {
         fputs("etwcapture: writing the .tlcap failed\n", stderr);
         status = 2;

@@ -40,7 +40,7 @@ static void flush(struct round *rd, ehd_perf_emit_fn *emit, void *ctx)
 {
     if (rd->n)
         qsort(rd->v, rd->n, sizeof *rd->v, cmp_pending);
-    for (size_t i = 0; i < rd->n; i++)
+    for (size_t i = 0; emit && i < rd->n; i++)
         emit(ctx, rd->text.data + rd->v[i].off, rd->v[i].len);
     rd->n = 0;
     ehd_buf_reset(&rd->text);

@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "ehd_perf.h"
-#include "perf_input.h"
+#include "perf_internal.h"
 
 #define PERF_MAGIC_LE 0x32454c4946524550ull /* "PERFILE2" read as little-endian */
 #define PERF_MAGIC_BE 0x50455246494c4532ull
@@ -28,61 +28,20 @@
 #define ATTR_SIZE_VER0 64
 #define ATTR_MIN_USED 48 /* type .. flags: all the reader needs */
 
-struct id_map {
-    uint64_t id;
-    size_t attr;
-};
-
-struct ehd_perf_reader {
-    struct perf_input in;
-    FILE *tmp; /* copy of a non-seekable file-mode stream */
-    int pipe, be;
-    uint64_t next_off, data_end;
-    int stopped;
-
-    ehd_perf_attr *attrs;
-    size_t nattrs;
-    struct id_map *idmap;
-    size_t nidmap;
-    int id_pos; /* byte offset of the sample id after the header, -1 if none */
-
-    ehd_tracing_data td;
-    int has_td;
-    int has_clock;
-    uint32_t clockid;
-    uint64_t wall_ns, clock_ns;
-
-    ehd_perf_diag_fn *diag;
-    void *diag_ctx;
-    unsigned long problems;
-    char why[160];
-    uint8_t *scratch; /* copy of a record whose payload follows it */
-};
-
 /* ---- byte order --------------------------------------------------------- */
 
-static uint64_t load_n(const uint8_t *p, int n, int be)
-{
-    uint64_t v = 0;
-    for (int i = 0; i < n; i++)
-        v = v << 8 | p[be ? i : n - 1 - i];
-    return v;
-}
 uint16_t ehd_perf_u16(const ehd_perf_reader *r, const void *p)
 {
-    return (uint16_t)load_n(p, 2, r->be);
+    return (uint16_t)perf_load(p, 2, r->be);
 }
 uint32_t ehd_perf_u32(const ehd_perf_reader *r, const void *p)
 {
-    return (uint32_t)load_n(p, 4, r->be);
+    return (uint32_t)perf_load(p, 4, r->be);
 }
 uint64_t ehd_perf_u64(const ehd_perf_reader *r, const void *p)
 {
-    return load_n(p, 8, r->be);
+    return perf_load(p, 8, r->be);
 }
-#define U16(p) ehd_perf_u16(r, (p))
-#define U32(p) ehd_perf_u32(r, (p))
-#define U64(p) ehd_perf_u64(r, (p))
 
 /* The attr bitfield word: big-endian producers allocate bit 0 at the top of
  * the first byte, so reversing the bits of each byte gives the little-endian
@@ -90,7 +49,7 @@ uint64_t ehd_perf_u64(const ehd_perf_reader *r, const void *p)
 static uint64_t load_attr_flags(const ehd_perf_reader *r, const uint8_t *p)
 {
     if (!r->be)
-        return load_n(p, 8, 0);
+        return perf_load(p, 8, 0);
     uint64_t v = 0;
     for (int i = 7; i >= 0; i--) {
         uint8_t b = p[i], rev = 0;
@@ -206,7 +165,7 @@ static int add_attr(ehd_perf_reader *r, uint64_t off, const uint8_t *p, size_t a
     return 0;
 }
 
-static ehd_perf_attr *attr_by_id(const ehd_perf_reader *r, uint64_t id)
+ehd_perf_attr *perf_attr_by_id(const ehd_perf_reader *r, uint64_t id)
 {
     size_t lo = 0, hi = r->nidmap;
     while (lo < hi) {
@@ -265,7 +224,7 @@ static void parse_event_desc(ehd_perf_reader *r, uint64_t off, const uint8_t *p,
             report(r, off + pos, "EVENT_DESC id count beyond the section");
             return;
         }
-        ehd_perf_attr *a = nids ? attr_by_id(r, U64(p + pos)) : NULL;
+        ehd_perf_attr *a = nids ? perf_attr_by_id(r, U64(p + pos)) : NULL;
         if (!a && i < r->nattrs && nr == r->nattrs)
             a = &r->attrs[i];
         if (a)
@@ -506,7 +465,7 @@ ehd_perf_reader *ehd_perf_open(FILE *f, ehd_perf_diag_fn *diag, void *diag_ctx,
         *reason = "too short for a perf.data header";
         goto fail;
     }
-    uint64_t magic = load_n(h, 8, 0);
+    uint64_t magic = perf_load(h, 8, 0);
     if (magic == PERF_MAGIC_LE)
         r->be = 0;
     else if (magic == PERF_MAGIC_BE)
@@ -665,7 +624,7 @@ static int64_t handle_meta(ehd_perf_reader *r, const ehd_perf_record *rec)
         if (n < 24)
             return 0;
         if (U64(p + 8) == EHD_PERF_EVENT_UPDATE_NAME) {
-            ehd_perf_attr *a = attr_by_id(r, U64(p + 16));
+            ehd_perf_attr *a = perf_attr_by_id(r, U64(p + 16));
             if (a)
                 set_attr_name(r, a, (const char *)p + 24, strnlen((const char *)p + 24, n - 24));
         }
@@ -683,7 +642,9 @@ static int64_t handle_meta(ehd_perf_reader *r, const ehd_perf_record *rec)
             return (int64_t)sz;
         }
     case EHD_PERF_RECORD_COMPRESSED:
-        report(r, rec->file_offset, "compressed records are not supported; skipped");
+    case EHD_PERF_RECORD_COMPRESSED2:
+        report(r, rec->file_offset,
+               "compressed records (perf record -z) are not supported; skipped");
         return 0;
     default:
         return 0;
@@ -753,205 +714,3 @@ int ehd_perf_next(ehd_perf_reader *r, ehd_perf_record *rec)
     return 1;
 }
 
-/* ---- samples --------------------------------------------------------------- */
-
-int ehd_perf_parse_sample(const ehd_perf_reader *r, const ehd_perf_record *rec,
-                          ehd_perf_sample *s, const char **reason)
-{
-    memset(s, 0, sizeof *s);
-    s->file_offset = rec->file_offset;
-    if (!r->nattrs) {
-        *reason = "sample before any attr";
-        return EBADMSG;
-    }
-    const uint8_t *p = rec->data + 8, *end = rec->data + rec->size;
-    size_t n = rec->size - 8;
-    const ehd_perf_attr *a = &r->attrs[0];
-    if (r->nattrs > 1 || r->nidmap) {
-        if (r->id_pos < 0) {
-            if (r->nattrs > 1) {
-                *reason = "several attrs but samples carry no id";
-                return ENOTSUP;
-            }
-        } else {
-            if ((size_t)r->id_pos + 8 > n) {
-                *reason = "sample too short for its id";
-                return EBADMSG;
-            }
-            s->id = U64(p + r->id_pos);
-            s->has_id = 1;
-            a = attr_by_id(r, s->id);
-            if (!a && r->nattrs == 1)
-                a = &r->attrs[0];
-            if (!a) {
-                *reason = "sample id matches no attr";
-                return EBADMSG;
-            }
-        }
-    }
-    s->attr = a;
-    uint64_t st = a->sample_type;
-#define NEED(k)                                                                                \
-    do {                                                                                       \
-        if ((size_t)(end - p) < (size_t)(k)) {                                                 \
-            *reason = "sample shorter than its sample_type says";                              \
-            return EBADMSG;                                                                    \
-        }                                                                                      \
-    } while (0)
-    if (st & EHD_PERF_SAMPLE_IDENTIFIER) {
-        NEED(8);
-        s->id = U64(p);
-        s->has_id = 1;
-        p += 8;
-    }
-    if (st & EHD_PERF_SAMPLE_IP) {
-        NEED(8);
-        p += 8;
-    }
-    if (st & EHD_PERF_SAMPLE_TID) {
-        NEED(8);
-        s->pid = U32(p);
-        s->tid = U32(p + 4);
-        s->has_tid = 1;
-        p += 8;
-    }
-    if (st & EHD_PERF_SAMPLE_TIME) {
-        NEED(8);
-        s->time = U64(p);
-        s->has_time = 1;
-        p += 8;
-    }
-    if (st & EHD_PERF_SAMPLE_ADDR) {
-        NEED(8);
-        p += 8;
-    }
-    if (st & EHD_PERF_SAMPLE_ID) {
-        NEED(8);
-        s->id = U64(p);
-        s->has_id = 1;
-        p += 8;
-    }
-    if (st & EHD_PERF_SAMPLE_STREAM_ID) {
-        NEED(8);
-        p += 8;
-    }
-    if (st & EHD_PERF_SAMPLE_CPU) {
-        NEED(8);
-        s->cpu = U32(p);
-        s->has_cpu = 1;
-        p += 8;
-    }
-    if (st & EHD_PERF_SAMPLE_PERIOD) {
-        NEED(8);
-        p += 8;
-    }
-    if (st & EHD_PERF_SAMPLE_READ) {
-        uint64_t rf = a->read_format;
-        uint64_t per = 1 + !!(rf & EHD_PERF_FORMAT_ID) + !!(rf & EHD_PERF_FORMAT_LOST);
-        uint64_t times = !!(rf & EHD_PERF_FORMAT_TOTAL_TIME_ENABLED) +
-                         !!(rf & EHD_PERF_FORMAT_TOTAL_TIME_RUNNING);
-        if (rf & EHD_PERF_FORMAT_GROUP) {
-            NEED(8);
-            uint64_t nr = U64(p);
-            p += 8;
-            uint64_t left = (uint64_t)(end - p) / 8;
-            if (times > left || nr > (left - times) / per) {
-                *reason = "sample read group count beyond the record";
-                return EBADMSG;
-            }
-            p += 8 * (times + nr * per);
-        } else {
-            NEED(8 * (per + times));
-            p += 8 * (per + times);
-        }
-    }
-    if (st & EHD_PERF_SAMPLE_CALLCHAIN) {
-        NEED(8);
-        uint64_t nr = U64(p);
-        p += 8;
-        if (nr > (uint64_t)(end - p) / 8) {
-            *reason = "sample callchain count beyond the record";
-            return EBADMSG;
-        }
-        p += 8 * nr;
-    }
-    if (st & EHD_PERF_SAMPLE_RAW) {
-        NEED(4);
-        uint32_t rs = U32(p);
-        p += 4;
-        if (rs > (size_t)(end - p)) {
-            *reason = "sample raw size beyond the record";
-            return EBADMSG;
-        }
-        s->raw = p;
-        s->raw_size = rs;
-    }
-    /* fields after RAW (branch stack, regs, ...) do not move the raw data */
-    return 0;
-#undef NEED
-}
-
-/* The sample_id_all trailer sits at the end of the record, fields in the
- * order TID, TIME, ID, STREAM_ID, CPU, IDENTIFIER; IDENTIFIER (if present)
- * is the last u64, which is how the attr, and so the layout, is found. */
-int ehd_perf_parse_sample_id(const ehd_perf_reader *r, const ehd_perf_record *rec,
-                             ehd_perf_sample *s, const char **reason)
-{
-    memset(s, 0, sizeof *s);
-    s->file_offset = rec->file_offset;
-    if (rec->type == EHD_PERF_RECORD_SAMPLE || rec->type >= 64 || !r->nattrs) {
-        *reason = "record type has no sample_id trailer";
-        return ENOENT;
-    }
-    const ehd_perf_attr *a = &r->attrs[0];
-    const uint8_t *end = rec->data + rec->size;
-    size_t body = rec->size - 8;
-    if (a->sample_type & EHD_PERF_SAMPLE_IDENTIFIER) {
-        if (body < 8) {
-            *reason = "record too short for its sample_id trailer";
-            return EBADMSG;
-        }
-        s->id = U64(end - 8);
-        s->has_id = 1;
-        const ehd_perf_attr *b = attr_by_id(r, s->id);
-        if (b)
-            a = b;
-    }
-    if (!(a->flags & EHD_PERF_ATTR_FLAG_SAMPLE_ID_ALL)) {
-        *reason = "attr has no sample_id_all";
-        return ENOENT;
-    }
-    uint64_t st = a->sample_type;
-    size_t need = 8 * (!!(st & EHD_PERF_SAMPLE_TID) + !!(st & EHD_PERF_SAMPLE_TIME) +
-                       !!(st & EHD_PERF_SAMPLE_ID) + !!(st & EHD_PERF_SAMPLE_STREAM_ID) +
-                       !!(st & EHD_PERF_SAMPLE_CPU) + !!(st & EHD_PERF_SAMPLE_IDENTIFIER));
-    if (need > body) {
-        *reason = "record too short for its sample_id trailer";
-        return EBADMSG;
-    }
-    s->attr = a;
-    const uint8_t *p = end - need;
-    if (st & EHD_PERF_SAMPLE_TID) {
-        s->pid = U32(p);
-        s->tid = U32(p + 4);
-        s->has_tid = 1;
-        p += 8;
-    }
-    if (st & EHD_PERF_SAMPLE_TIME) {
-        s->time = U64(p);
-        s->has_time = 1;
-        p += 8;
-    }
-    if (st & EHD_PERF_SAMPLE_ID) {
-        s->id = U64(p);
-        s->has_id = 1;
-        p += 8;
-    }
-    if (st & EHD_PERF_SAMPLE_STREAM_ID)
-        p += 8;
-    if (st & EHD_PERF_SAMPLE_CPU) {
-        s->cpu = U32(p);
-        s->has_cpu = 1;
-    }
-    return 0;
-}

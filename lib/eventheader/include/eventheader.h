@@ -21,6 +21,29 @@
  * enable word (which the kernel flips); field value expressions are evaluated only
  * when the event is enabled. Metadata is built once per call site.
  *
+ * Call sites are found through the linker section "eh_events" of the module that
+ * calls eh_provider_register() (a macro): register a provider from the same
+ * executable or shared object that holds its EH_WRITE sites, and unregister it
+ * before that shared object unloads.
+ *
+ * Field macros (full list below; names follow the write_event! table):
+ *   scalars by value       EH_U32("n", v), EH_I8_HEX, EH_F64, EH_BOOL8, EH_PID, EH_SYSTEMTIME ...
+ *   16/4-byte values       EH_GUID("g", ptr16), EH_IPV4("a", ptr4), EH_IPV6("a", ptr16)
+ *   variable-length arrays EH_U32_SLICE("a", ptr, count)      (u16 count on the wire)
+ *   constant-length arrays EH_U32_ARRAY("a", ptr, N)          (N constant 1..65535)
+ *   counted strings        EH_STR8("s", ptr, len), EH_STR16, EH_STR32, EH_BINARY, *_JSON/_XML
+ *   zero-terminated        EH_CSTR8("s", cstr), EH_CSTR8_N("s", ptr, max), EH_CSTR16, EH_CSTR32
+ *   structs                EH_STRUCT("s", fields...), EH_STRUCT_TAGGED("s", tag, fields...)
+ *   arrays of structs      EH_STRUCT_ARRAY("pts", array, count,
+ *                                          EH_MEMBER_I16(struct point, x), ...)
+ *   raw                    EH_RAW_FIELD, EH_RAW_FIELD_SLICE, EH_RAW_META, EH_RAW_META_SLICE,
+ *                          EH_RAW_STRUCT, EH_RAW_STRUCT_SLICE, EH_RAW_DATA
+ *   per write              EH_ACTIVITY_ID(ptr16), EH_RELATED_ID(ptr16)
+ * Every field takes optional trailing EH_TAG(t) and EH_FORMAT(f). A struct needs at
+ * least one member (an empty EH_STRUCT does not compile).
+ *
+ * Events known only at run time: eh_builder (below) with eh_provider_tracepoint().
+ *
  * Backends (chosen process-wide at the first register): if the environment
  * variable EHCONF_CAPTURE names a file, every event is enabled and each write
  * appends one record to that file (.dat format: u32 LE record size including
@@ -194,7 +217,7 @@ size_t eh_strnlen32_(const uint32_t *s, size_t max);
 /* int EH_WRITE(provider, EH_EVENT(...), fields...): 0, EBADF if disabled, or an errno. */
 #define EH_WRITE(prov_, event, ...)                                                            \
     __extension__({                                                                            \
-        EH_SITE_(eh_site_, prov_, event);                                                   \
+        EH_SITE_(eh_site_, prov_, event);                                                      \
         int eh_err_ = EBADF;                                                                   \
         if (__builtin_expect(__atomic_load_n(&eh_site_.tp.status, __ATOMIC_RELAXED), 0)) {     \
             const eh_item eh_items_[] = { { .kind = EH_ITEM_NONE_ }, __VA_ARGS__ };            \
@@ -207,7 +230,7 @@ size_t eh_strnlen32_(const uint32_t *s, size_t max);
 /* True if an EH_WRITE with this level and keyword would be enabled. */
 #define EH_ENABLED(prov_, level_, keyword_)                                                    \
     __extension__({                                                                            \
-        EH_SITE_(eh_site_, prov_, EH_EVENT(0, level_, keyword_));                           \
+        EH_SITE_(eh_site_, prov_, EH_EVENT(0, level_, keyword_));                              \
         (int)__builtin_expect(__atomic_load_n(&eh_site_.tp.status, __ATOMIC_RELAXED) != 0, 0); \
     })
 

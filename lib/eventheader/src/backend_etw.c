@@ -224,13 +224,8 @@ static void etw_disconnect(eh_tracepoint *tp)
         EventUnregister(to_close); /* outside g_lock: it waits for running callbacks */
 }
 
-/* Per-thread scratch: the flattened EventHeader event and its translation. */
-struct etw_scratch {
-    struct tl_buf flat;
-    struct eh_tl_event ev;
-};
-static _Thread_local struct etw_scratch t_scratch;
-
+/* The flattened EventHeader event and its translation live for one write (no
+ * per-thread buffers that a thread's exit would leak inside the host process). */
 static int etw_write(const eh_tracepoint *tp, struct iovec *iov, int iovcnt, size_t event_len)
 {
     int32_t slot = __atomic_load_n(&tp->write_index, __ATOMIC_RELAXED);
@@ -238,18 +233,21 @@ static int etw_write(const eh_tracepoint *tp, struct iovec *iov, int iovcnt, siz
         return EBADF;
     struct etw_slot *s = slot_at(slot);
     struct etw_prov *p = s->prov;
-    struct etw_scratch *sc = &t_scratch;
-    sc->flat.len = 0;
-    sc->flat.err = 0;
+    struct {
+        struct tl_buf flat;
+        struct eh_tl_event ev;
+    } scratch, *sc = &scratch;
+    memset(sc, 0, sizeof *sc);
     for (int i = EH_IOV_BACKEND; i < iovcnt; i++)
         tl_buf_put(&sc->flat, iov[i].iov_base, iov[i].iov_len);
-    if (sc->flat.err)
-        return sc->flat.err;
-    if (sc->flat.len != event_len)
-        return EINVAL;
-    int err = eh_tl_from_eventheader(&sc->ev, sc->flat.p, sc->flat.len);
-    if (err)
+    int err = sc->flat.err ? sc->flat.err : sc->flat.len != event_len ? EINVAL : 0;
+    if (!err)
+        err = eh_tl_from_eventheader(&sc->ev, sc->flat.p, sc->flat.len);
+    if (err) {
+        tl_buf_free(&sc->flat);
+        eh_tl_event_release(&sc->ev);
         return err;
+    }
     EVENT_DESCRIPTOR desc;
     memset(&desc, 0, sizeof desc);
     desc.Id = sc->ev.id;
@@ -279,6 +277,8 @@ static int etw_write(const eh_tracepoint *tp, struct iovec *iov, int iovcnt, siz
         memcpy(&rel, sc->ev.related, 16);
     ULONG st = EventWriteTransfer(p->handle, &desc, sc->ev.activity ? &act : NULL,
                                   sc->ev.related ? &rel : NULL, count, data);
+    tl_buf_free(&sc->flat);
+    eh_tl_event_release(&sc->ev);
     return win32_to_errno(st);
 }
 

@@ -17,8 +17,27 @@ static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 static const struct eh_backend *g_backend; /* published once, read lock-free by writers */
 static int g_backend_chosen, g_backend_err;
 
+/* A child forked while another thread held the lock would deadlock at its first
+ * metadata build: hold the lock across fork so the child gets it released. */
+static void atfork_lock(void)
+{
+    pthread_mutex_lock(&g_lock);
+}
+
+static void atfork_unlock(void)
+{
+    pthread_mutex_unlock(&g_lock);
+}
+
+static void install_atfork(void)
+{
+    pthread_atfork(atfork_lock, atfork_unlock, atfork_unlock);
+}
+
 void eh_lock(void)
 {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, install_atfork);
     pthread_mutex_lock(&g_lock);
 }
 

@@ -98,52 +98,41 @@ static void tlc_disconnect(eh_tracepoint *tp)
     __atomic_store_n(&tp->write_index, -1, __ATOMIC_RELAXED);
 }
 
-/* Per-thread scratch: the flattened EventHeader event, the translation, the record. */
-struct tlc_scratch {
-    struct tl_buf flat, record;
-    struct eh_tl_event ev;
-};
-static _Thread_local struct tlc_scratch t_scratch;
-
+/* Buffers are per write (freed before returning): no per-thread state that a thread's
+ * exit would leak, and a forked child starts clean. */
 static int tlc_write(const eh_tracepoint *tp, struct iovec *iov, int iovcnt, size_t event_len)
 {
-    struct tlc_scratch *s = &t_scratch;
     const struct eh_tl_provider *prov;
     uint8_t level;
     uint64_t keyword;
     int err = eh_tl_provider_of_tp(tp->name_, strlen(tp->name_), &prov, &level, &keyword);
     if (err)
         return err;
-    s->flat.len = 0;
-    s->flat.err = 0;
+    struct tl_buf flat = { 0 }, record = { 0 };
+    struct eh_tl_event ev = { 0 };
     for (int i = EH_IOV_BACKEND; i < iovcnt; i++)
-        tl_buf_put(&s->flat, iov[i].iov_base, iov[i].iov_len);
-    if (s->flat.err)
-        return s->flat.err;
-    if (s->flat.len != event_len)
-        return EINVAL;
-    err = eh_tl_from_eventheader(&s->ev, s->flat.p, s->flat.len);
-    if (err)
-        return err;
-    size_t size = eh_tl_record_encode(NULL, prov->guid, keyword, TL_CHANNEL, prov->meta,
-                                      prov->meta_len, &s->ev);
-    if (size == 0)
-        return E2BIG;
-    s->record.len = 0;
-    s->record.err = 0;
-    if (s->record.cap < size) {
-        uint8_t *q = realloc(s->record.p, size);
-        if (!q)
-            return ENOMEM;
-        s->record.p = q;
-        s->record.cap = size;
+        tl_buf_put(&flat, iov[i].iov_base, iov[i].iov_len);
+    err = flat.err ? flat.err : flat.len != event_len ? EINVAL : 0;
+    if (!err)
+        err = eh_tl_from_eventheader(&ev, flat.p, flat.len);
+    size_t size = 0;
+    if (!err) {
+        size = eh_tl_record_encode(NULL, prov->guid, keyword, TL_CHANNEL, prov->meta,
+                                   prov->meta_len, &ev);
+        err = size ? 0 : E2BIG;
     }
-    eh_tl_record_encode(s->record.p, prov->guid, keyword, TL_CHANNEL, prov->meta,
-                        prov->meta_len, &s->ev);
-    ssize_t n = write(g_tl_fd, s->record.p, size);
-    if (n < 0)
-        return errno;
-    return (size_t)n == size ? 0 : EIO;
+    if (!err && !(record.p = malloc(size)))
+        err = ENOMEM;
+    if (!err) {
+        eh_tl_record_encode(record.p, prov->guid, keyword, TL_CHANNEL, prov->meta,
+                            prov->meta_len, &ev);
+        ssize_t n = write(g_tl_fd, record.p, size);
+        err = n < 0 ? errno : (size_t)n == size ? 0 : EIO; /* short append corrupts */
+    }
+    tl_buf_free(&flat);
+    tl_buf_free(&record);
+    eh_tl_event_release(&ev);
+    return err;
 }
 
 static const struct eh_backend tlcapture_backend = {

@@ -376,8 +376,22 @@ int eh_tl_build_event_meta(struct tl_buf *out, const uint8_t *eh_meta, size_t eh
 /* ---- cache: one translation per distinct (metadata bytes, event tag) ------ */
 
 #define TL_CACHE_BUCKETS 256
+/* Bound of the cache: beyond it (a program that builds endless distinct events with the
+ * dynamic builder), definitions are translated per write and freed with the event. */
+#define TL_CACHE_MAX_BYTES ((size_t)16 << 20)
 static struct tl_def *g_cache[TL_CACHE_BUCKETS];
+static size_t g_cache_bytes;
 static pthread_mutex_t g_cache_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void free_def(struct tl_def *d)
+{
+    if (d) {
+        free(d->eh_meta);
+        free(d->tl_meta);
+        free(d->nodes);
+        free(d);
+    }
+}
 
 static uint32_t fnv1a(const uint8_t *p, size_t n, uint16_t tag)
 {
@@ -387,8 +401,11 @@ static uint32_t fnv1a(const uint8_t *p, size_t n, uint16_t tag)
     return h;
 }
 
-static int lookup_def(const uint8_t *m, size_t n, uint16_t tag, const struct tl_def **out)
+/* *owned is set when the definition is not cached (the caller frees it). */
+static int lookup_def(const uint8_t *m, size_t n, uint16_t tag, const struct tl_def **out,
+                      struct tl_def **owned)
 {
+    *owned = NULL;
     uint32_t h = fnv1a(m, n, tag);
     struct tl_def **bucket = &g_cache[h % TL_CACHE_BUCKETS];
     int err = 0;
@@ -419,9 +436,15 @@ static int lookup_def(const uint8_t *m, size_t n, uint16_t tag, const struct tl_
     d->tag = tag;
     d->tl_meta = meta.p;
     d->tl_len = meta.len;
+    *out = d;
+    size_t bytes = sizeof *d + n + meta.len + d->n_nodes * sizeof *d->nodes;
+    if (g_cache_bytes + bytes > TL_CACHE_MAX_BYTES) {
+        *owned = d;
+        goto done;
+    }
+    g_cache_bytes += bytes;
     d->next = *bucket;
     *bucket = d;
-    *out = d;
 done:
     pthread_mutex_unlock(&g_cache_lock);
     return err;
@@ -647,8 +670,21 @@ static int put_field(struct pay_ctx *c, uint32_t idx)
     return 0;
 }
 
+void eh_tl_event_release(struct eh_tl_event *ev)
+{
+    tl_buf_free(&ev->data);
+    free_def(ev->owned_);
+    ev->owned_ = NULL;
+    ev->meta = NULL;
+    ev->meta_len = 0;
+}
+
 int eh_tl_from_eventheader(struct eh_tl_event *ev, const uint8_t *e, size_t len)
 {
+    free_def(ev->owned_);
+    ev->owned_ = NULL;
+    ev->meta = NULL;
+    ev->meta_len = 0;
     ev->data.len = 0;
     ev->data.err = 0;
     if (len < sizeof(struct eh_wire_header))
@@ -688,7 +724,7 @@ int eh_tl_from_eventheader(struct eh_tl_event *ev, const uint8_t *e, size_t len)
     if (!meta)
         return EINVAL;
     const struct tl_def *d;
-    int err = lookup_def(meta, meta_len, tag, &d);
+    int err = lookup_def(meta, meta_len, tag, &d, &ev->owned_);
     if (err)
         return err;
     ev->meta = d->tl_meta;

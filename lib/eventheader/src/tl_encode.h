@@ -76,8 +76,12 @@ int eh_tl_provider_of_tp(const char *tp_name, size_t len, const struct eh_tl_pro
                          uint8_t *level, uint64_t *keyword);
 
 /* One event in TraceLogging form. meta points into the metadata cache (valid for the
- * life of the process); data is the caller's buffer (reused between calls). */
+ * life of the process) or, once the cache is full, into a translation owned by the
+ * event; data is the caller's buffer (reused between calls). Release with
+ * eh_tl_event_release() (zero-initialise before the first use). */
+struct tl_def;
 struct eh_tl_event {
+    struct tl_def *owned_; /* private: an uncached translation */
     const uint8_t *meta; /* event metadata blob (u16 size first) */
     size_t meta_len;
     struct tl_buf data;  /* payload */
@@ -91,6 +95,7 @@ struct eh_tl_event {
  * Returns 0, EINVAL (malformed or untranslatable event), E2BIG (a TraceLogging limit:
  * metadata over 65535 bytes, a string over 65535 bytes) or ENOMEM. */
 int eh_tl_from_eventheader(struct eh_tl_event *ev, const uint8_t *event, size_t len);
+void eh_tl_event_release(struct eh_tl_event *ev);
 
 /* Builds the TraceLogging event metadata for one EventHeader metadata extension body
  * (event name \0 field definitions, little-endian) and event tag, without the cache.

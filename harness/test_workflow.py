@@ -1,0 +1,293 @@
+# SPDX-License-Identifier: GPL-2.0
+"""`make ci-lint`: .github/workflows/ehconf.yml is valid YAML and has the jobs and steps
+the CI issue asks for. Each test names one requirement; removing the step that meets it
+makes that test fail. EHCONF_WORKFLOW=<file> checks another file (used to break it on
+purpose)."""
+
+from __future__ import annotations
+
+import glob
+import os
+import re
+from typing import List, Optional
+
+import pytest
+import yaml
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+WORKFLOW = os.environ.get("EHCONF_WORKFLOW") or os.path.join(REPO, ".github", "workflows", "ehconf.yml")
+CACHE = "/var/cache/ehconf"
+
+
+@pytest.fixture(scope="module")
+def text() -> str:
+    with open(WORKFLOW, encoding="utf-8") as f:
+        return f.read()
+
+
+@pytest.fixture(scope="module")
+def wf(text) -> dict:
+    data = yaml.safe_load(text)
+    assert isinstance(data, dict), f"{WORKFLOW}: top level is not a mapping"
+    return data
+
+
+def triggers(wf: dict) -> dict:
+    # YAML 1.1 (PyYAML) reads the bare key `on` as the boolean True.
+    on = wf.get("on", wf.get(True))
+    assert on is not None, "no `on:` triggers"
+    if isinstance(on, str):
+        return {on: None}
+    if isinstance(on, list):
+        return {k: None for k in on}
+    return on
+
+
+def job(wf: dict, name: str) -> dict:
+    jobs = wf.get("jobs") or {}
+    assert name in jobs, f"no job {name!r} (jobs: {sorted(jobs)})"
+    return jobs[name]
+
+
+def steps(j: dict) -> List[dict]:
+    s = j.get("steps")
+    assert isinstance(s, list) and s, "job has no steps"
+    return s
+
+
+def runs(step: dict) -> str:
+    return str(step.get("run") or "")
+
+
+def find(stps: List[dict], pred, what: str) -> int:
+    for i, s in enumerate(stps):
+        if pred(s):
+            return i
+    pytest.fail(f"no step that {what}", pytrace=False)
+
+
+def runs_command(cmd: str):
+    """A step whose `run` has `cmd` as a whole command (not e.g. `make check-vm`)."""
+    pat = re.compile(r"(^|[;&|]\s*|\n\s*)" + re.escape(cmd) + r"\s*($|[;&|\n])", re.M)
+    return lambda s: bool(pat.search(runs(s)))
+
+
+def uses(action: str):
+    return lambda s: str(s.get("uses", "")).split("@")[0] == action
+
+
+def always(step_or_job: dict) -> bool:
+    return "always()" in str(step_or_job.get("if", ""))
+
+
+def make_targets() -> set:
+    targets = set()
+    files = [os.path.join(REPO, "Makefile")] + glob.glob(os.path.join(REPO, "*", "*.mk")) \
+        + glob.glob(os.path.join(REPO, "mk", "*.mk"))
+    for path in files:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                m = re.match(r"^([A-Za-z0-9_.%/-]+(?:\s+[A-Za-z0-9_.%/-]+)*)\s*:(?!=)", line)
+                if m:
+                    targets.update(m.group(1).split())
+    return targets
+
+
+# --- triggers -------------------------------------------------------------------------
+
+def test_valid_yaml_with_name_and_jobs(wf):
+    assert wf.get("name")
+    assert isinstance(wf.get("jobs"), dict) and wf["jobs"]
+
+
+def test_runs_on_push_and_pull_request(wf):
+    on = triggers(wf)
+    assert "push" in on and "pull_request" in on
+
+
+def test_workflow_dispatch_selects_the_kernel_source(wf):
+    on = triggers(wf)
+    assert "workflow_dispatch" in on, "no workflow_dispatch trigger"
+    inputs = (on["workflow_dispatch"] or {}).get("inputs") or {}
+    assert "kernel_git_url" in inputs and "kernel_git_ref" in inputs
+    # empty URL = Debian's 6.12, the default
+    assert inputs["kernel_git_url"].get("default", "") == ""
+
+
+# --- the Linux job ------------------------------------------------------------------------
+
+def test_linux_job_runs_in_debian_12(wf):
+    j = job(wf, "linux")
+    assert "ubuntu" in str(j.get("runs-on"))
+    c = j.get("container")
+    image = c.get("image") if isinstance(c, dict) else c
+    assert image in ("debian:bookworm", "debian:12"), f"container image {image!r}"
+    t = j.get("timeout-minutes")
+    assert isinstance(t, int) and 30 <= t <= 360, "the job needs a timeout (a hung VM must not run 6 h)"
+
+
+def test_matrix_kernel_comes_from_the_dispatch_input(wf):
+    j = job(wf, "linux")
+    matrix = str((j.get("strategy") or {}).get("matrix"))
+    assert "inputs.kernel_git_url" in matrix and "debian-6.12" in matrix
+
+
+def test_git_kernel_is_cloned_and_passed_as_kernel_src(wf):
+    s = steps(job(wf, "linux"))
+    i = find(s, lambda x: "KERNEL_SRC=" in runs(x), "sets KERNEL_SRC")
+    assert "GITHUB_ENV" in runs(s[i]) and "git" in runs(s[i]) and "fetch" in runs(s[i])
+    assert "git_url" in str(s[i].get("env", "")) + runs(s[i])
+
+
+def base_packages(wf: dict, j: dict, step: dict) -> str:
+    env = {**(wf.get("env") or {}), **(j.get("env") or {}), **(step.get("env") or {})}
+    cmd = runs(step)
+    for k, v in env.items():
+        cmd = cmd.replace("$" + k, str(v)).replace("${" + k + "}", str(v))
+    return cmd
+
+
+@pytest.mark.parametrize("name", ["linux", "test-bisect"])
+def test_git_make_and_python_installed_before_checkout(wf, name):
+    # actions/checkout in a container without git downloads a tarball: no .git, and
+    # the image has no make or python3 for `make deps` / the harness.
+    j = job(wf, name)
+    s = steps(j)
+    i = find(s, lambda x: "apt-get install" in runs(x), "runs apt-get install")
+    assert i < find(s, uses("actions/checkout"), "uses actions/checkout")
+    cmd = base_packages(wf, j, s[i])
+    for pkg in ("git", "make", "python3"):
+        assert re.search(r"(^|\s)" + pkg + r"(\s|$)", cmd), f"{name}: {pkg} is not installed first"
+
+
+def test_checkout_then_make_deps_then_make_check(wf):
+    s = steps(job(wf, "linux"))
+    co = find(s, uses("actions/checkout"), "uses actions/checkout")
+    deps = find(s, runs_command("make deps"), "runs `make deps`")
+    check = find(s, runs_command("make check"), "runs `make check`")
+    assert co < deps < check
+
+
+def test_kernel_cache_is_restored_before_make_check(wf):
+    s = steps(job(wf, "linux"))
+    r = find(s, lambda x: uses("actions/cache")(x) or uses("actions/cache/restore")(x),
+             "restores a cache")
+    check = find(s, runs_command("make check"), "runs `make check`")
+    assert r < check
+    w = s[r].get("with") or {}
+    paths = str(w.get("path"))
+    assert CACHE in paths, f"cache path {paths!r} does not keep {CACHE}"
+    key = str(w.get("key"))
+    assert "hashFiles(" in key and "vm/config.fragment" in key, "key must change with the config fragment"
+    assert "steps.ksrc.outputs.version" in key, "key must change with the kernel source version"
+    assert find(s, lambda x: x.get("id") == "ksrc", "has id ksrc (kernel source version)") < r
+
+
+def test_kernel_cache_is_saved_even_if_check_fails(wf):
+    s = steps(job(wf, "linux"))
+    if any(uses("actions/cache")(x) for x in s):
+        return  # the combined action saves in its post step
+    r = find(s, uses("actions/cache/restore"), "restores the cache")
+    k = find(s, runs_command("make kernel"), "builds the kernel (`make kernel`) before saving the cache")
+    i = find(s, uses("actions/cache/save"), "saves the cache (actions/cache/save)")
+    assert r < k < i, "restore, `make kernel`, then save: otherwise an empty cache is saved"
+    assert always(s[i]), "the save step needs if: always()"
+    assert CACHE in str((s[i].get("with") or {}).get("path"))
+
+
+def test_cache_dir_is_the_one_the_scripts_use(wf):
+    env = dict(wf.get("env") or {})
+    assert env.get("EHCONF_CACHE", CACHE) == CACHE
+
+
+def test_artifacts_are_collected_and_uploaded_always(wf):
+    s = steps(job(wf, "linux"))
+    c = find(s, runs_command("scripts/ci.sh collect"), "runs `scripts/ci.sh collect`")
+    assert always(s[c])
+    u = find(s, uses("actions/upload-artifact"), "uses actions/upload-artifact")
+    assert always(s[u]) and c < u
+    env = s[c].get("env") or {}
+    dest = str(env.get("CI_ARTIFACTS", "ci-artifacts")).rstrip("/")
+    assert dest in str((s[u].get("with") or {}).get("path"))
+
+
+def test_ci_script_collects_report_console_perf_data_and_junit():
+    path = os.path.join(REPO, "scripts", "ci.sh")
+    assert os.access(path, os.X_OK), "scripts/ci.sh missing or not executable"
+    with open(path, encoding="utf-8") as f:
+        src = f.read()
+    for needle in ("report.md", "console.log", ".xml", "vm-results.json", "make deps", "make", "check"):
+        assert needle in src, f"scripts/ci.sh does not mention {needle!r}"
+    assert re.search(r'results/vm/\$c"?\.\*', src), "scripts/ci.sh does not copy the failed cases' files (perf.data)"
+
+
+# --- publishing -----------------------------------------------------------------------------
+
+PUBLISHERS = ("EnricoMi/publish-unit-test-result-action", "dorny/test-reporter",
+              "mikepenz/action-junit-report")
+
+
+def test_junit_xml_is_published_as_test_results(wf):
+    jobs = wf.get("jobs") or {}
+    found = []
+    for name, j in jobs.items():
+        for s in j.get("steps") or []:
+            if str(s.get("uses", "")).split("@")[0].split("/linux")[0] in PUBLISHERS:
+                found.append((name, j, s))
+    assert found, f"no step uses one of {PUBLISHERS}"
+    name, j, s = found[0]
+    w = s.get("with") or {}
+    pattern = str(w.get("files") or w.get("path") or w.get("report_paths"))
+    assert pattern.endswith(".xml") and "junit" in pattern.lower() or "build/results" in pattern
+    assert always(j) or always(s), "test results must be published when tests fail too"
+    if name != "linux":
+        assert "linux" in (j.get("needs") or []), "the publishing job must wait for the linux job"
+        assert find(steps(j), uses("actions/download-artifact"), "downloads the artifacts") >= 0
+        assert "checks: write" in yaml.safe_dump(j.get("permissions") or {}).replace("'", "")
+
+
+def test_windows_job_place_is_marked(text):
+    assert re.search(r"windows.*RESERVED|RESERVED.*windows", text, re.I), \
+        "no clearly marked place for the Windows job"
+
+
+def test_test_bisect_only_on_request(wf):
+    j = job(wf, "test-bisect")
+    cond = str(j.get("if", ""))
+    assert "workflow_dispatch" in cond and "inputs.test_bisect" in cond
+    s = steps(j)
+    co = find(s, uses("actions/checkout"), "uses actions/checkout")
+    deps = find(s, runs_command("make deps"), "runs `make deps`")
+    tb = find(s, runs_command("make test-bisect"), "runs `make test-bisect`")
+    assert co < deps < tb
+    up = find(s, uses("actions/upload-artifact"), "uploads the bisect logs")
+    assert always(s[up]) and "build/bisect" in str((s[up].get("with") or {}).get("path"))
+
+
+# --- consistency with the repository -----------------------------------------------------------
+
+def test_every_make_target_used_exists(wf):
+    known = make_targets()
+    used = set()
+    for j in (wf.get("jobs") or {}).values():
+        for s in j.get("steps") or []:
+            used.update(re.findall(r"(?:^|[;&|]\s*|\n\s*)make\s+([a-z][a-z0-9_-]*)", runs(s)))
+    assert used, "no make command at all"
+    missing = sorted(t for t in used if t not in known)
+    assert not missing, f"make targets not defined in Makefile/*.mk: {missing}"
+
+
+def test_actions_are_pinned_to_a_version(wf):
+    for j in (wf.get("jobs") or {}).values():
+        for s in j.get("steps") or []:
+            u = s.get("uses")
+            if u:
+                assert re.search(r"@(v\d+|[0-9a-f]{40})$", u), f"{u} is not pinned"
+
+
+def test_jobs_have_timeouts_and_bash(wf):
+    for name in ("linux", "test-bisect"):
+        j = job(wf, name)
+        assert j.get("timeout-minutes"), f"{name}: no timeout-minutes"
+        assert ((j.get("defaults") or {}).get("run") or {}).get("shell") == "bash", \
+            f"{name}: the Debian container's default shell is sh; the steps use bash"

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * State of the perf reader shared by perf_reader.c (records, metadata) and
+ * perf_sample.c (sample field parsing). Not installed API.
+ */
+#ifndef PERF_INTERNAL_H
+#define PERF_INTERNAL_H
+
+#include "ehd_perf.h"
+#include "perf_input.h"
+
+struct id_map {
+    uint64_t id;
+    size_t attr;
+};
+
+struct ehd_perf_reader {
+    struct perf_input in;
+    FILE *tmp; /* copy of a non-seekable file-mode stream */
+    int pipe, be;
+    uint64_t next_off, data_end;
+    int stopped;
+
+    ehd_perf_attr *attrs;
+    size_t nattrs;
+    struct id_map *idmap;
+    size_t nidmap;
+    int id_pos; /* byte offset of the sample id after the header, -1 if none */
+
+    ehd_tracing_data td;
+    int has_td;
+    int has_clock;
+    uint32_t clockid;
+    uint64_t wall_ns, clock_ns;
+
+    ehd_perf_diag_fn *diag;
+    void *diag_ctx;
+    unsigned long problems;
+    char why[160];
+    uint8_t *scratch; /* copy of a record whose payload follows it */
+};
+
+/* The attr whose id list holds id, or NULL (binary search of idmap). */
+ehd_perf_attr *perf_attr_by_id(const ehd_perf_reader *r, uint64_t id);
+
+/* Integer of n bytes in the file's byte order (inline: runs per sample field). */
+static inline uint64_t perf_load(const void *p, int n, int be)
+{
+    const uint8_t *b = p;
+    uint64_t v = 0;
+    for (int i = 0; i < n; i++)
+        v = v << 8 | b[be ? i : n - 1 - i];
+    return v;
+}
+
+#define U16(p) ((uint16_t)perf_load((p), 2, r->be))
+#define U32(p) ((uint32_t)perf_load((p), 4, r->be))
+#define U64(p) perf_load((p), 8, r->be)
+
+#endif /* PERF_INTERNAL_H */

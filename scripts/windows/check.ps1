@@ -1,0 +1,203 @@
+# SPDX-License-Identifier: MIT
+<#
+.SYNOPSIS
+  ehconf on Windows: build (or take a prebuilt build/mingw), run every case under a private
+  ETW session (etwcapture.exe), diff the decoded events against golden/<case>.json and
+  publish the results (JUnit XML + summary). Needs an elevated prompt (ETW sessions).
+
+.DESCRIPTION
+  Build:   -Prebuilt DIR  use DIR (a build/mingw tree cross-built on Linux with
+                          `make VARIANT=mingw windows-build`, e.g. a CI artifact);
+           -Compiler mingw run `make VARIANT=mingw windows-build` here (MSYS2/mingw-w64 make
+                          and gcc on PATH; CC is overridden with -CC, default gcc).
+           -Compiler msvc is refused: libeventheader is GNU C (statement expressions,
+                          __atomic builtins, section attributes, pthreads); clang-cl or MSVC
+                          builds are not supported.
+  Unit:    every tests\tl\test_tl_*.exe (KTAP) runs first.
+  Cases:   every <build>\cases\<case>.exe with a golden\<case>.json; the providers to enable
+           are the "n" prefixes (before ':') of the golden events. Each case runs as
+             etwcapture.exe -p P1 -p P2 -o results\<case>.json --tlcap results\<case>.tlcap -- case.exe
+           and the JSON lines are compared with harness/golden.py's compare(...,
+           transport="etw") when Python is available (the same rules as Linux), else with
+           an exact line comparison (order-insensitive when the golden says "unordered").
+  -TdhCheck also asks TDH (an independent decoder) for every event's name and top-level
+           field count (etwcapture --tdh-check); recommended once the plain run passes.
+  Results: <Results>\windows-junit.xml, <Results>\windows-summary.md, one line
+           "N passed, N failed, N skipped" at the end. Exit 1 on any failure.
+
+  NOT RUN YET: written for a GitHub-hosted windows-2022 runner (admin) but never executed
+  on Windows; the cases do not build with mingw yet (kselftest_harness.h needs fork()).
+#>
+param(
+    [string]$Prebuilt = "",
+    [ValidateSet("mingw", "msvc")] [string]$Compiler = "mingw",
+    [string]$CC = "gcc",
+    [string]$Results = "build\results\windows",
+    [int]$TimeoutSeconds = 300,
+    [switch]$TdhCheck
+)
+
+$ErrorActionPreference = "Stop"
+$Repo = (Resolve-Path (Join-Path $PSScriptRoot "..\..")).Path
+Set-Location $Repo
+
+function Fail-Usage([string]$msg) { Write-Host "check.ps1: $msg"; exit 2 }
+
+# ---- build ---------------------------------------------------------------------------
+if ($Prebuilt) {
+    $Build = (Resolve-Path $Prebuilt).Path
+} elseif ($Compiler -eq "msvc") {
+    Fail-Usage "MSVC cannot build libeventheader (GNU C: statement expressions, __atomic, section attributes, pthreads). Use -Compiler mingw or -Prebuilt."
+} else {
+    Write-Host "check.ps1: make VARIANT=mingw windows-build (CC=$CC)"
+    & make VARIANT=mingw "CC=$CC" windows-build
+    if ($LASTEXITCODE -ne 0) { Write-Host "check.ps1: build failed"; exit 1 }
+    $Build = Join-Path $Repo "build\mingw"
+}
+$EtwCapture = Join-Path $Build "bin\etwcapture.exe"
+if (-not (Test-Path $EtwCapture)) { Fail-Usage "$EtwCapture not found" }
+New-Item -ItemType Directory -Force -Path $Results | Out-Null
+$Results = (Resolve-Path $Results).Path
+
+$principal = New-Object Security.Principal.WindowsPrincipal([Security.Principal.WindowsIdentity]::GetCurrent())
+if (-not $principal.IsInRole([Security.Principal.WindowsBuiltInRole]::Administrator)) {
+    Write-Host "check.ps1: WARNING not elevated: StartTraceW will fail with error 5"
+}
+
+$python = $null
+foreach ($p in @("python", "python3", "py")) {
+    if (Get-Command $p -ErrorAction SilentlyContinue) { $python = $p; break }
+}
+
+$cases = New-Object System.Collections.Generic.List[object]
+function Add-Result([string]$name, [string]$status, [string]$message, [double]$seconds) {
+    $cases.Add([pscustomobject]@{ Name = $name; Status = $status; Message = $message; Seconds = $seconds })
+    Write-Host ("{0,-6} {1}{2}" -f $status, $name, $(if ($message) { ": " + ($message -split "`n")[0] } else { "" }))
+}
+
+# Runs a program with a hang guard; returns @{ Code; Out; Err; TimedOut }.
+function Invoke-Guarded([string]$exe, [string[]]$arguments) {
+    $psi = New-Object System.Diagnostics.ProcessStartInfo
+    $psi.FileName = $exe
+    $psi.Arguments = ($arguments | ForEach-Object { '"' + ($_ -replace '"', '\"') + '"' }) -join " "
+    $psi.UseShellExecute = $false
+    $psi.RedirectStandardOutput = $true
+    $psi.RedirectStandardError = $true
+    $proc = [System.Diagnostics.Process]::Start($psi)
+    $outTask = $proc.StandardOutput.ReadToEndAsync()
+    $errTask = $proc.StandardError.ReadToEndAsync()
+    $timedOut = -not $proc.WaitForExit($TimeoutSeconds * 1000)
+    if ($timedOut) { try { $proc.Kill() } catch {} }
+    return @{ Code = $(if ($timedOut) { -1 } else { $proc.ExitCode }); Out = $outTask.Result; Err = $errTask.Result; TimedOut = $timedOut }
+}
+
+# ---- unit tests (platform-neutral encoder/decoder under the Windows ABI) --------------
+Get-ChildItem -Path (Join-Path $Build "tests\tl") -Filter "test_tl_*.exe" -ErrorAction SilentlyContinue | ForEach-Object {
+    $t0 = Get-Date
+    $r = Invoke-Guarded $_.FullName @()
+    $secs = ((Get-Date) - $t0).TotalSeconds
+    $r.Out | Set-Content -Encoding utf8 (Join-Path $Results ($_.BaseName + ".log"))
+    if ($r.Code -eq 0) { Add-Result "unit/$($_.BaseName)" "PASS" "" $secs }
+    else { Add-Result "unit/$($_.BaseName)" "FAIL" ("exit $($r.Code)`n" + $r.Out + $r.Err) $secs }
+}
+
+# ---- cases under ETW ------------------------------------------------------------------
+function Get-Providers([string]$goldenPath) {
+    $names = @{}
+    foreach ($line in Get-Content -Encoding utf8 $goldenPath) {
+        if ($line -match '^\{\s*"n":\s*"([^":]+):') { $names[$Matches[1]] = 1 }
+    }
+    return @($names.Keys)
+}
+
+function Compare-Golden([string]$case, [string]$goldenPath, [string]$capturePath) {
+    if ($python) {
+        $script = @"
+import sys
+sys.path.insert(0, r'$Repo\harness')
+from golden import compare
+g = open(r'$goldenPath', encoding='utf-8').read()
+c = open(r'$capturePath', encoding='utf-8').read()
+r = compare(g, c, '$case', transport='etw')
+print(r.message)
+sys.exit(0 if r.ok else 1)
+"@
+        $msg = $script | & $python - 2>&1 | Out-String
+        return @{ Ok = ($LASTEXITCODE -eq 0); Message = $msg.Trim() }
+    }
+    # Fallback without Python: exact lines, directives skipped.
+    $g = Get-Content -Encoding utf8 $goldenPath | Where-Object { $_ -and $_ -notmatch '^\{"ehconf":' }
+    $c = Get-Content -Encoding utf8 $capturePath | Where-Object { $_ }
+    if ((Get-Content -Encoding utf8 $goldenPath -TotalCount 5) -match '"order":\s*"unordered"') {
+        $g = $g | Sort-Object; $c = $c | Sort-Object
+    }
+    $d = Compare-Object -ReferenceObject @($g) -DifferenceObject @($c) -SyncWindow 0
+    if (-not $d) { return @{ Ok = $true; Message = "identical (exact comparison, no Python)" } }
+    return @{ Ok = $false; Message = "$(@($d).Count) lines differ (exact comparison, no Python); first: $(($d | Select-Object -First 1).InputObject)" }
+}
+
+$caseDir = Join-Path $Build "cases"
+$caseExes = @(Get-ChildItem -Path $caseDir -Filter "*.exe" -ErrorAction SilentlyContinue)
+if ($caseExes.Count -eq 0) {
+    Add-Result "cases" "SKIP" "no case binaries in $caseDir (the cases need a Windows port of their kselftest harness)" 0
+}
+foreach ($exe in $caseExes) {
+    $case = $exe.BaseName
+    $golden = Join-Path $Repo "golden\$case.json"
+    if (-not (Test-Path $golden)) { Add-Result "etw/$case" "SKIP" "no golden\$case.json" 0; continue }
+    $providers = Get-Providers $golden
+    $json = Join-Path $Results "$case.json"
+    $tlcap = Join-Path $Results "$case.tlcap"
+    $capArgs = @()
+    foreach ($p in $providers) { $capArgs += @("-p", $p) }
+    if ($TdhCheck) { $capArgs += "--tdh-check" }
+    $capArgs += @("-o", $json, "--tlcap", $tlcap, "--", $exe.FullName)
+    $t0 = Get-Date
+    $r = Invoke-Guarded $EtwCapture $capArgs
+    $secs = ((Get-Date) - $t0).TotalSeconds
+    ($r.Out + "`n" + $r.Err) | Set-Content -Encoding utf8 (Join-Path $Results "$case.log")
+    if ($r.TimedOut) { Add-Result "etw/$case" "FAIL" "timed out after $TimeoutSeconds s" $secs; continue }
+    # (if/elseif, not switch: `continue` inside a PowerShell switch does not leave the loop)
+    if ($r.Code -eq 3) {
+        Add-Result "case/$case" "FAIL" "the case itself failed (see $case.log)" $secs
+    } elseif ($r.Code -eq 1) {
+        Add-Result "etw/$case" "FAIL" ("events lost or undecodable: " + $r.Err) $secs
+        continue
+    } elseif ($r.Code -ne 0) {
+        Add-Result "etw/$case" "FAIL" ("etwcapture exit $($r.Code): " + $r.Err) $secs
+        continue
+    }
+    $cmp = Compare-Golden $case $golden $json
+    if ($cmp.Ok) { Add-Result "golden/$case" "PASS" "" $secs } else { Add-Result "golden/$case" "FAIL" $cmp.Message $secs }
+}
+
+# ---- publish ----------------------------------------------------------------------------
+$pass = @($cases | Where-Object Status -eq "PASS").Count
+$fail = @($cases | Where-Object Status -eq "FAIL").Count
+$skip = @($cases | Where-Object Status -eq "SKIP").Count
+$xml = New-Object System.Text.StringBuilder
+[void]$xml.AppendLine('<?xml version="1.0" encoding="UTF-8"?>')
+[void]$xml.AppendLine("<testsuite name=`"ehconf-windows`" tests=`"$($cases.Count)`" failures=`"$fail`" skipped=`"$skip`">")
+foreach ($c in $cases) {
+    $n = [System.Security.SecurityElement]::Escape($c.Name)
+    [void]$xml.Append("  <testcase classname=`"windows`" name=`"$n`" time=`"$([math]::Round($c.Seconds, 3))`"")
+    if ($c.Status -eq "PASS") { [void]$xml.AppendLine(" />"); continue }
+    [void]$xml.AppendLine(">")
+    $m = [System.Security.SecurityElement]::Escape($c.Message)
+    if ($c.Status -eq "FAIL") { [void]$xml.AppendLine("    <failure message=`"failed`">$m</failure>") }
+    else { [void]$xml.AppendLine("    <skipped message=`"$m`" />") }
+    [void]$xml.AppendLine("  </testcase>")
+}
+[void]$xml.AppendLine("</testsuite>")
+$xml.ToString() | Set-Content -Encoding utf8 (Join-Path $Results "windows-junit.xml")
+
+$md = @("# ehconf on Windows (ETW)", "", "| test | result | note |", "|---|---|---|")
+foreach ($c in $cases) { $md += "| $($c.Name) | $($c.Status) | $((($c.Message -split "`n")[0]) -replace '\|', '/') |" }
+$md += ""
+$md += "$pass passed, $fail failed, $skip skipped"
+$md | Set-Content -Encoding utf8 (Join-Path $Results "windows-summary.md")
+if ($env:GITHUB_STEP_SUMMARY) { $md | Add-Content -Encoding utf8 $env:GITHUB_STEP_SUMMARY }
+
+Write-Host "$pass passed, $fail failed, $skip skipped"
+if ($fail -gt 0) { exit 1 }
+exit 0
