@@ -45,9 +45,10 @@ import time
 TRACING = "/sys/kernel/tracing"
 UE_DATA = TRACING + "/user_events_data"
 NO_USER_EVENTS = "kernel lacks CONFIG_USER_EVENTS"
-NO_GOLDEN_MARK = "ehconf-no-golden"
 SELFTESTS = ("abi_test", "dyn_test", "ftrace_test", "perf_test")
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(REPO, "harness"))
+from cases import declares_no_golden  # noqa: E402  (harness/cases.py: the marker's one home)
 
 # Step timeouts in seconds (TCG is slow: generous, but every wait is bounded).
 T_CASE = 120          # one case binary (offline or live)
@@ -143,12 +144,7 @@ def tracepoint_names(dat_path: str):
 
 def is_ktap_only(case: str) -> bool:
     """A case that declares `ehconf-no-golden` in its source has no events to capture."""
-    src = os.path.join(REPO, "cases", case + ".c")
-    try:
-        with open(src, encoding="utf-8", errors="replace") as f:
-            return NO_GOLDEN_MARK in f.read()
-    except OSError:
-        return False
+    return declares_no_golden(REPO, case)
 
 
 class Fifo:

@@ -113,10 +113,17 @@ def fmt(data: dict) -> str:
     L.append("## Kernel user_events selftests\n")
     st = data.get("selftests", {})
     if st:
-        L.append("| binary | exit | pass | fail | skip | time | failed tests |\n|---|---|---|---|---|---|---|")
+        L.append("| binary | exit | pass | fail | known failures (xfail) | skip | time | failed tests |")
+        L.append("|---|---|---|---|---|---|---|---|")
         for n, s in sorted(st.items()):
-            L.append(f"| {n} | {s.get('exit')} | {s.get('pass')} | {s.get('fail')} | {s.get('skip')} | "
+            L.append(f"| {n} | {s.get('exit')} | {s.get('pass')} | {s.get('fail')} | "
+                     f"{cell(', '.join(s.get('known', []))) or '-'} | {s.get('skip')} | "
                      f"{secs(s.get('seconds'))} | {cell(', '.join(s.get('failed', []))) or '-'} |")
+        known = [i for i in data.get("items", []) if i.get("group") == "kselftest" and i["status"] == "xfail"]
+        if known:
+            L.append("\nKnown failures, with the reason they fail on this kernel:\n")
+            for i in known:
+                L.append(f"- `{i['ident']}`: {cell((i.get('message') or '').splitlines()[0])}")
     else:
         L.append("Not run (see the failures below).")
     L.append("")

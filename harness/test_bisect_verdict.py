@@ -157,3 +157,43 @@ def test_command_line_prints_one_line_and_exits_with_the_code(tmp_path, status, 
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == code
     assert p.stdout.count("\n") == 1 and p.stdout.startswith(label + ": ")
+
+
+def kernel_abi_run(write_status):
+    """kernel_abi as 6.12 ran it once: ftrace_max_payload, the limits and the kernel log
+    failed for reasons unrelated to write_no_listener."""
+    return [item("vm/boot", "pass"),
+            item("vm/kernel-log", "fail", message="WARNING: at kernel/trace/trace_event_perf.c"),
+            item("vm/kernel_abi/global.write_no_listener", write_status, case="kernel_abi",
+                 message="Expected EBADF (9) == ue_writev(...) (0)"),
+            item("vm/kernel_abi/global.ftrace_max_payload", "fail", case="kernel_abi"),
+            item("vm-limits/ftrace", "fail", group="vm-limits")]
+
+
+@pytest.mark.parametrize("sel", ["kernel_abi/write_no_listener", "kernel_abi/global.write_no_listener"])
+def test_case_slash_test_judges_only_that_test(tmp_path, sel):
+    code, why = bv.verdict(write_run(tmp_path, kernel_abi_run("pass")), [sel])
+    assert (code, why) == (0, f"1 item(s) passed ({sel})")
+    code, why = bv.verdict(write_run(tmp_path, kernel_abi_run("fail")), [sel])
+    assert code == 1
+    assert why.startswith("vm/kernel_abi/global.write_no_listener failed -- Expected EBADF")
+
+
+def test_whole_case_still_judges_everything(tmp_path):
+    code, why = bv.verdict(write_run(tmp_path, kernel_abi_run("pass")), ["kernel_abi"])
+    assert code == 1
+    assert why.startswith("vm/kernel-log failed, vm/kernel_abi/global.ftrace_max_payload failed, "
+                          "vm-limits/ftrace failed")
+
+
+def test_selected_test_without_result_is_bad(tmp_path):
+    code, why = bv.verdict(write_run(tmp_path, kernel_abi_run("pass")), ["kernel_abi/no_such_test"])
+    assert (code, why) == (1, "kernel_abi/no_such_test produced no result")
+
+
+def test_test_name_prefix_is_not_a_match(tmp_path):
+    # "write_no" must not select "write_no_listener"
+    code, _ = bv.verdict(write_run(tmp_path, kernel_abi_run("fail")), ["kernel_abi/write_no"])
+    assert code == 1  # no result for write_no: lost, not the failing test
+    assert bv.verdict(write_run(tmp_path, kernel_abi_run("fail")), ["kernel_abi/write_no"])[1] == \
+        "kernel_abi/write_no produced no result"

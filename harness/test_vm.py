@@ -39,7 +39,7 @@ from typing import Dict, List, Optional
 
 import pytest
 
-from cases import find_cases
+from cases import declares_no_golden, find_cases
 from conftest import safe_id, settings
 from golden import compare, expected_events, parse_lines
 from ktap import FAIL, PASS, SKIP, TODO, finish, format_failure, item_names, parse
@@ -47,8 +47,26 @@ from ktap import FAIL, PASS, SKIP, TODO, finish, format_failure, item_names, par
 NO_USER_EVENTS = "kernel lacks CONFIG_USER_EVENTS"
 ALLOWED_WARNING = "perf buffer not large enough"
 LIMIT_RE = re.compile(r"^#\s*(perf|ftrace) max payload:\s*(\d+)\s*$")
-NO_GOLDEN_MARK = "ehconf-no-golden"
 SELFTESTS = ("abi_test", "dyn_test", "ftrace_test", "perf_test")
+
+# Selftest results that fail on Debian's 6.12.117 in the ehconf guest for a known reason:
+# reported as xfail with that reason (named and explained, never dropped). Measured in the
+# guest (TCG, build/results/dbg/del.py during development): right after DIAG_IOCSUNREG +
+# close, DIAG_IOCSDEL of a PERSIST event fails with EBUSY and succeeds about 20 ms later,
+# i.e. the unregistered enabler's event reference is released asynchronously. These
+# selftests delete (abi_test) or re-create through dynamic_events (dyn_test's parse():
+# ABI register + unregister, then "u:__test_event ..." at once) without waiting.
+KNOWN_KSELFTEST_FAILURES = {
+    "kselftest/abi_test/user.flags":
+        "event_delete() right after unregister+close gets EBUSY: the enabler's event "
+        "reference is released asynchronously; retried ~20 ms later the delete succeeds",
+    "kselftest/dyn_test/user.basic_types":
+        "parse() writes u:__test_event to dynamic_events right after the ABI half "
+        "unregistered the same name, before the asynchronous release deleted that event",
+    "kselftest/dyn_test/user.loc_types":
+        "same as basic_types: the dynamic_events create races the asynchronous delete of "
+        "the event the ABI half of parse() just unregistered",
+}
 
 
 @dataclass
@@ -202,14 +220,6 @@ def golden_limits(golden_dir: str) -> Dict[str, Dict[str, int]]:
     return out
 
 
-def is_ktap_only(repo: str, case: str) -> bool:
-    try:
-        with open(os.path.join(repo, "cases", case + ".c"), encoding="utf-8", errors="replace") as f:
-            return NO_GOLDEN_MARK in f.read()
-    except OSError:
-        return False
-
-
 def event_presence(golden_text: str, capture_text: Optional[str], transport: str):
     """Per golden event: (name, "ok" | "missing" | "dropped-as-declared" | "arrived-but-declared-dropped")."""
     g = parse_lines(golden_text, "golden", allow_directives=True)
@@ -274,7 +284,7 @@ def outcomes_for(s, run: VmRun, cases: List[str]):
     gcases = run.guest.get("cases", {})
     for case in cases:
         r = gcases.get(case)
-        ktap_only = is_ktap_only(s.repo, case)
+        ktap_only = declares_no_golden(s.repo, case)
         crep = {"kind": "ktap-only" if ktap_only else "capture", "tests": {}, "golden": {},
                 "steps": (r or {}).get("steps", {}), "problem": (r or {}).get("problem", ""),
                 "tracepoints": (r or {}).get("tracepoints", []), "events": []}
@@ -404,12 +414,17 @@ def outcomes_for(s, run: VmRun, cases: List[str]):
             continue
         items = ktap_outcomes(f"kselftest/{name}/", os.path.join(run.results, r["ktap"]),
                               r.get("exit"), bool(r.get("timed_out")), name, "kselftest", name)
+        for o in items:
+            if o.status == "fail" and o.ident in KNOWN_KSELFTEST_FAILURES:
+                o.status = "xfail"
+                o.message = f"known: {KNOWN_KSELFTEST_FAILURES[o.ident]}\n{o.message}"
         out += items
         report["selftests"][name] = {
             "exit": r.get("exit"), "seconds": r.get("seconds"),
             "pass": sum(o.status == "pass" for o in items),
             "fail": sum(o.status == "fail" for o in items),
             "skip": sum(o.status == "skip" for o in items),
+            "known": [o.ident for o in items if o.status == "xfail"],
             "failed": [o.ident for o in items if o.status == "fail"]}
     report["items"] = [asdict(o) for o in out]
     return out, report

@@ -22,7 +22,13 @@ Prints ONE line "GOOD: why", "BAD: why" or "SKIP: why" and exits 0, 1 or 125:
       "kselftest" or "kselftest/<binary>" is selected), and vm/kernel-log (kernel
       WARNING/BUG/Oops in the console) unless --ignore-kernel-log
   GOOD (0): everything selected passed (skips and TODOs allowed).
-A selected case that produced no item at all is BAD: the harness lost it.
+A selected case (or test) that produced no item at all is BAD: the harness lost it.
+
+--case NAME selects a whole case. --case NAME/TEST selects only that test of the case
+(TEST as in its KTAP line, with or without the kselftest "global." prefix, subtests
+included): its golden comparison, the limits and the kernel log are then NOT judged,
+because the case binary still runs all its tests and any of them may cause those
+(add --case NAME as well to judge the whole case).
 """
 
 from __future__ import annotations
@@ -54,16 +60,34 @@ def guest_began(results: str) -> bool:
         return False
 
 
+def split_case(c: str) -> Tuple[str, str]:
+    """"kernel_abi/write_no_listener" -> ("kernel_abi", "write_no_listener")."""
+    case, _, test = c.partition("/")
+    return case, test
+
+
+def test_matches(ident: str, case: str, test: str) -> bool:
+    for t in (test, "global." + test):
+        base = f"vm/{case}/{t}"
+        if ident == base or ident.startswith(base + "/") or ident.startswith(base + "#"):
+            return True
+    return False
+
+
 def selected(item: dict, cases: List[str], ignore_kernel_log: bool) -> bool:
     ident, group, case = item.get("ident", ""), item.get("group", ""), item.get("case", "")
+    whole = [c for c in cases if "/" not in c]
+    tests = [split_case(c) for c in cases if "/" in c and not c.startswith("kselftest")]
     if ident == "vm/boot":
         return True
     if ident == "vm/kernel-log":
-        return not ignore_kernel_log
+        return not ignore_kernel_log and any(not c.startswith("kselftest") for c in whole)
     if group in ("vm", "vm-golden"):
-        return case in cases
+        if case in whole:
+            return True
+        return group == "vm" and any(c == case and test_matches(ident, c, t) for c, t in tests)
     if group == "vm-limits":
-        return "kernel_abi" in cases
+        return "kernel_abi" in whole
     if group == "kselftest":
         return "kselftest" in cases or f"kselftest/{case}" in cases
     return False
@@ -89,8 +113,14 @@ def verdict(results: str, cases: List[str], ignore_kernel_log: bool = False) -> 
         return SKIP, NO_USER_EVENTS
 
     items = [i for i in report.get("items", []) if selected(i, cases, ignore_kernel_log)]
-    lost = [c for c in cases if not c.startswith("kselftest")
-            and not any(i.get("case") == c and i.get("group") in ("vm", "vm-golden") for i in items)]
+    lost = []
+    for c in cases:
+        if c.startswith("kselftest"):
+            continue
+        case, test = split_case(c)
+        if not any(i.get("case") == case and i.get("group") in ("vm", "vm-golden")
+                   and (not test or test_matches(i.get("ident", ""), case, test)) for i in items):
+            lost.append(c)
     failed = [i for i in items if i.get("status") == "fail"]
     if failed or lost:
         names = [f"{i['ident']} failed" for i in failed] + [f"{c} produced no result" for c in lost]

@@ -10,8 +10,12 @@
 # olddefconfig, out of tree in one object dir per tree under $EHCONF_CACHE, ccache),
 # boots it in QEMU and runs the named ehconf cases there (default: every case) through
 # harness/test_vm.py (EHCONF_VM_CASES selects the cases). CASE may also be
-# "kselftest" (the kernel's own user_events selftests, built from this commit) or
-# "kselftest/<binary>" (abi_test, dyn_test, ftrace_test, perf_test).
+#   CASE/TEST            only that test of the case decides (e.g.
+#                        kernel_abi/write_no_listener): the binary still runs whole, but
+#                        its other tests, its golden diff and the kernel log are not judged
+#   kselftest            the kernel's own user_events selftests, built from this commit
+#   kselftest/<binary>   one of them (abi_test, dyn_test, ftrace_test, perf_test)
+# (scripts/bisect-verdict.py has the exact rules).
 #
 # Exit status (what git bisect expects; never above 127, which would abort it):
 #   0    GOOD  every selected item passed
@@ -66,9 +70,12 @@ finish() { # code label why
 ktree=$(pwd -P)
 
 cases=("$@")
+# The ehconf case binaries to run: CASE, or the CASE of CASE/TEST, once each.
 ehconf_cases=()
 for c in "${cases[@]}"; do
-    [[ "$c" == kselftest || "$c" == kselftest/* ]] || ehconf_cases+=("$c")
+    [[ "$c" == kselftest || "$c" == kselftest/* ]] && continue
+    c=${c%%/*}
+    [[ " ${ehconf_cases[*]} " == *" $c "* ]] || ehconf_cases+=("$c")
 done
 
 step=$bdir/steps/$sha
