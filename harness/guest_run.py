@@ -204,9 +204,86 @@ def wait_ready(p, timeout: float) -> str:
                 return ""
         elif p.poll() is not None:
             break
+    try:
+        p.wait(timeout=2)  # EOF: it is exiting; collect the status
+    except subprocess.TimeoutExpired:
+        pass
     if p.poll() is not None:
         return f"ehregister exited with {p.returncode}: {one_line(buf.decode(errors='replace'))}"
     return f"ehregister printed no 'ready' within {timeout:g} s"
+
+
+class Recording:
+    """ehregister holding the tracepoints + `perf record -a` on them, events enabled only
+    once perf acknowledged "enable" (the enable bit flips when perf OPENS the events)."""
+
+    def __init__(self, tag, names, ehregister, out, tmp, res):
+        self.tag, self.names, self.ehregister, self.out, self.tmp = tag, names, ehregister, out, tmp
+        self.res, self.steps = res, res["steps"]
+        self.reg = self.perf = self.fifo = None
+        self.pdata = os.path.join(tmp, tag + ".perf.data")
+        self.plog_path = os.path.join(out, tag + ".perf.log")
+
+    def start(self):
+        t0 = time.monotonic()
+        try:
+            self.reg = subprocess.Popen([self.ehregister, "--hold", str(HOLD)] + self.names,
+                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                        stdin=subprocess.DEVNULL, start_new_session=True)
+        except OSError as e:
+            raise StepFailed(f"cannot run {self.ehregister}: {e}")
+        why = wait_ready(self.reg, T_REGISTER)
+        self.steps["register"] = round(time.monotonic() - t0, 3)
+        if why:
+            raise StepFailed(why)
+
+        t0 = time.monotonic()
+        ctl, ack = (os.path.join(self.tmp, self.tag + x) for x in (".ctl", ".ack"))
+        self.fifo = Fifo(ctl, ack)
+        # -m: 8 MiB per CPU, so a burst of small events (concurrency: 8 threads x 1000)
+        # is not lost while perf, slowed down by TCG, drains the ring; -B -N: no build-id
+        # pass over perf.data at exit (tracepoint samples need none).
+        argv = ["perf", "record", "-a", "-m", "8M", "-B", "-N", "-o", self.pdata, "-D", "-1",
+                "--control", f"fifo:{ctl},{ack}"]
+        for n in self.names:
+            argv += ["-e", f"user_events:{n}"]
+        argv += ["--", "sleep", str(HOLD)]
+        self.res["perf_command"] = " ".join(argv)
+        with open(self.plog_path, "wb") as plog:
+            try:
+                self.perf = subprocess.Popen(argv, stdout=plog, stderr=subprocess.STDOUT,
+                                             stdin=subprocess.DEVNULL, start_new_session=True)
+            except OSError as e:
+                raise StepFailed(f"cannot run perf: {e}")
+        os.write(self.fifo.ctl, b"enable\n")
+        if not self.fifo.wait_ack(T_PERF_START, self.perf):
+            state = (f"exited with {self.perf.returncode}" if self.perf.poll() is not None
+                     else f"no ack within {T_PERF_START} s")
+            with open(self.plog_path, encoding="utf-8", errors="replace") as f:
+                raise StepFailed(f"perf record did not start ({state}): {one_line(f.read())}")
+        self.steps["perf_start"] = round(time.monotonic() - t0, 3)
+
+    def stop(self):
+        """"disable" + ack, then "stop" (SIGINT if perf ignores it)."""
+        t0 = time.monotonic()
+        try:
+            self.fifo.command("disable", T_ACK, self.perf)
+        except StepFailed as e:
+            self.res.setdefault("notes", []).append(str(e))
+        os.write(self.fifo.ctl, b"stop\n")
+        try:
+            self.perf.wait(timeout=T_PERF_EXIT)
+        except subprocess.TimeoutExpired:
+            self.res.setdefault("notes", []).append("perf ignored 'stop': SIGINT")
+            stop_process(self.perf, T_PERF_EXIT, signal.SIGINT)
+        self.steps["perf_stop"] = round(time.monotonic() - t0, 3)
+        self.res["perf_exit"] = self.perf.returncode
+
+    def cleanup(self):
+        if self.fifo:
+            self.fifo.close()
+        stop_process(self.perf, 10, signal.SIGINT)
+        stop_process(self.reg, 10)
 
 
 def capture_case(case: str, binary: str, args, res: dict, out: str, tmp: str) -> None:
@@ -230,50 +307,9 @@ def capture_case(case: str, binary: str, args, res: dict, out: str, tmp: str) ->
     res["tracepoints"] = names
     log(f"{case}: {len(names)} tracepoint(s): {' '.join(names)}")
 
-    reg = perf = fifo = None
+    rec = Recording(case, names, ehregister, out, tmp, res)
     try:
-        # 2. pre-register
-        t0 = time.monotonic()
-        try:
-            reg = subprocess.Popen([ehregister, "--hold", str(HOLD)] + names,
-                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                   stdin=subprocess.DEVNULL, start_new_session=True)
-        except OSError as e:
-            raise StepFailed(f"cannot run {ehregister}: {e}")
-        why = wait_ready(reg, T_REGISTER)
-        steps["register"] = round(time.monotonic() - t0, 3)
-        if why:
-            raise StepFailed(why)
-
-        # 3. perf, events disabled until "enable" is acknowledged
-        t0 = time.monotonic()
-        pdata = os.path.join(tmp, case + ".perf.data")
-        plog_path = os.path.join(out, case + ".perf.log")
-        fifo = Fifo(os.path.join(tmp, case + ".ctl"), os.path.join(tmp, case + ".ack"))
-        # -m: 8 MiB per CPU, so a burst of small events (concurrency: 8 threads x 1000)
-        # is not lost while perf, slowed down by TCG, drains the ring; -B -N: no build-id
-        # pass over perf.data at exit (tracepoint samples need none).
-        argv = ["perf", "record", "-a", "-m", "8M", "-B", "-N", "-o", pdata, "-D", "-1",
-                "--control", f"fifo:{tmp}/{case}.ctl,{tmp}/{case}.ack"]
-        for n in names:
-            argv += ["-e", f"user_events:{n}"]
-        argv += ["--", "sleep", str(HOLD)]
-        res["perf_command"] = " ".join(argv)
-        plog = open(plog_path, "wb")
-        try:
-            perf = subprocess.Popen(argv, stdout=plog, stderr=subprocess.STDOUT,
-                                    stdin=subprocess.DEVNULL, start_new_session=True)
-        except OSError as e:
-            raise StepFailed(f"cannot run perf: {e}")
-        finally:
-            plog.close()
-        os.write(fifo.ctl, b"enable\n")
-        if not fifo.wait_ack(T_PERF_START, perf):
-            state = (f"exited with {perf.returncode}" if perf.poll() is not None
-                     else f"no ack within {T_PERF_START} s")
-            with open(plog_path, encoding="utf-8", errors="replace") as f:
-                raise StepFailed(f"perf record did not start ({state}): {one_line(f.read())}")
-        steps["perf_start"] = round(time.monotonic() - t0, 3)
+        rec.start()  # 2. pre-register, 3. perf with events enabled and acknowledged
 
         # 4. the case on the real user_events
         rc, text, secs, to = run([binary], T_CASE, env={"EHCONF_CAPTURE": None},
@@ -284,32 +320,17 @@ def capture_case(case: str, binary: str, args, res: dict, out: str, tmp: str) ->
         if to:
             res["live_timed_out"] = True
 
-        # 5. stop perf; perf.data is written to /tmp, then copied out
-        t0 = time.monotonic()
-        try:
-            fifo.command("disable", T_ACK, perf)
-        except StepFailed as e:
-            res.setdefault("notes", []).append(str(e))
-        os.write(fifo.ctl, b"stop\n")
-        try:
-            perf.wait(timeout=T_PERF_EXIT)
-        except subprocess.TimeoutExpired:
-            res.setdefault("notes", []).append("perf ignored 'stop': SIGINT")
-            stop_process(perf, T_PERF_EXIT, signal.SIGINT)
-        steps["perf_stop"] = round(time.monotonic() - t0, 3)
-        res["perf_exit"] = perf.returncode
+        rec.stop()  # 5. perf.data is written to /tmp, then copied out
+        pdata, plog_path = rec.pdata, rec.plog_path
         if not os.path.exists(pdata) or os.path.getsize(pdata) == 0:
             with open(plog_path, encoding="utf-8", errors="replace") as f:
-                raise StepFailed(f"perf wrote no {pdata} (exit {perf.returncode}): "
+                raise StepFailed(f"perf wrote no {pdata} (exit {rec.perf.returncode}): "
                                  f"{one_line(f.read())}")
         shutil.copyfile(pdata, os.path.join(out, case + ".perf.data"))
         res["perf_data"] = case + ".perf.data"
         res["perf_data_bytes"] = os.path.getsize(pdata)
     finally:
-        if fifo:
-            fifo.close()
-        stop_process(perf, 10, signal.SIGINT)
-        stop_process(reg, 10)
+        rec.cleanup()
 
     # 6. decode
     t0 = time.monotonic()
@@ -381,6 +402,37 @@ def run_selftests(sdir: str, out: str, deadline: float) -> dict:
     return results
 
 
+def run_bench(args, out: str, tmp: str) -> dict:
+    """`make bench-vm`: harness/bench_vm (built as <build>/bench/bench_vm) while perf records
+    its tracepoint; returns its figures (stdout lines) or the reason it could not run."""
+    res = {"steps": {}, "status": "ok", "problem": ""}
+    exe = os.path.join(args.build, "bench", "bench_vm")
+    rec = Recording("bench_vm", ["EhconfBench_L5K1"], os.path.join(args.build, "bin", "ehregister"),
+                    out, tmp, res)
+    try:
+        if not os.path.exists(UE_DATA):
+            raise StepFailed(NO_USER_EVENTS)
+        if not os.access(exe, os.X_OK):
+            raise StepFailed(f"{exe} not built (make bench-vm builds it)")
+        rec.start()
+        rc, text, secs, to = run([exe], T_CASE)
+        res["steps"]["bench"] = round(secs, 3)
+        res["figures"] = [x for x in text.splitlines() if x.startswith("bench_vm:")]
+        if rc != 0 or to:
+            raise StepFailed(f"bench_vm exit {rc}{' (timed out)' if to else ''}: {one_line(text)}")
+        rec.stop()
+        res["perf_data_bytes"] = os.path.getsize(rec.pdata) if os.path.exists(rec.pdata) else 0
+    except StepFailed as e:
+        res["status"], res["problem"] = "failed", str(e)
+    finally:
+        rec.cleanup()
+    for line in res.get("figures", []):
+        log(line)
+    if res["problem"]:
+        log(f"bench: {res['problem']}")
+    return res
+
+
 def guest_info() -> dict:
     info = {"kernel_release": os.uname().release, "user_events": os.path.exists(UE_DATA)}
     rc, text, _, _ = run(["perf", "--version"], 20)
@@ -395,6 +447,8 @@ def main(argv=None) -> int:
     ap.add_argument("--build", default="build/gcc", help="build variant dir (cases/, bin/)")
     ap.add_argument("--case", action="append", default=[], help="case name (default: all built)")
     ap.add_argument("--selftests", default="", help="dir with the kernel's user_events selftests")
+    ap.add_argument("--bench", action="store_true",
+                    help="only run harness/bench_vm under perf (make bench-vm)")
     ap.add_argument("--deadline", type=float, default=600,
                     help="seconds this whole run may take; later work is skipped with a reason")
     args = ap.parse_args(argv)
@@ -407,6 +461,12 @@ def main(argv=None) -> int:
     os.makedirs(out, exist_ok=True)
 
     cases = args.case
+    if args.bench:
+        summary = {"guest": guest_info(), "bench": run_bench(args, out, tmp)}
+        with open(os.path.join(out, "bench-results.json"), "w", encoding="utf-8") as f:
+            json.dump(summary, f, indent=2)
+            f.write("\n")
+        return 0 if summary["bench"]["status"] == "ok" else 1
     if not cases:
         d = os.path.join(args.build, "cases")
         cases = sorted(f for f in os.listdir(d) if "." not in f) if os.path.isdir(d) else []

@@ -34,7 +34,9 @@ def secs(v) -> str:
 
 
 def cell(text) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
+    """Text for one table cell: no '|', no line break, control characters as \\xNN."""
+    t = "".join(ch if ch >= " " and ch != "\x7f" else f"\\x{ord(ch):02x}" for ch in str(text))
+    return t.replace("|", "\\|")
 
 
 def fmt(data: dict) -> str:
@@ -47,7 +49,7 @@ def fmt(data: dict) -> str:
     counts = Counter(i["status"] for i in items)
     L.append("# ehconf conformance report (make check)\n")
     L.append(f"**{counts.get('pass', 0)} passed, {counts.get('fail', 0)} failed, "
-             f"{counts.get('skip', 0) + counts.get('xfail', 0)} skipped** "
+             f"{counts.get('skip', 0)} skipped, {counts.get('xfail', 0)} known failures (xfail)** "
              f"(items of harness/test_vm.py; the offline run has its own JUnit file)\n")
     if data.get("problem"):
         L.append(f"> The VM run did not complete: {data['problem']}\n")
@@ -71,6 +73,8 @@ def fmt(data: dict) -> str:
     lim = data.get("limits", {})
     for c in ("perf", "ftrace"):
         L.append(f"| {c} | {lim.get(c, 'not measured')} | {EXPECTED_6_12[c]} |")
+    for what, text in sorted((data.get("behaviours") or {}).items()):
+        L.append(f"\n{what}: {cell(text)}")
     L.append("")
 
     cases = data.get("cases", {})
@@ -100,14 +104,19 @@ def fmt(data: dict) -> str:
         L.append("")
 
     L.append("## Events per case (golden events found in each decoded capture)\n")
+    L.append("One row per event name (events written several times are counted together): "
+             "how many of the golden events with that name each transport delivered intact.\n")
     for name, c in sorted(cases.items()):
         ev = c.get("events", [])
         if not ev:
             continue
         L.append(f"### {name}\n")
-        L.append(f"| # | event | offline | {perf_t} |\n|---|---|---|---|")
-        for k, e in enumerate(ev):
-            L.append(f"| {k} | {cell(e.get('n'))} | {mark(e.get('offline'))} | {mark(e.get('perf'))} |")
+        L.append(f"| event | golden | offline | {perf_t} |\n|---|---|---|---|")
+        groups = {}
+        for e in ev:
+            groups.setdefault(e.get("n"), []).append(e)
+        for n, es in groups.items():
+            L.append(f"| {cell(n)} | {len(es)} | {_tally(es, 'offline')} | {_tally(es, 'perf')} |")
         L.append("")
 
     L.append("## Kernel user_events selftests\n")
@@ -149,6 +158,23 @@ def fmt(data: dict) -> str:
         for i in skips:
             L.append(f"- `{i['ident']}`: {cell(i.get('message', ''))}")
     return "\n".join(L) + "\n"
+
+
+def _tally(events, transport: str) -> str:
+    """"3/3 ok", "2/3 ok, 1 dropped (declared)", "**1/3 ok, 2 MISSING/DIFF**"..."""
+    c = Counter(e.get(transport) for e in events)
+    n = len(events)
+    if c.get("not run") == n or not c:
+        return "not run"
+    parts = [f"{c.get('ok', 0)}/{n} ok"]
+    for status, label in (("dropped as declared", "dropped (declared)"),
+                          ("missing or different", "MISSING/DIFF"),
+                          ("arrived although declared dropped", "ARRIVED though declared dropped")):
+        if c.get(status):
+            parts.append(f"{c[status]} {label}")
+    text = ", ".join(parts)
+    bad = c.get("missing or different", 0) + c.get("arrived although declared dropped", 0)
+    return f"**{text}**" if bad else text
 
 
 def _worst(values):

@@ -6,7 +6,10 @@
 #                     user_events selftests (harness/guest_run.py), then pytest turns the
 #                     results into items (harness/test_vm.py, JUnit: $(JUNIT_DIR)/vm.xml)
 #                     and harness/report.py writes report.md at the top of the checkout.
-#   (bench-vm, the `make bench` figures in the guest, is not implemented yet.)
+#   make bench-vm     the `make bench` figures on the real kernel: harness/bench_vm.c (built
+#                     as $(B)/bench/bench_vm) in the guest while perf records its tracepoint:
+#                     ns per enabled 5-field event through libeventheader next to a raw
+#                     writev() of the same bytes, and ns per disabled check. Figures only.
 #
 # Guest artifacts: $(O)/results/vm/ (console.log, vm.json, guest-results.json, per case
 # <case>.ktap, <case>.perf.data, <case>.perf.json, selftests/*.ktap).
@@ -25,4 +28,16 @@ check-vm: all
 	else echo "check-vm: no $(O)/results/vm-results.json, so no $(VM_REPORT)" >&2; rc=1; fi; \
 	exit $$rc
 
-.PHONY: check-vm
+BENCH_VM := $(B)/bench/bench_vm
+$(BENCH_VM): $(B)/obj/harness/bench_vm.o $(EH_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+ALL_TARGETS += $(BENCH_VM)
+
+bench-vm: all
+	@mkdir -p $(O)/results/bench-vm
+	vm/run --timeout 600 --results $(abspath $(O)/results/bench-vm) -- \
+	  /usr/bin/python3 harness/guest_run.py --bench --build $(B) \
+	  --results $(abspath $(O)/results/bench-vm)
+
+.PHONY: check-vm bench-vm

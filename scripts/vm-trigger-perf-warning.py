@@ -30,11 +30,11 @@ def register(fd):
     import fcntl
     enabled = ctypes.c_uint32(0)
     name = ctypes.create_string_buffer(NAME)
-    reg = ctypes.create_string_buffer(USER_REG.pack(USER_REG.size, 0, 4, 0, ctypes.addressof(enabled),
-                                                    ctypes.addressof(name), 0), USER_REG.size)
-    # Pass the buffer's address: the ioctl argument is a pointer to struct user_reg.
-    fcntl.ioctl(fd, DIAG_IOCSREG, ctypes.addressof(reg))
-    write_index = USER_REG.unpack(reg.raw)[6]
+    reg = bytearray(USER_REG.pack(USER_REG.size, 0, 4, 0, ctypes.addressof(enabled),
+                                  ctypes.addressof(name), 0))
+    # A mutable buffer: ioctl gets a pointer to it and the kernel's write_index comes back.
+    fcntl.ioctl(fd, DIAG_IOCSREG, reg, True)
+    write_index = USER_REG.unpack(bytes(reg))[6]
     return write_index, enabled, name, reg
 
 

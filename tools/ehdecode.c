@@ -18,6 +18,9 @@
  *    metadata extension, e.g. header-only events) is the object
  *    { "n": "<system>:<tracepoint>", "error": "<reason>", "fileOffset": <offset> }
  *    (capture files use the system "user_events", like the perf path);
+ *  - a capture record whose size is sound but whose name is not NUL-terminated
+ *    is reported, shown as { "n": "user_events:", "error": ..., "fileOffset":
+ *    <record offset> } and skipped; decoding goes on with the next record;
  *  - "-" and "" both read stdin and are named "stdin" in the document;
  *  - --golden on a non-EventHeader tracepoint keeps an empty "meta": { }.
  */
@@ -79,10 +82,14 @@ static void emit_event(void *ctx, const char *json, size_t len)
         fputc_unlocked('\n', o->out);
         return;
     }
-    fputs(o->first ? "\n " : ",\n ", o->out);
+    /* one writer thread: the unlocked stdio calls skip a lock per piece */
+    if (o->first)
+        fwrite_unlocked("\n ", 1, 2, o->out);
+    else
+        fwrite_unlocked(",\n ", 1, 3, o->out);
     if (o->flags & EHD_JSON_SPACE)
-        fputc(' ', o->out);
-    fwrite(json, 1, len, o->out);
+        fputc_unlocked(' ', o->out);
+    fwrite_unlocked(json, 1, len, o->out);
     o->first = 0;
 }
 
@@ -130,7 +137,21 @@ static int decode_dat(FILE *f, struct out_state *o, struct diag_state *d)
     const char *reason;
     uint64_t off;
     int rc;
-    while ((rc = ehd_dat_next(r, &rec, &reason, &off)) > 0) {
+    while ((rc = ehd_dat_next(r, &rec, &reason, &off)) != 0) {
+        if (rc < 0) {
+            diag_print(d, off, reason);
+            status = 1;
+            if (!ehd_dat_can_continue(r))
+                break; /* the record size lied: nothing after it can be trusted */
+            /* Only this record's name is bad (its size was sound), so the
+             * records after it still decode. The name is unusable, hence the
+             * bare system in "n"; fileOffset is the record's start (the size
+             * field, 4 bytes before the name the reader reports). */
+            ehd_buf_reset(&b);
+            ehd_perf_error_json(&b, "user_events:", 12, reason, off - 4, o->flags);
+            emit_event(o, b.data ? b.data : "", b.len);
+            continue;
+        }
         ehd_buf_reset(&b);
         size_t at;
         int err = ehd_eventheader_json(&b, rec.tp_name, rec.tp_name_len, rec.data, rec.size, NULL,
@@ -149,10 +170,6 @@ static int decode_dat(FILE *f, struct out_state *o, struct diag_state *d)
             status = 1;
         }
         emit_event(o, b.data ? b.data : "", b.len);
-    }
-    if (rc < 0) {
-        diag_print(d, off, reason);
-        status = 1;
     }
     if (b.oom || name.oom) {
         diag_print(d, 0, "out of memory");

@@ -180,6 +180,66 @@ static void test_exit_status_and_messages(void)
     KT_EXPECT(strstr(out, "\", \"fileOffset\": 104 }\n") != NULL);
 }
 
+/* Appends one capture record (eventheader-wire-format.md §5: u32 LE size
+ * including itself, then the name bytes, then the event) to f. */
+static void put_record(FILE *f, const void *name, size_t name_len, const uint8_t *data,
+                       size_t size)
+{
+    uint32_t total = (uint32_t)(4 + name_len + size);
+    uint8_t le[4] = { (uint8_t)total, (uint8_t)(total >> 8), (uint8_t)(total >> 16),
+                      (uint8_t)(total >> 24) };
+    fwrite(le, 1, 4, f);
+    fwrite(name, 1, name_len, f);
+    if (size)
+        fwrite(data, 1, size, f);
+}
+
+/* A .dat record whose name has no NUL but whose size is sound: reported
+ * (exit 1, message on stderr), shown as an error object, and the records
+ * after it are still decoded. A record whose size runs past the end stops
+ * the file. */
+static void test_dat_bad_record_continues(void)
+{
+    if (!setup())
+        KT_SKIP("EHCONF_BUILD/bin/ehdecode not available");
+    char d[128], cmd[1024], out[4096];
+    snprintf(d, sizeof d, "%s/bad-name.dat", dir);
+    FILE *f = fopen(d, "wb");
+    KT_EXPECT(f != NULL);
+    if (!f)
+        return;
+    put_record(f, "P_L4K0", 7, ev, sizeof ev); /* offset 0, 4 + 7 + 18 = 29 bytes */
+    put_record(f, "abc", 3, NULL, 0);          /* offset 29, 7 bytes, name without NUL */
+    put_record(f, "P_L4K0", 7, ev, sizeof ev); /* offset 36 */
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "%s --golden %s 2>/dev/null", tool, d);
+    KT_EXPECT_EQ(run(cmd, out, sizeof out), 1);
+    KT_EXPECT_STR(out, "{ \"n\": \"P:E\", \"v\": 9, \"meta\": { \"level\": 4 } }\n"
+                       "{ \"n\": \"user_events:\", \"error\": \"tracepoint name not "
+                       "NUL-terminated inside the record\", \"fileOffset\": 29 }\n"
+                       "{ \"n\": \"P:E\", \"v\": 9, \"meta\": { \"level\": 4 } }\n");
+    /* the message names the name field, 4 bytes into the record at 29 */
+    snprintf(cmd, sizeof cmd, "%s --golden %s 2>&1 >/dev/null", tool, d);
+    KT_EXPECT_EQ(run(cmd, out, sizeof out), 1);
+    char want[256];
+    snprintf(want, sizeof want,
+             "ehdecode: %s:33: tracepoint name not NUL-terminated inside the record\n", d);
+    KT_EXPECT_STR(out, want);
+
+    /* a size that lies (100 bytes claimed, 11 there) ends the file after record 1 */
+    f = fopen(d, "wb");
+    KT_EXPECT(f != NULL);
+    if (!f)
+        return;
+    put_record(f, "P_L4K0", 7, ev, sizeof ev);
+    static const uint8_t lie[] = { 100, 0, 0, 0, 'P', 0, 1, 2, 3, 4, 5 };
+    fwrite(lie, 1, sizeof lie, f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "%s --golden %s 2>/dev/null", tool, d);
+    KT_EXPECT_EQ(run(cmd, out, sizeof out), 1);
+    KT_EXPECT_STR(out, "{ \"n\": \"P:E\", \"v\": 9, \"meta\": { \"level\": 4 } }\n");
+}
+
 static void test_cleanup(void)
 {
     if (!dir[0])
@@ -190,4 +250,5 @@ static void test_cleanup(void)
 }
 
 KT_MAIN(KT_CASE(test_default_document), KT_CASE(test_golden_lines_and_stdin_pipe_mode),
-        KT_CASE(test_exit_status_and_messages), KT_CASE(test_cleanup))
+        KT_CASE(test_exit_status_and_messages), KT_CASE(test_dat_bad_record_continues),
+        KT_CASE(test_cleanup))

@@ -242,6 +242,40 @@ static void test_thousand_fields(void)
     free(buf);
 }
 
+#define G1 EH_U32("g", __COUNTER__)
+#define G2 G1, G1
+#define G4 G2, G2
+#define G8 G4, G4
+#define G16 G8, G8
+#define G32 G16, G16
+#define G64 G32, G32
+
+/* 200 u32 fields (800 bytes) overflow the write path's 512-byte stage for small
+ * values: the values after it are referenced in place; order must be kept. */
+static void test_many_small_values(void)
+{
+    size_t mark = cap_size();
+    KT_EXPECT_EQ(EH_WRITE(lim, EH_EVENT("Stage", 5, 1), G64, G64, G64, G8), 0);
+    size_t len;
+    uint8_t *buf = cap_read_from(mark, &len);
+    const uint8_t *p = buf;
+    struct cap_record rec;
+    KT_EXPECT_EQ(cap_next(&p, buf + len, &rec), 1);
+    /* 8 header + 4 ext + "Stage\0" 6 + 200 x ("g\0", 0x04) + 200 x 4 bytes */
+    KT_EXPECT_EQ(rec.event_len, 8 + 4 + 6 + 600 + 800);
+    if (rec.event_len == 1418) {
+        int in_order = 0;
+        uint32_t first, v;
+        memcpy(&first, rec.event + 618, 4);
+        for (int i = 0; i < 200; i++) {
+            memcpy(&v, rec.event + 618 + 4 * i, 4);
+            in_order += v == first + (uint32_t)i; /* __COUNTER__ counts up per field */
+        }
+        KT_EXPECT_EQ(in_order, 200);
+    }
+    free(buf);
+}
+
 /* Size of an event with one str8 field "b" of n bytes named "Big":
  * 8 header + 4 ext + "Big\0" 4 + "b\0" 0x0a 3 + 2 count + n = 21 + n. */
 static void test_size_limit_static(void)
@@ -335,5 +369,6 @@ static void test_write_after_unregister(void)
 KT_MAIN(KT_CASE(test_register), KT_CASE(test_bad_provider_names), KT_CASE(test_name_length),
         KT_CASE(test_event_names), KT_CASE(test_struct_member_limit_static),
         KT_CASE(test_struct_member_limit_builder), KT_CASE(test_deep_nesting),
-        KT_CASE(test_thousand_fields), KT_CASE(test_size_limit_static),
+        KT_CASE(test_thousand_fields), KT_CASE(test_many_small_values),
+        KT_CASE(test_size_limit_static),
         KT_CASE(test_size_limit_builder), KT_CASE(test_write_after_unregister))

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ehd.h"
+#include "eh_internal.h"
 
 void ehd_buf_init(ehd_buf *b)
 {
@@ -66,6 +66,12 @@ static int reserve(ehd_buf *b, size_t n)
     b->data = p;
     b->cap = cap;
     return 1;
+}
+
+/* For eh_buf_room (eh_internal.h): the out-of-line growth path. */
+int eh_buf_grow(ehd_buf *b, size_t n)
+{
+    return reserve(b, n);
 }
 
 void ehd_buf_append(ehd_buf *b, const void *p, size_t n)

@@ -39,6 +39,10 @@ struct eh_ctx {
     int be;     /* the event's fields are big-endian */
     struct eh_node *nodes;
     uint32_t n_nodes;
+    /* Caller-provided room for small events, so the common case allocates
+     * nothing per event; nodes == small_nodes means "do not free". */
+    struct eh_node *small_nodes;
+    uint32_t small_cap;
     const char **reason;
     size_t *err_offset;
 };

@@ -171,8 +171,12 @@ int eh_parse_fields(struct eh_ctx *c, const struct eh_event_parts *ev, size_t fi
     const uint8_t *m = ev->meta;
     size_t n = ev->meta_size, pos = fields_start;
     size_t cap = (n - fields_start) / 2 + 1; /* every definition takes >= 2 bytes */
-    c->nodes = malloc(cap * sizeof *c->nodes);
-    struct open_struct *open = malloc((cap < EH_MAX_DEPTH ? cap : EH_MAX_DEPTH) * sizeof *open);
+    /* Small events (the common case) use the caller's and this frame's
+     * arrays instead of two allocations per event. */
+    struct open_struct open_small[16];
+    size_t open_cap = cap < EH_MAX_DEPTH ? cap : EH_MAX_DEPTH;
+    c->nodes = cap <= c->small_cap ? c->small_nodes : malloc(cap * sizeof *c->nodes);
+    struct open_struct *open = open_cap <= 16 ? open_small : malloc(open_cap * sizeof *open);
     uint32_t depth = 0;
     int err = 0;
     if (!c->nodes || !open) {
@@ -276,7 +280,8 @@ int eh_parse_fields(struct eh_ctx *c, const struct eh_event_parts *ev, size_t fi
         depth--;
     }
 out:
-    free(open);
+    if (open != open_small)
+        free(open);
     return err;
 }
 

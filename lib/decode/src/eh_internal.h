@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "ehd.h"
 
@@ -24,6 +25,62 @@ void eh_json_bom_body(ehd_buf *b, const uint8_t *s, size_t n, unsigned unit_byte
                       int big_endian);
 /* Lowercase hex bytes separated by single spaces, no quotes. */
 void eh_hex_bytes_body(ehd_buf *b, const uint8_t *s, size_t n);
+
+/* buf_num.c: decimal ("%" PRIu64, "%" PRId64) and hex without prefix
+ * ("%" PRIX64 when upper, else "%" PRIx64) appended without printf. */
+void eh_buf_u64(ehd_buf *b, uint64_t v);
+void eh_buf_i64(ehd_buf *b, int64_t v);
+void eh_buf_hex(ehd_buf *b, uint64_t v, int upper);
+
+/* Inline fast paths of ehd_buf_append / ehd_buf_putc / ehd_buf_puts for the
+ * decoder's inner loops: when the bytes (plus the NUL) fit in the current
+ * capacity they are stored directly, otherwise the out-of-line function
+ * grows the buffer (and handles out-of-memory). A sticky oom implies the
+ * data is never written past cap, so skipping the oom check here is safe:
+ * ehd_buf_reset clears oom, and a failed grow leaves len unchanged. */
+static inline void eh_buf_append_fast(ehd_buf *b, const void *p, size_t n)
+{
+    if (!b->oom && n < b->cap - b->len) {
+        memcpy(b->data + b->len, p, n);
+        b->len += n;
+        b->data[b->len] = 0;
+        return;
+    }
+    ehd_buf_append(b, p, n);
+}
+static inline void eh_buf_putc_fast(ehd_buf *b, char c)
+{
+    if (!b->oom && b->cap - b->len > 1) {
+        b->data[b->len++] = c;
+        b->data[b->len] = 0;
+        return;
+    }
+    ehd_buf_putc(b, c);
+}
+static inline void eh_buf_puts_fast(ehd_buf *b, const char *s)
+{
+    eh_buf_append_fast(b, s, strlen(s));
+}
+
+/* Direct writing for runs of small pieces: eh_buf_room returns where up to
+ * n bytes may be written (room for the NUL too), or NULL when out of memory;
+ * eh_buf_commit ends the run at end and restores the NUL. Writing through a
+ * local cursor avoids re-reading b->len/b->data after every byte (char
+ * stores may alias them). */
+int eh_buf_grow(ehd_buf *b, size_t n); /* buf.c: 1, or 0 with b->oom set */
+static inline char *eh_buf_room(ehd_buf *b, size_t n)
+{
+    if (!b->oom && n < b->cap - b->len)
+        return b->data + b->len;
+    return eh_buf_grow(b, n) ? b->data + b->len : NULL;
+}
+static inline void eh_buf_commit(ehd_buf *b, char *end)
+{
+    b->len = (size_t)(end - b->data);
+    *end = 0;
+}
+/* Writes the decimal text of v at o; returns the end. */
+char *eh_put_u64(char *o, uint64_t v); /* buf_num.c */
 
 /* eh_errno.c: "EPERM" for 1 .. "EHWPOISON" for 133; NULL when the table has no name. */
 const char *eh_errno_name(int32_t value);

@@ -61,30 +61,113 @@ struct eh_frame {
 static void put_sep(struct eh_ctx *c, uint8_t *first)
 {
     if (c->flags & EHD_JSON_SPACE)
-        ehd_buf_puts(c->out, *first ? " " : ", ");
+        eh_buf_puts_fast(c->out, *first ? " " : ", ");
     else if (!*first)
-        ehd_buf_putc(c->out, ',');
+        eh_buf_putc_fast(c->out, ',');
     *first = 0;
 }
 
 static void put_colon(struct eh_ctx *c)
 {
-    ehd_buf_puts(c->out, (c->flags & EHD_JSON_SPACE) ? ": " : ":");
+    eh_buf_puts_fast(c->out, (c->flags & EHD_JSON_SPACE) ? ": " : ":");
 }
 
 static void put_close(struct eh_ctx *c, char closer)
 {
     if (c->flags & EHD_JSON_SPACE)
-        ehd_buf_putc(c->out, ' ');
-    ehd_buf_putc(c->out, closer);
+        eh_buf_putc_fast(c->out, ' ');
+    eh_buf_putc_fast(c->out, closer);
 }
 
+/* Keys are short literals; one append instead of four (hot: ~10 per event). */
 static void put_key(struct eh_ctx *c, const char *key)
 {
-    ehd_buf_putc(c->out, '"');
-    ehd_buf_puts(c->out, key);
-    ehd_buf_putc(c->out, '"');
-    put_colon(c);
+    char t[40];
+    size_t n = strlen(key);
+    if (n > sizeof t - 4) {
+        eh_buf_putc_fast(c->out, '"');
+        eh_buf_append_fast(c->out, key, n);
+        eh_buf_putc_fast(c->out, '"');
+        put_colon(c);
+        return;
+    }
+    t[0] = '"';
+    memcpy(t + 1, key, n);
+    t[n + 1] = '"';
+    t[n + 2] = ':';
+    n += 3;
+    if (c->flags & EHD_JSON_SPACE)
+        t[n++] = ' ';
+    eh_buf_append_fast(c->out, t, n);
+}
+
+/* Direct writers for a local cursor (eh_buf_room): meta and plain field
+ * names are a dozen small pieces per event, each an append before. The w_*
+ * helpers mirror put_sep, put_key and friends above and must print the
+ * same bytes. */
+static char *w_sep(const struct eh_ctx *c, char *o, uint8_t *first)
+{
+    if (c->flags & EHD_JSON_SPACE) {
+        if (!*first)
+            *o++ = ',';
+        *o++ = ' ';
+    } else if (!*first) {
+        *o++ = ',';
+    }
+    *first = 0;
+    return o;
+}
+
+static char *w_key(const struct eh_ctx *c, char *o, uint8_t *first, const char *key, size_t n)
+{
+    o = w_sep(c, o, first);
+    *o++ = '"';
+    memcpy(o, key, n);
+    o += n;
+    *o++ = '"';
+    *o++ = ':';
+    if (c->flags & EHD_JSON_SPACE)
+        *o++ = ' ';
+    return o;
+}
+#define W_KEY(c, o, first, lit) w_key(c, o, first, lit, sizeof lit - 1)
+
+/* "%" PRIX64 */
+static char *w_hex(char *o, uint64_t v)
+{
+    char t[16];
+    char *e = t + sizeof t, *s = e;
+    do {
+        *--s = "0123456789ABCDEF"[v & 15];
+        v >>= 4;
+    } while (v);
+    memcpy(o, s, (size_t)(e - s));
+    return o + (e - s);
+}
+
+/* "\"0x%" PRIX64 "\"" */
+static char *w_hex_quoted(char *o, uint64_t v)
+{
+    *o++ = '"';
+    *o++ = '0';
+    *o++ = 'x';
+    o = w_hex(o, v);
+    *o++ = '"';
+    return o;
+}
+
+/* "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", quoted */
+static char *w_uuid(char *o, const uint8_t *p)
+{
+    *o++ = '"';
+    for (int i = 0; i < 16; i++) {
+        if (i == 4 || i == 6 || i == 8 || i == 10)
+            *o++ = '-';
+        *o++ = "0123456789abcdef"[p[i] >> 4];
+        *o++ = "0123456789abcdef"[p[i] & 15];
+    }
+    *o++ = '"';
+    return o;
 }
 
 /* ---- payload ----------------------------------------------------------- */
@@ -188,11 +271,13 @@ static int put_value(struct eh_ctx *c, const struct eh_node *nd)
 
 static void put_field_name(struct eh_ctx *c, const struct eh_node *nd)
 {
-    ehd_buf_putc(c->out, '"');
+    eh_buf_putc_fast(c->out, '"');
     eh_json_utf8_body(c->out, nd->name, nd->name_len);
-    if ((c->flags & EHD_JSON_FIELD_TAG) && nd->tag != 0)
-        ehd_buf_printf(c->out, ";tag=0x%X", (unsigned)nd->tag);
-    ehd_buf_putc(c->out, '"');
+    if ((c->flags & EHD_JSON_FIELD_TAG) && nd->tag != 0) {
+        eh_buf_append_fast(c->out, ";tag=0x", 7);
+        eh_buf_hex(c->out, nd->tag, 1);
+    }
+    eh_buf_putc_fast(c->out, '"');
     put_colon(c);
 }
 
@@ -217,7 +302,7 @@ static int begin_item(struct eh_ctx *c, struct eh_frame *stack, uint32_t *sp, ui
             count = eh_load16(c->data + c->pos, c->be);
             c->pos += 2;
         }
-        ehd_buf_putc(c->out, '[');
+        eh_buf_putc_fast(c->out, '[');
         struct eh_frame *f = &stack[(*sp)++];
         memset(f, 0, sizeof *f);
         f->is_array = 1;
@@ -227,7 +312,7 @@ static int begin_item(struct eh_ctx *c, struct eh_frame *stack, uint32_t *sp, ui
         return 0;
     }
     if (nd->enc == EH_ENC_STRUCT) {
-        ehd_buf_putc(c->out, '{');
+        eh_buf_putc_fast(c->out, '{');
         struct eh_frame *f = &stack[(*sp)++];
         memset(f, 0, sizeof *f);
         f->next = idx + 1;
@@ -238,11 +323,44 @@ static int begin_item(struct eh_ctx *c, struct eh_frame *stack, uint32_t *sp, ui
     return put_value(c, nd);
 }
 
+/* put_sep + put_field_name in one write when the name needs no escaping
+ * (the common case: ASCII identifiers). */
+static void put_member_name(struct eh_ctx *c, uint8_t *first, const struct eh_node *nd)
+{
+    const uint8_t *s = nd->name;
+    size_t n = nd->name_len, i = 0;
+    while (i < n && s[i] >= 0x20 && s[i] < 0x80 && s[i] != '"' && s[i] != '\\')
+        i++;
+    if (i < n) {
+        put_sep(c, first);
+        put_field_name(c, nd);
+        return;
+    }
+    char *o = eh_buf_room(c->out, n + 32);
+    if (!o)
+        return; /* out of memory is sticky: put_fields reports it */
+    o = w_sep(c, o, first);
+    *o++ = '"';
+    memcpy(o, s, n);
+    o += n;
+    if ((c->flags & EHD_JSON_FIELD_TAG) && nd->tag != 0) {
+        memcpy(o, ";tag=0x", 7);
+        o = w_hex(o + 7, nd->tag);
+    }
+    *o++ = '"';
+    *o++ = ':';
+    if (c->flags & EHD_JSON_SPACE)
+        *o++ = ' ';
+    eh_buf_commit(c->out, o);
+}
+
 static int put_fields(struct eh_ctx *c)
 {
     /* Frames: at most one struct body and one array per nesting level. */
     uint32_t max_frames = 2 * c->n_nodes + 2;
-    struct eh_frame *stack = malloc(max_frames * sizeof *stack);
+    struct eh_frame stack_small[34]; /* no allocation for events of up to 16 fields */
+    struct eh_frame *stack =
+        max_frames <= 34 ? stack_small : malloc(max_frames * sizeof *stack);
     if (!stack)
         return eh_fail(c, ENOMEM, 0, "out of memory");
     uint32_t sp = 1;
@@ -280,28 +398,18 @@ static int put_fields(struct eh_ctx *c)
             }
             uint32_t idx = f->next;
             f->next = c->nodes[idx].end;
-            put_sep(c, &f->first);
-            put_field_name(c, &c->nodes[idx]);
+            put_member_name(c, &f->first, &c->nodes[idx]);
             err = begin_item(c, stack, &sp, idx, 0);
         }
         if (err)
             break;
     }
-    free(stack);
+    if (stack != stack_small)
+        free(stack);
     return err;
 }
 
 /* ---- meta -------------------------------------------------------------- */
-
-static void put_uuid_member(struct eh_ctx *c, uint8_t *first, const char *key, const uint8_t *p)
-{
-    put_sep(c, first);
-    put_key(c, key);
-    ehd_buf_printf(c->out,
-                   "\"%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x\"",
-                   p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9], p[10], p[11],
-                   p[12], p[13], p[14], p[15]);
-}
 
 static void put_meta(struct eh_ctx *c, const ehd_sample_info *si, uint64_t keyword,
                      const struct eh_event_parts *ev)
@@ -310,65 +418,67 @@ static void put_meta(struct eh_ctx *c, const ehd_sample_info *si, uint64_t keywo
     uint16_t id = eh_load16(h + 2, c->be), tag = eh_load16(h + 4, c->be);
     uint8_t version = h[1], opcode = h[6], level = h[7];
     uint8_t first = 1, outer_first = 0;
-    put_sep(c, &outer_first);
-    put_key(c, "meta");
-    ehd_buf_putc(c->out, '{');
-    if (si && !(c->flags & EHD_META_GOLDEN)) {
+    int with_si = si && !(c->flags & EHD_META_GOLDEN);
+    size_t tlen = with_si && si->time_json ? strlen(si->time_json) : 0;
+    /* bounded: 13 members of at most ~60 bytes, plus the caller's time text */
+    char *o = eh_buf_room(c->out, 1024 + tlen);
+    if (!o)
+        return; /* out of memory is sticky: the caller reports it */
+    o = W_KEY(c, o, &outer_first, "meta");
+    *o++ = '{';
+    if (with_si) {
         if (si->time_json) {
-            put_sep(c, &first);
-            put_key(c, "time");
-            ehd_buf_puts(c->out, si->time_json);
+            o = W_KEY(c, o, &first, "time");
+            memcpy(o, si->time_json, tlen);
+            o += tlen;
         }
         if (si->has_cpu) {
-            put_sep(c, &first);
-            put_key(c, "cpu");
-            ehd_buf_printf(c->out, "%" PRIu32, si->cpu);
+            o = W_KEY(c, o, &first, "cpu");
+            o = eh_put_u64(o, si->cpu);
         }
         if (si->has_pid) {
-            put_sep(c, &first);
-            put_key(c, "pid");
-            ehd_buf_printf(c->out, "%" PRIu32, si->pid);
-            put_sep(c, &first);
-            put_key(c, "tid");
-            ehd_buf_printf(c->out, "%" PRIu32, si->tid);
+            o = W_KEY(c, o, &first, "pid");
+            o = eh_put_u64(o, si->pid);
+            o = W_KEY(c, o, &first, "tid");
+            o = eh_put_u64(o, si->tid);
         }
     }
     if (id) {
-        put_sep(c, &first);
-        put_key(c, "id");
-        ehd_buf_printf(c->out, "%u", (unsigned)id);
+        o = W_KEY(c, o, &first, "id");
+        o = eh_put_u64(o, id);
     }
     if (version) {
-        put_sep(c, &first);
-        put_key(c, "version");
-        ehd_buf_printf(c->out, "%u", (unsigned)version);
+        o = W_KEY(c, o, &first, "version");
+        o = eh_put_u64(o, version);
     }
     if (level) {
-        put_sep(c, &first);
-        put_key(c, "level");
-        ehd_buf_printf(c->out, "%u", (unsigned)level);
+        o = W_KEY(c, o, &first, "level");
+        o = eh_put_u64(o, level);
     }
     if (keyword) {
-        put_sep(c, &first);
-        put_key(c, "keyword");
-        ehd_buf_printf(c->out, "\"0x%" PRIX64 "\"", keyword);
+        o = W_KEY(c, o, &first, "keyword");
+        o = w_hex_quoted(o, keyword);
     }
     if (opcode) {
-        put_sep(c, &first);
-        put_key(c, "opcode");
-        ehd_buf_printf(c->out, "%u", (unsigned)opcode);
+        o = W_KEY(c, o, &first, "opcode");
+        o = eh_put_u64(o, opcode);
     }
     if (tag) {
-        put_sep(c, &first);
-        put_key(c, "tag");
-        ehd_buf_printf(c->out, "\"0x%X\"", (unsigned)tag);
+        o = W_KEY(c, o, &first, "tag");
+        o = w_hex_quoted(o, tag);
     }
     if (ev->activity) {
-        put_uuid_member(c, &first, "activity", ev->activity);
-        if (ev->activity_size == 32)
-            put_uuid_member(c, &first, "relatedActivity", ev->activity + 16);
+        o = W_KEY(c, o, &first, "activity");
+        o = w_uuid(o, ev->activity);
+        if (ev->activity_size == 32) {
+            o = W_KEY(c, o, &first, "relatedActivity");
+            o = w_uuid(o, ev->activity + 16);
+        }
     }
-    put_close(c, '}');
+    if (c->flags & EHD_JSON_SPACE)
+        *o++ = ' ';
+    *o++ = '}';
+    eh_buf_commit(c->out, o);
 }
 
 /* ---- entry point ------------------------------------------------------- */
@@ -378,7 +488,10 @@ int ehd_eventheader_json(ehd_buf *out, const char *tp_name, size_t tp_name_len,
                          unsigned flags, const char **reason, size_t *err_offset)
 {
     struct eh_ctx c;
+    struct eh_node small_nodes[32];
     memset(&c, 0, sizeof c);
+    c.small_nodes = small_nodes;
+    c.small_cap = 32;
     c.out = out;
     c.out_start = out->len;
     c.flags = flags;
@@ -414,14 +527,14 @@ int ehd_eventheader_json(ehd_buf *out, const char *tp_name, size_t tp_name_len,
     if (!err) {
         c.pos = ev.payload;
         uint8_t first = 1;
-        ehd_buf_putc(out, '{');
+        eh_buf_putc_fast(out, '{');
         put_sep(&c, &first);
         put_key(&c, "n");
-        ehd_buf_putc(out, '"');
+        eh_buf_putc_fast(out, '"');
         eh_json_utf8_body(out, (const uint8_t *)tp_name, provider_len);
-        ehd_buf_putc(out, ':');
+        eh_buf_putc_fast(out, ':');
         eh_json_utf8_body(out, ev.meta, ename_shown);
-        ehd_buf_putc(out, '"');
+        eh_buf_putc_fast(out, '"');
         err = put_fields(&c);
     }
     if (!err) {
@@ -430,7 +543,8 @@ int ehd_eventheader_json(ehd_buf *out, const char *tp_name, size_t tp_name_len,
         if (out->oom)
             err = eh_fail(&c, ENOMEM, c.pos, "out of memory");
     }
-    free(c.nodes);
+    if (c.nodes != small_nodes)
+        free(c.nodes);
     if (err)
         ehd_buf_truncate(out, c.out_start);
     return err;

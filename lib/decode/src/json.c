@@ -22,13 +22,13 @@ static void put_ascii(ehd_buf *b, uint8_t c)
 {
     char esc[7];
     switch (c) {
-    case '"': ehd_buf_append(b, "\\\"", 2); return;
-    case '\\': ehd_buf_append(b, "\\\\", 2); return;
-    case '\b': ehd_buf_append(b, "\\b", 2); return;
-    case '\f': ehd_buf_append(b, "\\f", 2); return;
-    case '\n': ehd_buf_append(b, "\\n", 2); return;
-    case '\r': ehd_buf_append(b, "\\r", 2); return;
-    case '\t': ehd_buf_append(b, "\\t", 2); return;
+    case '"': eh_buf_append_fast(b, "\\\"", 2); return;
+    case '\\': eh_buf_append_fast(b, "\\\\", 2); return;
+    case '\b': eh_buf_append_fast(b, "\\b", 2); return;
+    case '\f': eh_buf_append_fast(b, "\\f", 2); return;
+    case '\n': eh_buf_append_fast(b, "\\n", 2); return;
+    case '\r': eh_buf_append_fast(b, "\\r", 2); return;
+    case '\t': eh_buf_append_fast(b, "\\t", 2); return;
     default:
         break;
     }
@@ -39,10 +39,10 @@ static void put_ascii(ehd_buf *b, uint8_t c)
         esc[3] = '0';
         esc[4] = hexdig_lower[c >> 4];
         esc[5] = hexdig_lower[c & 15];
-        ehd_buf_append(b, esc, 6);
+        eh_buf_append_fast(b, esc, 6);
         return;
     }
-    ehd_buf_putc(b, (char)c);
+    eh_buf_putc_fast(b, (char)c);
 }
 
 static int ascii_needs_escape(uint8_t c)
@@ -62,18 +62,18 @@ void eh_json_codepoint(ehd_buf *b, uint32_t cp)
     if (cp < 0x800) {
         u[0] = (uint8_t)(0xC0 | cp >> 6);
         u[1] = (uint8_t)(0x80 | (cp & 0x3F));
-        ehd_buf_append(b, u, 2);
+        eh_buf_append_fast(b, u, 2);
     } else if (cp < 0x10000) {
         u[0] = (uint8_t)(0xE0 | cp >> 12);
         u[1] = (uint8_t)(0x80 | (cp >> 6 & 0x3F));
         u[2] = (uint8_t)(0x80 | (cp & 0x3F));
-        ehd_buf_append(b, u, 3);
+        eh_buf_append_fast(b, u, 3);
     } else {
         u[0] = (uint8_t)(0xF0 | cp >> 18);
         u[1] = (uint8_t)(0x80 | (cp >> 12 & 0x3F));
         u[2] = (uint8_t)(0x80 | (cp >> 6 & 0x3F));
         u[3] = (uint8_t)(0x80 | (cp & 0x3F));
-        ehd_buf_append(b, u, 4);
+        eh_buf_append_fast(b, u, 4);
     }
 }
 
@@ -125,7 +125,7 @@ void eh_json_utf8_body(ehd_buf *b, const uint8_t *s, size_t n)
         while (run < n && s[run] < 0x80 && !ascii_needs_escape(s[run]))
             run++;
         if (run > i) {
-            ehd_buf_append(b, s + i, run - i);
+            eh_buf_append_fast(b, s + i, run - i);
             i = run;
             continue;
         }
@@ -143,7 +143,7 @@ void eh_json_utf8_body(ehd_buf *b, const uint8_t *s, size_t n)
             eh_json_codepoint(b, 0xFFFD);
             i += len;
         } else {
-            ehd_buf_append(b, s + i, len);
+            eh_buf_append_fast(b, s + i, len);
             i += len;
         }
     }
@@ -215,36 +215,36 @@ void eh_hex_bytes_body(ehd_buf *b, const uint8_t *s, size_t n)
         t[1] = hexdig_lower[s[i] >> 4];
         t[2] = hexdig_lower[s[i] & 15];
         if (i == 0)
-            ehd_buf_append(b, t + 1, 2);
+            eh_buf_append_fast(b, t + 1, 2);
         else
-            ehd_buf_append(b, t, 3);
+            eh_buf_append_fast(b, t, 3);
     }
 }
 
 void ehd_json_string_utf8(ehd_buf *b, const void *s, size_t n)
 {
-    ehd_buf_putc(b, '"');
+    eh_buf_putc_fast(b, '"');
     eh_json_utf8_body(b, s, n);
-    ehd_buf_putc(b, '"');
+    eh_buf_putc_fast(b, '"');
 }
 
 void ehd_json_string_latin1(ehd_buf *b, const void *s, size_t n)
 {
-    ehd_buf_putc(b, '"');
+    eh_buf_putc_fast(b, '"');
     eh_json_latin1_body(b, s, n);
-    ehd_buf_putc(b, '"');
+    eh_buf_putc_fast(b, '"');
 }
 
 void ehd_json_string_utf16(ehd_buf *b, const void *s, size_t n, int big_endian)
 {
-    ehd_buf_putc(b, '"');
+    eh_buf_putc_fast(b, '"');
     eh_json_utf16_body(b, s, n, big_endian);
-    ehd_buf_putc(b, '"');
+    eh_buf_putc_fast(b, '"');
 }
 
 void ehd_json_string_utf32(ehd_buf *b, const void *s, size_t n, int big_endian)
 {
-    ehd_buf_putc(b, '"');
+    eh_buf_putc_fast(b, '"');
     eh_json_utf32_body(b, s, n, big_endian);
-    ehd_buf_putc(b, '"');
+    eh_buf_putc_fast(b, '"');
 }

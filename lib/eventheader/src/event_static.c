@@ -2,7 +2,9 @@
 /*
  * EH_WRITE: metadata is built once per call site from the item list (names,
  * encodings, formats, tags and array lengths are constants of the site); each
- * write then gathers the payload as iovec pieces pointing at the caller's values.
+ * write then gathers the payload as iovec pieces pointing at the caller's values
+ * (values of up to 16 bytes and the u16 count prefixes are copied into a small
+ * stage buffer so that neighbours share one iovec).
  * An event with too many pieces for the fast path is linearized into a buffer.
  */
 #include <errno.h>
@@ -198,18 +200,26 @@ enum { SINK_FULL = -1 };
 struct sink {
     struct iovec *iov;
     unsigned n, cap;
-    uint16_t *pfx; /* storage for u16 count prefixes in gather mode */
-    unsigned npfx, pfxcap;
+    uint8_t *stage; /* gather mode: small values and u16 prefixes are copied here, */
+    unsigned staged, stage_cap; /* so neighbours share one iovec */
     uint8_t *lin;  /* linear mode: bytes are copied here */
     size_t total, limit;
     int err;
     const uint8_t *activity, *related;
 };
 
+enum { STAGE_PIECE_MAX = 16 };
+
 static void sink_put(struct sink *s, const void *p, size_t len)
 {
     if (s->err || !len)
         return;
+    if (!s->lin && len <= STAGE_PIECE_MAX && s->stage_cap - s->staged >= len) {
+        /* Copying a few bytes costs less than another iovec in the kernel. */
+        memcpy(s->stage + s->staged, p, len);
+        p = s->stage + s->staged;
+        s->staged += (unsigned)len;
+    }
     if (len > s->limit - s->total) {
         s->err = E2BIG;
         return;
@@ -242,16 +252,11 @@ static void sink_u16(struct sink *s, size_t v)
         return;
     }
     uint16_t v16 = (uint16_t)v;
-    if (s->lin) {
-        sink_put(s, &v16, 2);
+    if (!s->lin && s->stage_cap - s->staged < 2) {
+        s->err = SINK_FULL; /* the local v16 must not be referenced: linearize */
         return;
     }
-    if (s->npfx == s->pfxcap) {
-        s->err = SINK_FULL;
-        return;
-    }
-    s->pfx[s->npfx] = v16;
-    sink_put(s, &s->pfx[s->npfx++], 2);
+    sink_put(s, &v16, 2); /* copied (staged or linear) */
 }
 
 static const uint8_t zeros[4];
@@ -306,7 +311,7 @@ static void gather(struct sink *s, const eh_item *items, unsigned n)
     }
 }
 
-enum { FAST_PIECES = 128, FAST_PREFIXES = 64 };
+enum { FAST_PIECES = 128, FAST_STAGE = 512 };
 
 /* Linearized write, for events with more pieces than the fast path holds. */
 __attribute__((noinline)) static int write_linear(eh_event *ev, const eh_item *items, unsigned n,
@@ -338,9 +343,9 @@ int eh_event_write_(eh_event *ev, const eh_item *items, unsigned n)
     if (err)
         return err;
     struct iovec iov[EH_IOV_PAYLOAD + FAST_PIECES];
-    uint16_t pfx[FAST_PREFIXES];
-    struct sink s = { .iov = iov + EH_IOV_PAYLOAD, .cap = FAST_PIECES, .pfx = pfx,
-                      .pfxcap = FAST_PREFIXES, .limit = EH_EVENT_SIZE_MAX };
+    uint8_t stage[FAST_STAGE];
+    struct sink s = { .iov = iov + EH_IOV_PAYLOAD, .cap = FAST_PIECES, .stage = stage,
+                      .stage_cap = FAST_STAGE, .limit = EH_EVENT_SIZE_MAX };
     gather(&s, items, n);
     if (s.err == SINK_FULL)
         return write_linear(ev, items, n, meta, meta_len);

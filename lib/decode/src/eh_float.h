@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Internal interface between the float formatter (eh_float.c) and its fast
+ * digit generator (eh_float_shortest.c); also lets the unit tests compare the
+ * fast path against the slow strtod-checked reference on many values.
+ */
+#ifndef EH_FLOAT_H
+#define EH_FLOAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Shortest round-trip digits of the positive value f * 2^e (f != 0; lopsided:
+ * f is a power of two whose gap below is half the gap above). On success
+ * returns 1 with the digits ('0'-'9', no trailing zeros, NUL-terminated, at
+ * most 17) in digits, their count in *ndigits and the scientific exponent
+ * (value = d.ddd * 10^*sci_exp) in *sci_exp. Returns 0 when the value is
+ * outside the range the fixed-width arithmetic covers. */
+int eh_float_shortest_fast(uint64_t f, int e, int lopsided, char *digits, int *ndigits,
+                           int *sci_exp);
+
+/* The formatter with the fast path switched off: the original
+ * strtod-checked search, kept as the oracle for tests. Same contract as
+ * ehd_format_float32/64 (is_float: v holds a float value). */
+size_t eh_format_float_reference(char *dst, double v, int is_float);
+
+#endif /* EH_FLOAT_H */

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ehd_format_float32/64: the same text as the reference formatter in
+ * eh_float.c (shortest round-trip digits, C++17 to_chars notation rules, see
+ * there), without printf or strtod: digits come from eh_float_shortest.c and
+ * the notation is written by hand. Values the fast digit generator does not
+ * cover (extreme exponents) go to the reference.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "eh_float.h"
+#include "ehd.h"
+
+typedef unsigned __int128 u128;
+
+/* Decimal text of an integer (at most 39 digits); returns the length. */
+static size_t put_uint(char *o, u128 v)
+{
+    char t[40];
+    size_t n = 0;
+    do {
+        t[n++] = (char)('0' + (unsigned)(v % 10));
+        v /= 10;
+    } while (v);
+    for (size_t i = 0; i < n; i++)
+        o[i] = t[n - 1 - i];
+    return n;
+}
+
+static size_t put_str(char *o, const char *s)
+{
+    size_t n = strlen(s);
+    memcpy(o, s, n + 1);
+    return n;
+}
+
+/* v = f * 2^e (f < 2^53), sign shown by neg; the value is finite and non-zero. */
+static size_t format_finite(char *dst, uint64_t f, int e, int lopsided, int neg, double v,
+                            int is_float)
+{
+    char digits[24];
+    int n, E;
+    if (!eh_float_shortest_fast(f, e, lopsided, digits, &n, &E))
+        return eh_format_float_reference(dst, v, is_float);
+    char *o = dst;
+    if (neg)
+        *o++ = '-';
+    int ryu_exp = E - (n - 1); /* value = digits * 10^ryu_exp */
+    int sci_len = n + (n > 1) + 2 + (E >= 100 || E <= -100 ? 3 : 2);
+    int fixed_len;
+    if (ryu_exp >= 0)
+        fixed_len = n + ryu_exp;
+    else if (E >= 0)
+        fixed_len = n + 1;
+    else
+        fixed_len = 1 - E + n;
+
+    if (fixed_len <= sci_len) {
+        if (ryu_exp >= 0) {
+            /* The exact integer value, not the shortest digits padded with
+             * zeros (to_chars rule). The value is an integer here: an integer
+             * inside the rounding interval of a value whose ulp is below 1
+             * would be a different representable value. fixed_len <= sci_len
+             * keeps it below 10^23, so it fits in 128 bits. */
+            u128 iv = e >= 0 ? (u128)f << e : (u128)(f >> -e);
+            o += put_uint(o, iv);
+        } else if (E >= 0) {
+            memcpy(o, digits, (size_t)E + 1);
+            o += E + 1;
+            *o++ = '.';
+            memcpy(o, digits + E + 1, (size_t)(n - E - 1));
+            o += n - E - 1;
+        } else {
+            *o++ = '0';
+            *o++ = '.';
+            for (int i = 0; i < -E - 1; i++)
+                *o++ = '0';
+            memcpy(o, digits, (size_t)n);
+            o += n;
+        }
+    } else {
+        *o++ = digits[0];
+        if (n > 1) {
+            *o++ = '.';
+            memcpy(o, digits + 1, (size_t)n - 1);
+            o += n - 1;
+        }
+        *o++ = 'e';
+        *o++ = E < 0 ? '-' : '+';
+        unsigned ae = (unsigned)(E < 0 ? -E : E);
+        if (ae >= 100)
+            *o++ = (char)('0' + ae / 100);
+        *o++ = (char)('0' + ae / 10 % 10);
+        *o++ = (char)('0' + ae % 10);
+    }
+    *o = 0;
+    return (size_t)(o - dst);
+}
+
+size_t ehd_format_float64(char *dst, double v)
+{
+    uint64_t u;
+    memcpy(&u, &v, 8);
+    int neg = (int)(u >> 63);
+    unsigned be = (unsigned)(u >> 52) & 0x7FF;
+    uint64_t frac = u & 0xFFFFFFFFFFFFFull;
+    if (be == 0x7FF)
+        return put_str(dst, frac ? (neg ? "-nan" : "nan") : (neg ? "-inf" : "inf"));
+    if (be == 0 && frac == 0)
+        return put_str(dst, neg ? "-0" : "0");
+    if (be == 0)
+        return format_finite(dst, frac, -1074, 0, neg, v, 0);
+    return format_finite(dst, frac | 1ull << 52, (int)be - 1075, frac == 0 && be > 1, neg, v, 0);
+}
+
+size_t ehd_format_float32(char *dst, float v)
+{
+    uint32_t u;
+    memcpy(&u, &v, 4);
+    int neg = (int)(u >> 31);
+    unsigned be = (u >> 23) & 0xFF;
+    uint32_t frac = u & 0x7FFFFFu;
+    if (be == 0xFF)
+        return put_str(dst, frac ? (neg ? "-nan" : "nan") : (neg ? "-inf" : "inf"));
+    if (be == 0 && frac == 0)
+        return put_str(dst, neg ? "-0" : "0");
+    if (be == 0)
+        return format_finite(dst, frac, -149, 0, neg, (double)v, 1);
+    return format_finite(dst, frac | 1u << 23, (int)be - 150, frac == 0 && be > 1, neg,
+                         (double)v, 1);
+}
