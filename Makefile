@@ -60,7 +60,9 @@ UNIT_TESTS :=
 
 include mk/deps.mk
 -include lib/eventheader/build.mk lib/decode/build.mk tools/build.mk tests/build.mk
--include $(sort $(wildcard harness/*.mk cases/*.mk vm/*.mk))
+# harness/ first: cases/build.mk names $(KSELFTEST_STAMP) in a prerequisite list,
+# which make expands as it reads the rule.
+-include $(sort $(wildcard harness/*.mk)) $(sort $(wildcard cases/*.mk vm/*.mk))
 
 all: $(ALL_TARGETS)
 
