@@ -58,6 +58,7 @@ T_ACK = 20            # any later ack
 T_PERF_EXIT = 60      # perf writes perf.data (reads tracefs formats) and exits
 T_DECODE = 60
 T_SELFTEST = 90       # the selftests' own settings file says timeout=90
+SELFTEST_ATTEMPTS = 3  # a failing selftest binary runs again (see run_selftests)
 HOLD = 900            # ehregister / sleep lifetime: outlives every step above
 
 
@@ -394,10 +395,25 @@ def run_selftests(sdir: str, out: str, deadline: float) -> dict:
         elif time.monotonic() + 10 > deadline:
             r.update(status="failed", problem="guest time budget exhausted before it ran")
         else:
-            rc, text, secs, to = run([exe], min(T_SELFTEST, deadline - time.monotonic()),
-                                     stdout_path=os.path.join(out, r["ktap"]))
-            r.update(status="ran", exit=rc, seconds=round(secs, 3), timed_out=to)
-            log(f"selftest {name}: exit {rc} in {secs:.1f} s" + (" (timed out)" if to else ""))
+            # The kernel's selftests race the asynchronous release of user events under
+            # TCG (see KNOWN_KSELFTEST_FAILURES in test_vm.py), so a failing binary runs
+            # again, up to SELFTEST_ATTEMPTS times; every attempt's KTAP is kept and the
+            # host counts a test as passed only if some attempt passed it. A deterministic
+            # kernel regression fails every attempt.
+            r["attempts"] = []
+            for attempt in range(1, SELFTEST_ATTEMPTS + 1):
+                ktap = r["ktap"] if attempt == 1 else f"selftests/{name}.{attempt}.ktap"
+                rc, text, secs, to = run([exe], min(T_SELFTEST, deadline - time.monotonic()),
+                                         stdout_path=os.path.join(out, ktap))
+                r["attempts"].append({"ktap": ktap, "exit": rc, "seconds": round(secs, 3),
+                                      "timed_out": to})
+                log(f"selftest {name} (attempt {attempt}): exit {rc} in {secs:.1f} s"
+                    + (" (timed out)" if to else ""))
+                if rc == 0 or to or time.monotonic() + 10 > deadline:
+                    break
+            first = r["attempts"][0]
+            r.update(status="ran", exit=first["exit"], seconds=first["seconds"],
+                     timed_out=first["timed_out"])
         results[name] = r
     return results
 

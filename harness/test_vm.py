@@ -204,6 +204,25 @@ def ktap_outcomes(prefix: str, path: str, returncode, timed_out: bool, label: st
     return out
 
 
+def selftest_outcomes(name: str, results: str, r: dict) -> List[Outcome]:
+    """One outcome per test of a kernel selftest binary, merged over its attempts (the
+    guest runs a failing binary again): a test passes if any attempt passed it, and the
+    message says how many attempts failed it; otherwise the first attempt's outcome."""
+    attempts = r.get("attempts") or [{"ktap": r["ktap"], "exit": r.get("exit"),
+                                      "timed_out": r.get("timed_out")}]
+    runs = [ktap_outcomes(f"kselftest/{name}/", os.path.join(results, a["ktap"]), a.get("exit"),
+                          bool(a.get("timed_out")), name, "kselftest", name) for a in attempts]
+    merged = []
+    for first in runs[0]:
+        tries = [o for outcomes in runs for o in outcomes if o.ident == first.ident]
+        failed = sum(o.status == "fail" for o in tries)
+        if first.status == "fail" and any(o.status == "pass" for o in tries):
+            first = Outcome(first.ident, "pass", f"flaky: failed {failed} of {len(tries)} "
+                            f"attempts, then passed\n{first.message}", first.group, first.case)
+        merged.append(first)
+    return merged
+
+
 def limits_from_ktap(path: str):
     """({consumer: max payload}, {behaviour: text}) from kernel_abi's diagnostics."""
     found, behaviours = {}, {}
@@ -428,8 +447,7 @@ def outcomes_for(s, run: VmRun, cases: List[str]):
         if r.get("status") != "ran":
             out.append(Outcome(f"kselftest/{name}", "fail", r.get("problem", ""), "kselftest"))
             continue
-        items = ktap_outcomes(f"kselftest/{name}/", os.path.join(run.results, r["ktap"]),
-                              r.get("exit"), bool(r.get("timed_out")), name, "kselftest", name)
+        items = selftest_outcomes(name, run.results, r)
         for o in items:
             if o.status == "fail" and o.ident in KNOWN_KSELFTEST_FAILURES:
                 o.status = "xfail"
