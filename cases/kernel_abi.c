@@ -57,39 +57,15 @@
 #include <unistd.h>
 
 #include "eventheader.h"
+#include "eventheader_user_events.h"
 #include "kselftest_harness.h"
 #include "case_common.h"
 
 #define TRACEFS "/sys/kernel/tracing"
 #define UE_DATA TRACEFS "/user_events_data"
 
-/* user_events ABI (Linux 6.4+, include/uapi/linux/user_events.h layout). */
-struct ue_reg {
-	uint32_t size;
-	uint8_t enable_bit;
-	uint8_t enable_size;
-	uint16_t flags;
-	uint64_t enable_addr;
-	uint64_t name_args;
-	uint32_t write_index;
-} __attribute__((packed));
-
-struct ue_unreg {
-	uint32_t size;
-	uint8_t disable_bit;
-	uint8_t reserved;
-	uint16_t reserved2;
-	uint64_t disable_addr;
-} __attribute__((packed));
-
-_Static_assert(sizeof(struct ue_reg) == 28, "struct user_reg is 28 bytes");
-_Static_assert(sizeof(struct ue_unreg) == 16, "struct user_unreg is 16 bytes");
-
-/* The size field of the ioctl number encodes a pointer, as the kernel's header does. */
-#define UE_IOCSREG _IOWR('*', 0, struct ue_reg *)
-#define UE_IOCSDEL _IOW('*', 1, char *)
-#define UE_IOCSUNREG _IOW('*', 2, struct ue_unreg *)
-#define UE_REG_PERSIST 1
+/* The user_events ABI structs and ioctl numbers come from libeventheader's
+ * eventheader_user_events.h (Debian 12's headers lack linux/user_events.h). */
 
 /* 6.12's limits (kernel-size-limits.md), payload = bytes after the write index. */
 #define PERF_MAX_PAYLOAD_6_12 8184
@@ -121,7 +97,7 @@ static int ue_register_flags(int fd, const char *name, const char *fields, uint3
 			     unsigned bit, uint16_t flags, uint32_t *index)
 {
 	char cmd[512];
-	struct ue_reg reg;
+	struct eh_user_reg reg;
 
 	snprintf(cmd, sizeof cmd, "%s%s%s", name, fields[0] ? " " : "", fields);
 	memset(&reg, 0, sizeof reg);
@@ -131,7 +107,7 @@ static int ue_register_flags(int fd, const char *name, const char *fields, uint3
 	reg.flags = flags;
 	reg.enable_addr = (uint64_t)(uintptr_t)word;
 	reg.name_args = (uint64_t)(uintptr_t)cmd;
-	if (ioctl(fd, UE_IOCSREG, &reg) < 0)
+	if (ioctl(fd, EH_DIAG_IOCSREG, &reg) < 0)
 		return errno;
 	*index = reg.write_index;
 	return 0;
@@ -145,13 +121,13 @@ static int ue_register(int fd, const char *name, const char *fields, uint32_t *w
 
 static int ue_unregister(int fd, uint32_t *word, unsigned bit)
 {
-	struct ue_unreg unreg;
+	struct eh_user_unreg unreg;
 
 	memset(&unreg, 0, sizeof unreg);
 	unreg.size = sizeof unreg;
 	unreg.disable_bit = (uint8_t)bit;
 	unreg.disable_addr = (uint64_t)(uintptr_t)word;
-	return ioctl(fd, UE_IOCSUNREG, &unreg) < 0 ? errno : 0;
+	return ioctl(fd, EH_DIAG_IOCSUNREG, &unreg) < 0 ? errno : 0;
 }
 
 /* DIAG_IOCSDEL on a fresh fd (the caller's own fd would hold a reference): 0 or errno. */
@@ -161,7 +137,7 @@ static int ue_delete(const char *name)
 
 	if (fd < 0)
 		return errno;
-	if (ioctl(fd, UE_IOCSDEL, name) < 0)
+	if (ioctl(fd, EH_DIAG_IOCSDEL, name) < 0)
 		err = errno;
 	close(fd);
 	return err;
@@ -395,7 +371,7 @@ TEST(persist_delete_after_unregister)
 	event_name(name, sizeof name, "persist");
 	fd = ue_open();
 	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, ue_register_flags(fd, name, "u32 value", &word, 0, UE_REG_PERSIST, &index));
+	ASSERT_EQ(0, ue_register_flags(fd, name, "u32 value", &word, 0, EH_USER_EVENT_REG_PERSIST, &index));
 	EXPECT_EQ(EBUSY, ue_delete(name)); /* still registered by this process */
 	ASSERT_EQ(0, ue_unregister(fd, &word, 0));
 	close(fd);

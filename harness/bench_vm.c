@@ -22,21 +22,11 @@
 #include <unistd.h>
 
 #include "eventheader.h"
+#include "eventheader_user_events.h"
 
 static EH_DEFINE_PROVIDER(bench_provider, "EhconfBench");
 static EH_DEFINE_PROVIDER(bench_silent, "EhconfBenchOff"); /* never registered */
 
-/* user_events DIAG_IOCSREG (documented 6.4+ layout; Debian 12 lacks the header). */
-struct bench_user_reg {
-	uint32_t size;
-	uint8_t enable_bit;
-	uint8_t enable_size;
-	uint16_t flags;
-	uint64_t enable_addr;
-	uint64_t name_args;
-	uint32_t write_index;
-} __attribute__((packed));
-#define BENCH_IOCSREG _IOWR('*', 0, struct bench_user_reg *)
 
 static const uint8_t guid[16] = { 0x10, 0x32, 0x54, 0x76, 0x98, 0xba, 0xdc, 0xfe,
 				  1, 2, 3, 4, 5, 6, 7, 8 };
@@ -98,7 +88,7 @@ int main(int argc, char **argv)
 	long disabled_n = 50000000; /* the guest clock may tick in 4 ms steps: long loops */
 	char cmd[EH_NAME_MAX + sizeof(" " EH_COMMAND_FIELDS)], name[EH_NAME_MAX];
 	uint32_t raw_enabled = 0;
-	struct bench_user_reg reg;
+	struct eh_user_reg reg;
 	uint8_t event[256];
 	double best_lib = 1e30, best_raw = 1e30, t0;
 	int fd, errors = 0, sink = 0;
@@ -123,7 +113,7 @@ int main(int argc, char **argv)
 	reg.enable_size = sizeof raw_enabled;
 	reg.enable_addr = (uint64_t)(uintptr_t)&raw_enabled;
 	reg.name_args = (uint64_t)(uintptr_t)cmd;
-	if (fd < 0 || ioctl(fd, BENCH_IOCSREG, &reg) != 0) {
+	if (fd < 0 || ioctl(fd, EH_DIAG_IOCSREG, &reg) != 0) {
 		fprintf(stderr, "bench_vm: raw registration of %s failed: %s\n", name, strerror(errno));
 		return 1;
 	}
