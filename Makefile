@@ -70,6 +70,8 @@ all: $(ALL_TARGETS)
 PYTEST := /usr/bin/python3 -m pytest
 JUNIT_DIR ?= $(O)/results
 
+unit-build: $(UNIT_TESTS)
+
 unit: $(UNIT_TESTS)
 	@mkdir -p $(JUNIT_DIR)
 	EHCONF_BUILD=$(B) $(PYTEST) -q -p no:cacheprovider harness/test_unit.py --junitxml=$(JUNIT_DIR)/unit-$(VARIANT).xml
@@ -80,16 +82,20 @@ check:
 	$(MAKE) test
 	$(MAKE) VARIANT=gcc check-vm
 
+# Builds run in parallel (one job per core); the test runs themselves stay serial.
+NPROC := $(shell nproc 2>/dev/null || echo 2)
+
 test:
-	$(MAKE) VARIANT=gcc all
-	$(MAKE) VARIANT=clang all
+	$(MAKE) -j$(NPROC) VARIANT=gcc all
+	$(MAKE) -j$(NPROC) VARIANT=clang all
+	$(MAKE) -j$(NPROC) VARIANT=asan unit-build
 	$(MAKE) VARIANT=asan unit
 	$(MAKE) VARIANT=gcc check-offline
 
 clean:
 	rm -rf $(O)
 
-.PHONY: all unit test clean check check-offline check-vm golden bench fuzz deps
+.PHONY: all unit unit-build test clean check check-offline check-vm golden bench fuzz deps
 
 DEPFILES := $(shell find $(B)/obj -name '*.d' 2>/dev/null)
 -include $(DEPFILES)
