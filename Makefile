@@ -70,9 +70,10 @@ all: $(ALL_TARGETS)
 PYTEST := /usr/bin/python3 -m pytest
 JUNIT_DIR ?= $(O)/results
 
-unit-build: $(UNIT_TESTS)
+# test_perf_tool runs the ehdecode binary, so the tools are part of a unit build.
+unit-build: $(UNIT_TESTS) $(TOOLS)
 
-unit: $(UNIT_TESTS)
+unit: $(UNIT_TESTS) $(TOOLS)
 	@mkdir -p $(JUNIT_DIR)
 	EHCONF_BUILD=$(B) $(PYTEST) -q -p no:cacheprovider harness/test_unit.py --junitxml=$(JUNIT_DIR)/unit-$(VARIANT).xml
 

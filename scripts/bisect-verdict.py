@@ -36,6 +36,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from typing import List, Optional, Tuple
 
@@ -48,6 +49,16 @@ MAX_NAMED = 3
 def one_line(text: str, limit: int = 160) -> str:
     text = " | ".join(x.strip() for x in (text or "").strip().splitlines() if x.strip())
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def reason_line(message: str) -> str:
+    """The most telling line of a failure message: the first assertion ("file:line:
+    ...Expected ...") or diagnostic, else the whole message."""
+    for line in message.splitlines():
+        t = line.strip().lstrip("#").strip()
+        if re.search(r":\d+:|Expected|expected|error|Error", t):
+            return t
+    return message
 
 
 def guest_began(results: str) -> bool:
@@ -129,7 +140,7 @@ def verdict(results: str, cases: List[str], ignore_kernel_log: bool = False) -> 
             why += f" (+{len(names) - MAX_NAMED} more)"
         first = failed[0].get("message", "") if failed else ""
         if first:
-            why += f" -- {one_line(first, 200)}"
+            why += f" -- {one_line(reason_line(first), 200)}"
         return BAD, why
     tested = [i for i in items if i.get("status") in ("pass", "xfail")
               and i.get("ident") not in ("vm/boot", "vm/kernel-log")]

@@ -84,8 +84,7 @@ mkdir -p "$step"
 note "testing \"$subject\" (cases: ${cases[*]:-all}; details in $step)"
 
 # --- ehconf's own programs (not the kernel's fault if this fails) -----------------
-# `kselftest` first: cases/build.mk is read before harness/build.mk, so its order-only
-# dependency on the extracted kselftest_harness.h is empty in a fresh O= tree.
+# (`kselftest` explicitly: the cases need the extracted kselftest_harness.h in this O=.)
 if ! make -C "$top" O="$bdir" VARIANT=gcc kselftest all >"$step/ehconf-build.log" 2>&1; then
     tail -n 5 "$step/ehconf-build.log" >&2
     finish 125 SKIP "ehconf itself failed to build (not this commit's fault; see $step/ehconf-build.log)"
