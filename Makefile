@@ -92,6 +92,7 @@ test:
 	$(MAKE) -j$(NPROC) VARIANT=asan unit-build
 	$(MAKE) VARIANT=asan unit
 	$(MAKE) VARIANT=gcc check-offline
+	$(MAKE) ci-lint
 
 clean:
 	rm -rf $(O)

@@ -96,8 +96,14 @@ if (( ${#ehconf_cases[@]} == 0 )) && (( ${#cases[@]} == 0 )); then
     done
     cases=("${ehconf_cases[@]}")
 fi
+built_cases() {
+    local f
+    for f in "$ebuild"/cases/*; do
+        [[ -x "$f" && "$(basename "$f")" != *.* ]] && printf '%s ' "$(basename "$f")"
+    done
+}
 for c in "${ehconf_cases[@]}"; do
-    [[ -x "$ebuild/cases/$c" ]] || finish 125 SKIP "no ehconf case '$c' (built: $(cd "$ebuild/cases" && ls | grep -v '\.' | tr '\n' ' '))"
+    [[ -x "$ebuild/cases/$c" ]] || finish 125 SKIP "no ehconf case '$c' (built: $(built_cases))"
 done
 
 # --- the kernel of this commit ------------------------------------------------------
@@ -105,7 +111,7 @@ want_selftests=0
 for c in "${cases[@]}"; do [[ "$c" == kselftest* ]] && want_selftests=1; done
 note "building the kernel (vm/build-kernel, log: $step/kernel-build.log)"
 tb=$SECONDS
-KERNEL_SRC=$ktree KERNEL= SKIP_SELFTESTS=$((1 - want_selftests)) \
+KERNEL_SRC=$ktree KERNEL='' SKIP_SELFTESTS=$((1 - want_selftests)) \
     "$top/vm/build-kernel" >"$step/kernel-path" 2>"$step/kernel-build.log"
 krc=$?
 kernel=$(tail -n 1 "$step/kernel-path")
