@@ -34,6 +34,7 @@
 
 #include "ehd.h"
 #include "ehd_perf.h"
+#include "ehd_tl.h"
 
 struct opts {
     unsigned flags;
@@ -218,6 +219,8 @@ static int decode_one(const char *arg, struct out_state *o)
     if (is_perf_magic(head, n)) {
         int rc = ehd_perf_decode(in, o->flags, emit_event, o, diag_print, &d);
         status = rc ? 1 : 0;
+    } else if (ehd_tlcap_is_magic(head, n)) { /* TraceLogging capture (EHCONF_CAPTURE_TL) */
+        status = ehd_tlcap_decode(in, o->flags, emit_event, o, diag_print, &d) ? 1 : 0;
     } else {
         status = decode_dat(in, o, &d);
     }

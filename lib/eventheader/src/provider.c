@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "eh_internal.h"
+#include "tl_encode.h" /* eh_backend_tlcapture_open */
 
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 static const struct eh_backend *g_backend; /* published once, read lock-free by writers */
@@ -57,13 +58,21 @@ const char *eh_backend_name(void)
     return be ? be->name : "none";
 }
 
-/* Called under the lock: EHCONF_CAPTURE=file selects the capture backend, else
- * user_events. The choice (or the failure) is final for the process. */
+/* Called under the lock: EHCONF_CAPTURE_TL=file selects the TraceLogging capture
+ * (tl_capture.c, POSIX only), EHCONF_CAPTURE=file the capture backend, else
+ * user_events (ETW on Windows, tl_win_backends.c). The choice (or the failure) is
+ * final for the process. */
 static int choose_backend(void)
 {
     if (!g_backend_chosen) {
         const struct eh_backend *be = NULL;
         const char *path = getenv("EHCONF_CAPTURE");
+#ifndef _WIN32
+        const char *tl_path = getenv("EHCONF_CAPTURE_TL");
+        if (tl_path && tl_path[0])
+            g_backend_err = eh_backend_tlcapture_open(tl_path, &be);
+        else
+#endif
         g_backend_err = path && path[0] ? eh_backend_capture_open(path, &be)
                                         : eh_backend_user_events_open(&be);
         g_backend_chosen = 1;
