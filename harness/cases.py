@@ -40,7 +40,18 @@ def capture_case(case: str, dat: str, timeout: float) -> Tuple[Run, Report]:
     os.makedirs(os.path.dirname(dat), exist_ok=True)
     if os.path.exists(dat):
         os.unlink(dat)
-    return run_ktap([case], timeout, env={"EHCONF_CAPTURE": dat})
+    # EHCONF_CAPTURE_TL would take precedence (provider.c): empty means unset there.
+    return run_ktap([case], timeout, env={"EHCONF_CAPTURE": dat, "EHCONF_CAPTURE_TL": ""})
+
+
+def capture_case_tl(case: str, tlcap: str, timeout: float) -> Tuple[Run, Report]:
+    """Run one case with EHCONF_CAPTURE_TL=tlcap: every event is translated to TraceLogging
+    exactly as the ETW backend would hand it to EventWriteTransfer and appended to a
+    .tlcap file that `ehdecode --golden` decodes. Old file removed first, as above."""
+    os.makedirs(os.path.dirname(tlcap), exist_ok=True)
+    if os.path.exists(tlcap):
+        os.unlink(tlcap)
+    return run_ktap([case], timeout, env={"EHCONF_CAPTURE_TL": tlcap})
 
 
 @dataclass

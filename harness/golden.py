@@ -15,6 +15,16 @@ prints. Lines before the first event may be directives, objects with the single 
       (default "size": payload bytes after the write index, written by the case itself)
       is above the limit are expected to be MISSING from that capture; any of them that
       arrives is reported as extra. The offline capture file drops nothing.
+  {"ehconf": {"etw": {"<event n>": {"why": "errno-lost: ...", "fields": {"<path>": <value>}}}}}
+      DECLARED DIFFERENCES of one transport ("perf", "ftrace" or "etw"): when comparing a
+      capture of that transport, every golden event whose "n" is <event n> is expected
+      with each listed field (a flattened path as printed in a diff: a/b#2/[0]) holding
+      the declared value instead of the golden one. The comparison stays exact: the
+      declared value must be there, every other field of that event and every other
+      event must match as usual, and other transports compare the golden value. Each
+      event needs a non-empty "why" naming the transport's documented difference. A
+      declaration for an "n" no golden event has, for a path that event does not have,
+      or whose value equals the golden one is an error (it would hide nothing or rot).
   Free-text keys "why"/"note" explain a directive; any other key is an error, so a typo
   can never loosen the comparison silently.
 
@@ -146,6 +156,11 @@ def parse_lines(text: str, source: str, allow_directives: bool) -> Data:
             else:
                 for k, x in v[0][1]:
                     ok = k in KNOWN_DIRECTIVES or any(k == f"{t}_max_payload" for t in TRANSPORTS)
+                    if k in TRANSPORTS:
+                        ok = True
+                        if k in d.directives:
+                            d.errors.append(f"{source}:{no}: directive {k!r} given twice")
+                        d.errors += _check_declared(x, f"{source}:{no}: {k}")
                     if not ok:
                         d.errors.append(f"{source}:{no}: unknown directive {k!r}")
                     d.directives[k] = x
@@ -158,6 +173,93 @@ def parse_lines(text: str, source: str, allow_directives: bool) -> Data:
     if order not in ("ordered", "unordered"):
         d.errors.append(f"{source}: directive order must be \"ordered\" or \"unordered\", not {order!r}")
     return d
+
+
+def _check_declared(decl, where: str) -> List[str]:
+    """Shape of a transport's declared differences: {n: {"why": text, "fields": {path: v}}}."""
+    if not isinstance(decl, Obj) or not decl:
+        return [f"{where}: must be a non-empty object {{\"<event n>\": {{...}}}}"]
+    errs, names = [], set()
+    for n, ev in decl:
+        if n in names:
+            errs.append(f"{where}: event {n!r} declared twice")
+        names.add(n)
+        if not isinstance(ev, Obj):
+            errs.append(f"{where}: {n}: must be {{\"why\": ..., \"fields\": {{...}}}}")
+            continue
+        keys = [k for k, _ in ev]
+        for k in keys:
+            if k not in ("why", "fields") or keys.count(k) > 1:
+                errs.append(f"{where}: {n}: unknown or repeated key {k!r}")
+        why = dict(ev).get("why")
+        if not isinstance(why, str) or isinstance(why, Num) or not why.strip():
+            errs.append(f"{where}: {n}: needs a non-empty \"why\"")
+        fields = dict(ev).get("fields")
+        if not isinstance(fields, Obj) or not fields:
+            errs.append(f"{where}: {n}: needs a non-empty \"fields\" object")
+        elif len({p for p, _ in fields}) != len(fields):
+            errs.append(f"{where}: {n}: a field path is declared twice")
+    return errs
+
+
+def _replace_leaves(v, repl: Dict[str, object], used: set, prefix: str = ""):
+    """A copy of v with the leaves at the paths of repl (flatten's path scheme) replaced."""
+    if isinstance(v, Obj) and v:
+        out, seen = Obj(), {}
+        for k, x in v:
+            seen[k] = seen.get(k, 0) + 1
+            comp = _escape(k) + (f"#{seen[k]}" if seen[k] > 1 else "")
+            out.append((k, _replace_leaves(x, repl, used, f"{prefix}/{comp}" if prefix else comp)))
+        return out
+    if isinstance(v, list) and not isinstance(v, Obj) and v:
+        return [_replace_leaves(x, repl, used, f"{prefix}/[{i}]" if prefix else f"[{i}]")
+                for i, x in enumerate(v)]
+    path = prefix or "/"
+    if path in repl:
+        used.add(path)
+        return repl[path]
+    return v
+
+
+def apply_declared(events: List[Event], golden: Data, transport: str
+                   ) -> Tuple[List[Event], List[str], int]:
+    """(events as <transport> must deliver them, errors in any transport's declarations,
+    number of events changed). Declarations of every transport are checked against the
+    golden events on every comparison, so a stale one fails even the offline run."""
+    errors: List[str] = []
+    out = list(events)
+    changed = 0
+    for t in TRANSPORTS:
+        decl = golden.directives.get(t)
+        if not isinstance(decl, Obj):
+            continue
+        for n, ev in decl:
+            if not isinstance(ev, Obj) or not isinstance(dict(ev).get("fields"), Obj):
+                continue  # shape errors were reported by parse_lines
+            repl = {p: x for p, x in dict(ev)["fields"]}
+            hits = [i for i, e in enumerate(golden.events) if e.name == n]
+            if not hits:
+                errors.append(f"{t} declares a difference for n={n}, which no golden event has")
+                continue
+            for i in hits:
+                ge = golden.events[i]
+                leaves = dict(flatten(ge.value))
+                for p, x in repl.items():
+                    if p not in leaves:
+                        errors.append(f"{t} declares {p} of n={n}, but golden event #{i} "
+                                      f"has no such field")
+                    elif leaves[p] == canonical(x):
+                        errors.append(f"{t} declares {p} of n={n} as {canonical(x)}, "
+                                      f"the golden value itself: nothing differs")
+                if t != transport:
+                    continue
+                used: set = set()
+                value = _replace_leaves(ge.value, repl, used)
+                for k, e in enumerate(out):
+                    if e is ge:
+                        out[k] = Event(ge.index, ge.line, value, canonical(value))
+                        changed += 1
+    return out, errors, changed
 
 
 def expected_events(golden: Data, transport: str) -> Tuple[List[Event], List[Event]]:
@@ -241,9 +343,15 @@ def compare(golden_text: str, capture_text: str, case: str = "case",
         return Result(False, f"{case}: the capture decoded to no events (golden has "
                              f"{len(g.events)}): the case or the capture backend wrote nothing")
     want, dropped = expected_events(g, transport)
+    want, decl_errors, declared = apply_declared(want, g, transport)
+    if decl_errors:
+        return Result(False, f"{case}: golden/{case}.json: wrong declared differences:\n  "
+                      + "\n  ".join(decl_errors[:20]))
     head = f"{case} [{transport}]: golden {len(want)} events"
     if dropped:
         head += f" (+{len(dropped)} declared dropped by {transport})"
+    if declared:
+        head += f" ({declared} with declared {transport} differences)"
     head += f", capture {len(a.events)}"
     if g.directives.get("order") == "unordered":
         return _compare_unordered(want, a.events, head)

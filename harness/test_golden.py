@@ -150,3 +150,71 @@ def test_sorted_for_golden_keeps_directives_and_sorts_unordered():
 def test_obj_keeps_pairs():
     v = parse_lines(E3, "t", False).events[0].value
     assert isinstance(v, Obj) and [k for k, _ in v] == ["n", "f", "f", "meta"]
+
+
+# Declared transport differences. Worked out by hand: EN is the golden event, EN_ETW the
+# same event as ETW delivers it (errno 2 loses its name "ENOENT"; the array element too).
+EN = '{ "n": "P:E", "e": "ENOENT(2)", "a": [ "ENOENT(2)", "ERRNO(0)" ], "k": 5 }'
+EN_ETW = '{ "n": "P:E", "e": 2, "a": [ 2, "ERRNO(0)" ], "k": 5 }'
+DECL = ('{"ehconf": {"etw": {"P:E": {"why": "errno-lost: no errno type", '
+        '"fields": {"e": 2, "a/[0]": 2}}}}}\n')
+
+
+def test_declared_difference_passes_only_for_its_transport():
+    g = DECL + lines(E1, EN, E2)
+    r = compare(g, lines(E1, EN_ETW, E2), "c", transport="etw")
+    assert r.ok, r.message
+    assert "1 with declared etw differences" in r.message
+    for other in ("offline", "perf", "ftrace"):
+        r = compare(g, lines(E1, EN_ETW, E2), "c", transport=other)
+        assert not r.ok and "changed  e: \"ENOENT(2)\" -> 2" in r.message, other
+        assert compare(g, lines(E1, EN, E2), "c", transport=other).ok, other
+    # under etw the golden value itself is now wrong: the declared value must be there
+    assert not compare(g, lines(E1, EN, E2), "c", transport="etw").ok
+
+
+def test_declared_difference_allows_only_the_declared_value_and_fields():
+    g = DECL + lines(E1, EN)
+    wrong_value = EN_ETW.replace('"e": 2', '"e": 3')
+    r = compare(g, lines(E1, wrong_value), "c", transport="etw")
+    assert not r.ok and "changed  e: 2 -> 3" in r.message
+    undeclared_field = EN_ETW.replace('"ERRNO(0)"', '0')  # a/[1] was not declared
+    r = compare(g, lines(E1, undeclared_field), "c", transport="etw")
+    assert not r.ok and "a/[1]" in r.message
+    other_field = EN_ETW.replace('"k": 5', '"k": 6')
+    assert not compare(g, lines(E1, other_field), "c", transport="etw").ok
+
+
+def test_declared_difference_does_not_cover_other_events():
+    # E1 has no declaration: the same kind of change there fails under etw
+    g = DECL + lines(E1, EN)
+    e1_changed = E1.replace('"x": 1', '"x": 2')
+    r = compare(g, lines(e1_changed, EN_ETW), "c", transport="etw")
+    assert not r.ok and "n=P:A" in r.message and "changed  x: 1 -> 2" in r.message
+    # a declaration for P:E whose path another event also has changes nothing there
+    g2 = ('{"ehconf": {"etw": {"P:E": {"why": "w", "fields": {"x": 9, "e": 2}}}}}\n'
+          + lines(E1, EN))
+    assert not compare(g2, lines(E1, EN_ETW), "c", transport="etw").ok  # P:E has no x
+
+
+def test_bad_declarations_are_errors():
+    bad = [
+        '{"ehconf": {"etw": {"P:E": {"fields": {"e": 2}}}}}',  # no why
+        '{"ehconf": {"etw": {"P:E": {"why": "", "fields": {"e": 2}}}}}',  # empty why
+        '{"ehconf": {"etw": {"P:E": {"why": "w"}}}}',  # no fields
+        '{"ehconf": {"etw": {"P:E": {"why": "w", "fields": {}}}}}',
+        '{"ehconf": {"etw": {"P:E": {"why": "w", "fields": {"e": 2}, "fiels": 1}}}}',
+        '{"ehconf": {"etw": {"P:E": {"why": "w", "fields": {"e": 2, "e": 3}}}}}',
+        '{"ehconf": {"etw": {"P:Z": {"why": "w", "fields": {"e": 2}}}}}',  # no such event
+        '{"ehconf": {"etw": {"P:E": {"why": "w", "fields": {"zz": 2}}}}}',  # no such path
+        '{"ehconf": {"etw": {"P:E": {"why": "w", "fields": {"e": "ENOENT(2)"}}}}}',  # same
+        '{"ehconf": {"etw": []}}',
+        '{"ehconf": {"wte": {"P:E": {"why": "w", "fields": {"e": 2}}}}}',  # unknown key
+        '{"ehconf": {"offline": {"P:E": {"why": "w", "fields": {"e": 2}}}}}',
+    ]
+    for d in bad:
+        for t in ("etw", "offline"):
+            r = compare(d + "\n" + lines(EN), lines(EN_ETW), "c", transport=t)
+            assert not r.ok, (d, t)
+            r = compare(d + "\n" + lines(EN), lines(EN), "c", transport=t)
+            assert not r.ok, (d, t)  # a wrong declaration fails every transport

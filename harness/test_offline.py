@@ -5,10 +5,17 @@ Items (all created at collection time; the cases run once, in parallel):
   case/<case>/<test>   one per KTAP result line of the case (its own ASSERT/EXPECTs)
   golden/<case>        the decoded capture equals golden/<case>.json (harness/golden.py);
                        skipped for a case whose source says "ehconf-no-golden"
+  tl-golden/<case>     the TraceLogging (ETW) path without Windows: the case runs again with
+                       EHCONF_CAPTURE_TL=<case>.tlcap (events translated exactly as the ETW
+                       backend hands them to EventWriteTransfer), `ehdecode --golden` decodes
+                       that with the TraceLogging decoder, and the result must equal the SAME
+                       golden file compared as transport "etw": only the differences golden
+                       declares for "etw" (named in lib/decode/src/tl_json.c) may appear
   lint/<case>          no ASSERT_/EXPECT_ without its trailing ';' in cases/<case>.c
 
 Artifacts in <results>/offline-<variant>/: <case>.dat (capture), <case>.json (decoded),
-<case>.log (KTAP output). To see a golden difference by hand:
+<case>.log (KTAP output); TraceLogging ones in <results>/tl-offline-<variant>/: <case>.tlcap,
+<case>.json, <case>.log. To see a golden difference by hand:
   diff golden/<case>.json build/results/offline-gcc/<case>.json
 """
 
@@ -21,7 +28,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from case_lint import missing_semicolons
-from cases import capture_case, declares_no_golden, decode, find_cases
+from cases import capture_case, capture_case_tl, declares_no_golden, decode, find_cases
 from conftest import display_path, safe_id, settings
 from golden import compare
 from ktap import FAIL, SKIP, TODO, format_failure, item_names
@@ -41,6 +48,7 @@ def collect_offline_items(config):
     if s.build in _cache:
         return _cache[s.build]
     outdir = os.path.join(s.results, "offline-" + os.path.basename(s.build))
+    tldir = os.path.join(s.results, "tl-offline-" + os.path.basename(s.build))
     ehdecode = os.path.join(s.build, "bin", "ehdecode")
     golden_dir = os.path.join(s.repo, "golden")
     binaries = find_cases(s.build)
@@ -52,14 +60,18 @@ def collect_offline_items(config):
     def one(path):
         name = os.path.basename(path)
         dat = os.path.join(outdir, name + ".dat")
-        return path, dat, capture_case(path, dat, s.timeout)
+        tlcap = os.path.join(tldir, name + ".tlcap")
+        return (path, dat, capture_case(path, dat, s.timeout), tlcap,
+                capture_case_tl(path, tlcap, s.timeout))
 
     with ThreadPoolExecutor(max_workers=2) as ex:
         runs = list(ex.map(one, binaries))
-    for path, dat, (r, rep) in runs:
+    for path, dat, (r, rep), tlcap, (tr, trep) in runs:
         name = os.path.basename(path)
         with open(os.path.join(outdir, name + ".log"), "w") as f:
             f.write(r.output)
+        with open(os.path.join(tldir, name + ".log"), "w") as f:
+            f.write(tr.output or tr.error or "")
         rel = display_path(path)
         for ident, res in item_names(rep.results, f"case/{name}/"):
             items.append(OfflineItem(safe_id(ident), "ktap", name, binary=rel, result=res))
@@ -70,6 +82,11 @@ def collect_offline_items(config):
         items.append(OfflineItem(safe_id(f"golden/{name}"), "golden", name, dat=dat,
                                  golden=os.path.join(golden_dir, name + ".json"),
                                  decoded=os.path.join(outdir, name + ".json"),
+                                 ehdecode=ehdecode, timeout=s.timeout))
+        items.append(OfflineItem(safe_id(f"tl-golden/{name}"), "tl-golden", name, dat=tlcap,
+                                 golden=os.path.join(golden_dir, name + ".json"),
+                                 decoded=os.path.join(tldir, name + ".json"),
+                                 log=os.path.join(tldir, name + ".log"), run=tr,
                                  ehdecode=ehdecode, timeout=s.timeout))
     # A golden file whose case is gone would otherwise never be checked again.
     built = {os.path.basename(p) for p in binaries}
@@ -106,7 +123,7 @@ def _check_ktap(it):
         pytest.xfail(r.reason or "TODO")
 
 
-def _check_golden(it):
+def _check_golden(it, transport="offline"):
     d = decode(it.ehdecode, it.dat, it.timeout)
     with open(it.decoded, "w", encoding="utf-8", errors="surrogateescape") as f:
         f.write(d.text)
@@ -117,10 +134,19 @@ def _check_golden(it):
                     f"review every line against cases/{it.case}.c", pytrace=False)
     with open(it.golden, encoding="utf-8", errors="surrogateescape") as f:
         golden_text = f.read()
-    res = compare(golden_text, d.text, it.case, transport="offline")
+    res = compare(golden_text, d.text, it.case, transport=transport)
     if not res.ok:
         pytest.fail(f"{res.message}\n(decoded capture: {display_path(it.decoded)})",
                     pytrace=False)
+
+
+def _check_tl_golden(it):
+    r = it.run
+    if r.error or r.timed_out or r.returncode != 0:
+        how = r.error or ("timed out" if r.timed_out else f"exit status {r.returncode}")
+        pytest.fail(f"{it.case}: the case failed under the TraceLogging capture backend "
+                    f"(EHCONF_CAPTURE_TL): {how}; see {display_path(it.log)}", pytrace=False)
+    _check_golden(it, transport="etw")
 
 
 def _check_no_golden(it):
@@ -141,5 +167,5 @@ def test_offline(offline_item):
     it = offline_item
     if it.kind == "problem":
         pytest.fail(it.problem, pytrace=False)
-    {"ktap": _check_ktap, "golden": _check_golden, "no-golden": _check_no_golden,
-     "lint": _check_lint}[it.kind](it)
+    {"ktap": _check_ktap, "golden": _check_golden, "tl-golden": _check_tl_golden,
+     "no-golden": _check_no_golden, "lint": _check_lint}[it.kind](it)

@@ -47,10 +47,12 @@ __attribute__((unused)) static void kt_fail_at(const char *file, int line, const
     printf("# %s:%d: %s\n", file, line, what);
 }
 
-/* Byte comparison with a hex dump of the first difference and its neighbourhood. */
-__attribute__((unused)) static int kt_mem_eq(const char *file, int line, const char *what,
-                                             const void *got, size_t got_len,
-                                             const void *want, size_t want_len)
+/* Byte comparison that prints a hex dump of the first difference and its
+ * neighbourhood; returns 1 if equal. Marks no test failed, so helpers linked
+ * into several tests (tests/<area>/support_*.c) can use it too. */
+__attribute__((unused)) static int kt_mem_diff(const char *file, int line, const char *what,
+                                               const void *got, size_t got_len,
+                                               const void *want, size_t want_len)
 {
     const uint8_t *g = got, *w = want;
     size_t n = got_len < want_len ? got_len : want_len, i = 0;
@@ -58,7 +60,6 @@ __attribute__((unused)) static int kt_mem_eq(const char *file, int line, const c
         i++;
     if (i == n && got_len == want_len)
         return 1;
-    kt_failed_now = 1;
     printf("# %s:%d: %s: bytes differ at offset %zu (got %zu bytes, want %zu)\n", file, line,
            what, i, got_len, want_len);
     size_t from = i >= 8 ? i - 8 : 0;
@@ -70,6 +71,17 @@ __attribute__((unused)) static int kt_mem_eq(const char *file, int line, const c
         printf(k == i ? " [%02x]" : " %02x", w[k]);
     printf("\n");
     return 0;
+}
+
+/* kt_mem_diff that also marks the current test failed. */
+__attribute__((unused)) static int kt_mem_eq(const char *file, int line, const char *what,
+                                             const void *got, size_t got_len,
+                                             const void *want, size_t want_len)
+{
+    int equal = kt_mem_diff(file, line, what, got, got_len, want, want_len);
+    if (!equal)
+        kt_failed_now = 1;
+    return equal;
 }
 
 #define KT_EXPECT(cond)                                                                    \

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "support_capture.h"
+#include "ktap.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,29 +77,6 @@ static void diag(const char *file, int line, const char *what)
     printf("# %s:%d: %s\n", file, line, what);
 }
 
-/* Prints the first difference with some context, like ktap.h's KT_EXPECT_MEM
- * (whose failure flag is private to each test file, hence this copy). */
-static int bytes_equal(const char *file, int line, const uint8_t *g, size_t got_len,
-                       const uint8_t *w, size_t want_len)
-{
-    size_t n = got_len < want_len ? got_len : want_len, i = 0;
-    while (i < n && g[i] == w[i])
-        i++;
-    if (i == n && got_len == want_len)
-        return 1;
-    printf("# %s:%d: event bytes differ at offset %zu (got %zu bytes, want %zu)\n", file, line,
-           i, got_len, want_len);
-    size_t from = i >= 8 ? i - 8 : 0;
-    printf("#   got :");
-    for (size_t k = from; k < got_len && k < from + 24; k++)
-        printf(k == i ? " [%02x]" : " %02x", g[k]);
-    printf("\n#   want:");
-    for (size_t k = from; k < want_len && k < from + 24; k++)
-        printf(k == i ? " [%02x]" : " %02x", w[k]);
-    printf("\n");
-    return 0;
-}
-
 int cap_expect_one(const char *file, int line, size_t mark, const char *name,
                    const uint8_t *event, size_t event_len)
 {
@@ -115,7 +93,7 @@ int cap_expect_one(const char *file, int line, size_t mark, const char *name,
         diag(file, line, "tracepoint name differs");
         printf("#   got : %s\n#   want: %s\n", rec.name, name);
     } else {
-        ok = bytes_equal(file, line, rec.event, rec.event_len, event, event_len);
+        ok = kt_mem_diff(file, line, "event bytes", rec.event, rec.event_len, event, event_len);
     }
     free(buf);
     return ok;
