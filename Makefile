@@ -92,6 +92,7 @@ test:
 	$(MAKE) -j$(NPROC) VARIANT=asan unit-build
 	$(MAKE) VARIANT=asan unit
 	$(MAKE) VARIANT=gcc check-offline
+	$(MAKE) -j$(NPROC) windows-build-if-mingw
 	$(MAKE) ci-lint
 
 clean:

@@ -218,3 +218,33 @@ def test_bad_declarations_are_errors():
             assert not r.ok, (d, t)
             r = compare(d + "\n" + lines(EN), lines(EN), "c", transport=t)
             assert not r.ok, (d, t)  # a wrong declaration fails every transport
+
+
+def _tl_difference_names(src: str):
+    """Row names of the DIFFERENCES BY DESIGN table in lib/decode/src/tl_json.c."""
+    import re
+    head = src.index("DIFFERENCES BY DESIGN")
+    table = src[head:src.index("No JSON difference", head)]
+    return {m.group(1) for m in re.finditer(r"^ \* \| ([a-z][a-z0-9-]+)\s+\|", table, re.M)}
+
+
+def test_every_etw_declaration_names_a_tl_json_difference():
+    """A declared etw difference must be one lib/decode/src/tl_json.c documents: its "why"
+    starts with a row name of that table (an undocumented one is a decoder bug to fix)."""
+    import glob
+    import os
+    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    with open(os.path.join(repo, "lib", "decode", "src", "tl_json.c"), encoding="utf-8") as f:
+        names = _tl_difference_names(f.read())
+    assert {"errno-lost", "time-range", "utf-bom-lost", "fixed-format-string"} <= names, names
+    seen = 0
+    for path in sorted(glob.glob(os.path.join(repo, "golden", "*.json"))):
+        with open(path, encoding="utf-8") as f:
+            g = parse_lines(f.read(), path, True)
+        assert not g.errors, g.errors
+        for n, ev in g.directives.get("etw") or []:
+            why = dict(ev)["why"]
+            assert why.split(" ")[0] in names, f"{path}: etw {n}: why {why[:40]!r}... " \
+                f"does not start with one of tl_json.c's differences {sorted(names)}"
+            seen += 1
+    assert seen > 0, "no golden file declares an etw difference (field_types does)"

@@ -246,9 +246,45 @@ def test_junit_xml_is_published_as_test_results(wf):
         assert "checks: write" in yaml.safe_dump(j.get("permissions") or {}).replace("'", "")
 
 
-def test_windows_job_place_is_marked(text):
-    assert re.search(r"windows.*RESERVED|RESERVED.*windows", text, re.I), \
-        "no clearly marked place for the Windows job"
+# --- the Windows/ETW job (never run yet: see the workflow's comment) -----------------------
+
+def test_mingw_build_is_uploaded_for_windows(wf):
+    s = steps(job(wf, "mingw-build"))
+    b = find(s, lambda x: re.search(r"make\s.*VARIANT=mingw.*\swindows-build", runs(x)),
+             "runs `make VARIANT=mingw windows-build`")
+    inst = find(s, lambda x: "gcc-mingw-w64-x86-64" in runs(x), "installs gcc-mingw-w64-x86-64")
+    u = find(s, uses("actions/upload-artifact"), "uploads the mingw build")
+    assert inst < b < u
+    w = s[u].get("with") or {}
+    assert w.get("name") == "mingw-build" and "build/mingw" in str(w.get("path"))
+
+
+def test_windows_job_runs_check_ps1_on_the_mingw_build(wf):
+    j = job(wf, "windows")
+    assert "windows-2022" in str(j.get("runs-on"))
+    assert "mingw-build" in (j.get("needs") or []), "windows must wait for the mingw build"
+    assert j.get("timeout-minutes"), "windows: no timeout-minutes"
+    s = steps(j)
+    co = find(s, uses("actions/checkout"), "uses actions/checkout")
+    dl = find(s, uses("actions/download-artifact"), "downloads the mingw build")
+    assert (s[dl].get("with") or {}).get("name") == "mingw-build"
+    assert str((s[dl].get("with") or {}).get("path")).rstrip("/") == "build/mingw"
+    run = find(s, lambda x: re.search(r"(^|\s)pwsh\s+scripts/windows/check\.ps1", runs(x)),
+               "runs `pwsh scripts/windows/check.ps1`")
+    assert "-Prebuilt build/mingw" in runs(s[run])
+    assert co < dl < run
+    up = find(s, uses("actions/upload-artifact"), "uploads the Windows results")
+    assert always(s[up]) and run < up
+    assert str((s[up].get("with") or {}).get("name", "")).startswith("ehconf-windows")
+
+
+def test_windows_results_are_published(wf):
+    assert "windows" in (job(wf, "publish-test-results").get("needs") or [])
+
+
+def test_windows_job_is_marked_never_run(text):
+    assert re.search(r"windows.*NEVER RUN", text), \
+        "the Windows job's comment must say it has never run (until it has)"
 
 
 def test_test_bisect_only_on_request(wf):

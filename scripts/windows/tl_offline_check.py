@@ -7,8 +7,11 @@ event to TraceLogging exactly as the ETW backend hands it to EventWriteTransfer 
 appends it to a .tlcap file; `ehdecode --golden` decodes it with the TraceLogging
 decoder, and harness/golden.py compares the result with the SAME golden/<case>.json as
 the EventHeader capture (transport "etw"). Differences by design are named in
-lib/decode/src/tl_json.c (errno-lost, time-range, utf-bom-lost, fixed-format-string);
-until golden data declares them for the etw transport they are reported as failures.
+lib/decode/src/tl_json.c (errno-lost, time-range, utf-bom-lost, fixed-format-string)
+and may only appear where golden/<case>.json declares them for "etw" (harness/golden.py).
+
+`make check-offline` (so every `make test`) runs the same check as its test_offline
+items "tl-golden/<case>"; this script is the one-screen summary of that path alone.
 
     /usr/bin/python3 scripts/windows/tl_offline_check.py [BUILD_DIR]   (default build/gcc)
 
@@ -24,9 +27,9 @@ import sys
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "harness"))
 
-from cases import declares_no_golden, find_cases  # noqa: E402
+from cases import capture_case_tl, declares_no_golden, find_cases  # noqa: E402
 from golden import compare  # noqa: E402
-from runner import run, run_ktap  # noqa: E402
+from runner import run  # noqa: E402
 
 TIMEOUT = 300.0
 
@@ -47,9 +50,7 @@ def main(argv) -> int:
         name = os.path.basename(case)
         golden_path = os.path.join(REPO, "golden", name + ".json")
         tlcap = os.path.join(out, name + ".tlcap")
-        if os.path.exists(tlcap):
-            os.unlink(tlcap)  # the backend appends: stale events must never pass
-        r, _ = run_ktap([case], TIMEOUT, env={"EHCONF_CAPTURE_TL": tlcap})
+        r, _ = capture_case_tl(case, tlcap, TIMEOUT)  # removes a stale .tlcap first
         with open(os.path.join(out, name + ".log"), "w", encoding="utf-8") as f:
             f.write(r.output or r.error or "")
         if declares_no_golden(REPO, name) or not os.path.exists(golden_path):
