@@ -12,7 +12,9 @@
  * | name                  | EventHeader JSON                       | TraceLogging JSON                    |
  * |-----------------------|----------------------------------------|--------------------------------------|
  * | errno-lost            | value32 errno: "ENOENT(2)"             | I32: 2                               |
- * | time-range            | time before 1601 or after 30828        | wrapped FILETIME: another date       |
+ * | time-range            | any int64 seconds                      | t*10^7 + 116444736000000000 wraps    |
+ * |                       |                                        | mod 2^64 beyond about +-9.2e11 s     |
+ * |                       |                                        | (~29,000 years): another date        |
  * | utf-bom-lost          | utf_bom formats sniff a BOM            | read as UTF-8 / UTF-16 only          |
  * | fixed-format-string   | str8/binary + int/float/... format     | the bytes as a string or hex;        |
  * |                       | renders a value (§4.12), empty: null   | empty: ""                            |
@@ -24,8 +26,8 @@
  * Bool32 (zero-extended); value128 ip -> Binary+IPv6; uuid -> Guid (Data1-3 swapped);
  * time -> FILETIME; id/version -> EVENT_DESCRIPTOR Id/Version. Big-endian EventHeader
  * events are not translated (EINVAL).
- * Measured with EHCONF_CAPTURE_TL on every case (22:20 UTC): 7 of 8 golden files
- * identical; field_types differs in 6 events: errno-lost (4), time-range (1),
+ * Measured with EHCONF_CAPTURE_TL on every case: 7 of 8 golden files identical;
+ * field_types differs in 6 events (declared in its golden directive line): errno-lost (4), time-range (1),
  * fixed-format-string + utf-bom-lost (1, event "format_override").
  * Values TraceLogging has but ehconf never writes (SystemTime, Sid, HResult, Win32Error,
  * NTStatus, SocketAddress, CodePointer, DateTimeUtc) decode to the nearest EventHeader
