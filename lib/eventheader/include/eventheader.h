@@ -204,13 +204,18 @@ size_t eh_strnlen32_(const uint32_t *s, size_t max);
 /* ------------------------------------------------------------------------ */
 /* Writing events                                                           */
 
-#define EH_EVENT(event_name, level_, keyword_, ...) \
+/* EH_EVENT(name, level, keyword, .opcode = .., ...) keeps its arguments inside
+ * parentheses, so an EH_WRITE forwarded through another variadic macro still sees the
+ * event as ONE argument (a brace initializer's commas would split it); EH_SITE_
+ * unpacks it with EH_EVENT_ATTRS_. */
+#define EH_EVENT(...) (__VA_ARGS__)
+#define EH_EVENT_ATTRS_(event_name, level_, keyword_, ...) \
     { .name = (event_name), .level = (level_), .keyword = (keyword_), __VA_ARGS__ }
 
-/* Registers the site in this module's "eh_events" section. */
-#define EH_SITE_(sym, prov_, ...)                                                              \
+/* Registers the site in this module's "eh_events" section; event is EH_EVENT(...). */
+#define EH_SITE_(sym, prov_, event)                                                            \
     static eh_event sym = { .tp = { .write_index = -1 }, .provider = &(prov_),                 \
-                            .attrs = __VA_ARGS__ };                                            \
+                            .attrs = EH_EVENT_ATTRS_ event };                                  \
     static eh_event *sym##ptr_ __attribute__((section("eh_events"), used)) = &sym;             \
     (void)sym##ptr_
 
