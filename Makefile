@@ -79,9 +79,15 @@ unit: $(UNIT_TESTS) $(TOOLS)
 
 # The README's main command: everything test does, then the same cases on a real
 # kernel in QEMU (vm/ and harness/vm.mk), with report.md.
+# The VM run needs a passing build; the closing line adds up every step's JUnit XML.
+CHECK_XML := unit-asan offline ci-lint vm
 check:
-	$(MAKE) test
-	$(MAKE) VARIANT=gcc check-vm
+	@rm -f $(foreach x,$(CHECK_XML),$(JUNIT_DIR)/$(x).xml)
+	@rc=0; $(MAKE) test || rc=1; \
+	if [ $$rc = 0 ]; then $(MAKE) VARIANT=gcc check-vm || rc=1; \
+	else echo "check: make test failed, so the VM run was not started"; fi; \
+	/usr/bin/python3 harness/summary.py $(foreach x,$(CHECK_XML),$(JUNIT_DIR)/$(x).xml) || rc=1; \
+	exit $$rc
 
 # Builds run in parallel (one job per core); the test runs themselves stay serial.
 NPROC := $(shell nproc 2>/dev/null || echo 2)

@@ -18,8 +18,13 @@
 VM_GUARD_SECONDS ?= 5400
 VM_REPORT ?= report.md
 
+# The kernel is built (or found in the cache) before pytest starts, so its progress
+# lines reach the terminal; pytest would capture them. A failed build is reported by
+# the VM items, which try vm/build-kernel again and name its error.
 check-vm: all
 	@mkdir -p $(JUNIT_DIR)
+	@if [ -z "$${KERNEL:-}" ]; then echo "check-vm: kernel: vm/build-kernel (cached after the first build)"; \
+	  vm/build-kernel >/dev/null || echo "check-vm: vm/build-kernel failed; the VM items say why" >&2; fi
 	@rc=0; EHCONF_BUILD=$(B) EHCONF_RESULTS=$(O)/results timeout $(VM_GUARD_SECONDS) \
 	  $(PYTEST) -q -p no:cacheprovider harness/test_vm.py \
 	  --junitxml=$(JUNIT_DIR)/vm.xml || rc=$$?; \
