@@ -154,6 +154,62 @@ static int shortest_digits(double av, int is_float, char *digits)
     return e10 + n - 1;
 }
 
+/* %.0f prints a double that holds an integer exactly. */
+static size_t integer_text(char *out, const void *ctx)
+{
+    return (size_t)sprintf(out, "%.0f", *(const double *)ctx);
+}
+
+size_t eh_float_layout(char *o, const char *digits, int n, int E,
+                       size_t (*exact_integer)(char *out, const void *ctx), const void *ctx)
+{
+    char *start = o;
+    int ryu_exp = E - (n - 1); /* value = digits * 10^ryu_exp */
+    int sci_len = n + (n > 1) + 2 + (E >= 100 || E <= -100 ? 3 : 2);
+    int fixed_len;
+    if (ryu_exp >= 0)
+        fixed_len = n + ryu_exp;
+    else if (E >= 0)
+        fixed_len = n + 1;
+    else
+        fixed_len = 1 - E + n;
+
+    if (fixed_len <= sci_len) {
+        if (ryu_exp >= 0) {
+            o += exact_integer(o, ctx);
+        } else if (E >= 0) {
+            memcpy(o, digits, (size_t)E + 1);
+            o += E + 1;
+            *o++ = '.';
+            memcpy(o, digits + E + 1, (size_t)(n - E - 1));
+            o += n - E - 1;
+        } else {
+            *o++ = '0';
+            *o++ = '.';
+            for (int i = 0; i < -E - 1; i++)
+                *o++ = '0';
+            memcpy(o, digits, (size_t)n);
+            o += n;
+        }
+    } else {
+        *o++ = digits[0];
+        if (n > 1) {
+            *o++ = '.';
+            memcpy(o, digits + 1, (size_t)n - 1);
+            o += n - 1;
+        }
+        *o++ = 'e';
+        *o++ = E < 0 ? '-' : '+';
+        unsigned ae = (unsigned)(E < 0 ? -E : E);
+        if (ae >= 100)
+            *o++ = (char)('0' + ae / 100);
+        *o++ = (char)('0' + ae / 10 % 10);
+        *o++ = (char)('0' + ae % 10);
+    }
+    *o = 0;
+    return (size_t)(o - start);
+}
+
 size_t eh_format_float_reference(char *dst, double v, int is_float)
 {
     char *o = dst;
@@ -170,42 +226,5 @@ size_t eh_format_float_reference(char *dst, double v, int is_float)
     char digits[24];
     int E = shortest_digits(av, is_float, digits);
     int n = (int)strlen(digits);
-    int ryu_exp = E - (n - 1); /* value = digits * 10^ryu_exp */
-    int sci_len = n + (n > 1) + 2 + (E >= 100 || E <= -100 ? 3 : 2);
-    int fixed_len;
-    if (ryu_exp >= 0)
-        fixed_len = n + ryu_exp;
-    else if (E >= 0)
-        fixed_len = n + 1;
-    else
-        fixed_len = 1 - E + n;
-
-    if (fixed_len <= sci_len) {
-        if (ryu_exp >= 0) {
-            o += sprintf(o, "%.0f", av); /* exact integer value */
-        } else if (E >= 0) {
-            memcpy(o, digits, (size_t)E + 1);
-            o += E + 1;
-            *o++ = '.';
-            memcpy(o, digits + E + 1, (size_t)(n - E - 1));
-            o += n - E - 1;
-        } else {
-            *o++ = '0';
-            *o++ = '.';
-            for (int i = 0; i < -E - 1; i++)
-                *o++ = '0';
-            memcpy(o, digits, (size_t)n);
-            o += n;
-        }
-        *o = 0;
-    } else {
-        *o++ = digits[0];
-        if (n > 1) {
-            *o++ = '.';
-            memcpy(o, digits + 1, (size_t)n - 1);
-            o += n - 1;
-        }
-        o += sprintf(o, "e%c%02d", E < 0 ? '-' : '+', E < 0 ? -E : E);
-    }
-    return (size_t)(o - dst);
+    return (size_t)(o - dst) + eh_float_layout(o, digits, n, E, integer_text, &av);
 }

@@ -19,6 +19,14 @@
 int eh_float_shortest_fast(uint64_t f, int e, int lopsided, char *digits, int *ndigits,
                            int *sci_exp);
 
+/* Writes the shortest digits (n of them, value = d.ddd * 10^E, no sign) in the
+ * notation C++17 to_chars picks: fixed when it is no longer than scientific,
+ * else d.ddde+XX. A fixed integer is the exact integer value, not the digits
+ * padded with zeros, so for that case the caller's exact_integer(out, ctx)
+ * writes it and returns its length. NUL-terminates; returns the length. */
+size_t eh_float_layout(char *o, const char *digits, int n, int E,
+                       size_t (*exact_integer)(char *out, const void *ctx), const void *ctx);
+
 /* The formatter with the fast path switched off: the original
  * strtod-checked search, kept as the oracle for tests. Same contract as
  * ehd_format_float32/64 (is_float: v holds a float value). */

@@ -35,6 +35,22 @@ static size_t put_str(char *o, const char *s)
     return n;
 }
 
+struct mantissa {
+    uint64_t f;
+    int e;
+};
+
+/* The exact integer f * 2^e. It is an integer whenever eh_float_layout asks: an
+ * integer inside the rounding interval of a value whose ulp is below 1 would be a
+ * different representable value, and fixed notation keeps it below 10^23, so it
+ * fits in 128 bits. */
+static size_t integer_text(char *out, const void *ctx)
+{
+    const struct mantissa *m = ctx;
+    u128 iv = m->e >= 0 ? (u128)m->f << m->e : (u128)(m->f >> -m->e);
+    return put_uint(out, iv);
+}
+
 /* v = f * 2^e (f < 2^53), sign shown by neg; the value is finite and non-zero. */
 static size_t format_finite(char *dst, uint64_t f, int e, int lopsided, int neg, double v,
                             int is_float)
@@ -46,56 +62,8 @@ static size_t format_finite(char *dst, uint64_t f, int e, int lopsided, int neg,
     char *o = dst;
     if (neg)
         *o++ = '-';
-    int ryu_exp = E - (n - 1); /* value = digits * 10^ryu_exp */
-    int sci_len = n + (n > 1) + 2 + (E >= 100 || E <= -100 ? 3 : 2);
-    int fixed_len;
-    if (ryu_exp >= 0)
-        fixed_len = n + ryu_exp;
-    else if (E >= 0)
-        fixed_len = n + 1;
-    else
-        fixed_len = 1 - E + n;
-
-    if (fixed_len <= sci_len) {
-        if (ryu_exp >= 0) {
-            /* The exact integer value, not the shortest digits padded with
-             * zeros (to_chars rule). The value is an integer here: an integer
-             * inside the rounding interval of a value whose ulp is below 1
-             * would be a different representable value. fixed_len <= sci_len
-             * keeps it below 10^23, so it fits in 128 bits. */
-            u128 iv = e >= 0 ? (u128)f << e : (u128)(f >> -e);
-            o += put_uint(o, iv);
-        } else if (E >= 0) {
-            memcpy(o, digits, (size_t)E + 1);
-            o += E + 1;
-            *o++ = '.';
-            memcpy(o, digits + E + 1, (size_t)(n - E - 1));
-            o += n - E - 1;
-        } else {
-            *o++ = '0';
-            *o++ = '.';
-            for (int i = 0; i < -E - 1; i++)
-                *o++ = '0';
-            memcpy(o, digits, (size_t)n);
-            o += n;
-        }
-    } else {
-        *o++ = digits[0];
-        if (n > 1) {
-            *o++ = '.';
-            memcpy(o, digits + 1, (size_t)n - 1);
-            o += n - 1;
-        }
-        *o++ = 'e';
-        *o++ = E < 0 ? '-' : '+';
-        unsigned ae = (unsigned)(E < 0 ? -E : E);
-        if (ae >= 100)
-            *o++ = (char)('0' + ae / 100);
-        *o++ = (char)('0' + ae / 10 % 10);
-        *o++ = (char)('0' + ae % 10);
-    }
-    *o = 0;
-    return (size_t)(o - dst);
+    struct mantissa m = { f, e };
+    return (size_t)(o - dst) + eh_float_layout(o, digits, n, E, integer_text, &m);
 }
 
 size_t ehd_format_float64(char *dst, double v)
