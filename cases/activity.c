@@ -13,7 +13,7 @@
  * only when non-zero (start = 1, stop = 2).
  */
 #include "eventheader.h"
-#include "kselftest_harness.h"
+#include "case_harness.h"
 #include "case_common.h"
 
 static EH_DEFINE_PROVIDER(activity_provider, "EhconfActivity");

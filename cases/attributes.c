@@ -23,14 +23,14 @@
  * be checked against its own contents.
  *
  * Fork: kselftest_harness.h runs every TEST in a forked child of a parent that never
- * registers anything, so each TEST starts with unregistered providers and no backend
+ * registers anything (cases/windows/case_runner.c: a new process per TEST), so each TEST starts with unregistered providers and no backend
  * chosen, and registers what it uses itself (TEST fresh_state_in_each_test checks this).
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "eventheader.h"
-#include "kselftest_harness.h"
+#include "case_harness.h"
 #include "case_common.h"
 
 static EH_DEFINE_PROVIDER(attr_provider, "EhconfAttributes");
@@ -40,18 +40,18 @@ static EH_DEFINE_PROVIDER_GROUP(attr_grp2, "EhconfAttributes", "grp2");
 #define KW 0x1
 
 /*
- * Name of the last record of the capture file, or "" when not offline. The group
+ * Name of the last record of the .dat capture file, or "" when there is none. The group
  * option is invisible in the decoded JSON, so this is where it is checked.
  */
 static void last_record_name(char *out, size_t cap)
 {
-	const char *path = getenv("EHCONF_CAPTURE");
+	const char *path;
 	uint8_t hdr[4];
 	FILE *f;
 
 	out[0] = 0;
-	if (!path || !path[0])
-		return;
+	if (case_capture(&path) != CASE_CAPTURE_DAT)
+		return; /* a TraceLogging record carries no tracepoint name */
 	f = fopen(path, "rb");
 	if (!f)
 		return;

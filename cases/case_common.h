@@ -2,32 +2,79 @@
 /*
  * case_common.h: small helpers shared by the conformance cases in cases/.
  *
- * Include after kselftest_harness.h. Cases use TEST() rather than TEST_F(): see
+ * Include after case_harness.h. Cases use TEST() rather than TEST_F(): see
  * cases/build.mk (-Wclobbered) for why a fixture's teardown is not reliable.
  */
 #ifndef EHCONF_CASE_COMMON_H
 #define EHCONF_CASE_COMMON_H
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
+#ifndef _WIN32
+#include <sys/wait.h>
+#include <unistd.h>
+#endif
+
+/* Which offline capture the library writes: the same choice as provider.c makes, where
+ * EHCONF_CAPTURE_TL (TraceLogging records) wins over EHCONF_CAPTURE (.dat records). */
+enum case_capture_kind { CASE_CAPTURE_NONE, CASE_CAPTURE_DAT, CASE_CAPTURE_TL };
+
+static inline enum case_capture_kind case_capture(const char **path)
+{
+	const char *tl = getenv("EHCONF_CAPTURE_TL"), *dat = getenv("EHCONF_CAPTURE");
+
+	*path = tl && tl[0] ? tl : dat && dat[0] ? dat : NULL;
+	return tl && tl[0] ? CASE_CAPTURE_TL : dat && dat[0] ? CASE_CAPTURE_DAT : CASE_CAPTURE_NONE;
+}
+
 /*
- * Size of the offline capture file (EHCONF_CAPTURE), or -1 when the case does not
- * run offline (a live transport: perf, ftrace). "Nothing was written" is asserted as
- * "the size did not change" -- on a live transport the same check is made by the
- * golden comparison (an event that should not exist would be an extra event).
+ * Size of the offline capture file, or -1 when the case does not run offline (a live
+ * transport: perf, ftrace, ETW). "Nothing was written" is asserted as "the size did not
+ * change" -- on a live transport the same check is made by the golden comparison (an
+ * event that should not exist would be an extra event).
  */
 static inline off_t case_capture_size(void)
 {
-	const char *path = getenv("EHCONF_CAPTURE");
+	const char *path;
 	struct stat st;
 
-	if (!path || !path[0])
+	if (case_capture(&path) == CASE_CAPTURE_NONE)
 		return -1;
 	if (stat(path, &st) != 0)
 		return 0; /* not created yet: nothing written so far */
 	return st.st_size;
 }
+
+/*
+ * A second process that writes events of its own, on both systems: fork() on POSIX; on
+ * Windows the runner starts this TEST again in a new process, where case_fork() returns
+ * 0, so the test's code before case_fork() must only rebuild state (register the
+ * providers), never write. case_wait() returns the child's exit status, -1 if it did
+ * not exit normally.
+ */
+#ifdef _WIN32
+typedef intptr_t case_pid_t;
+case_pid_t case_fork(void);
+int case_wait(case_pid_t child);
+#else
+typedef pid_t case_pid_t;
+
+static inline case_pid_t case_fork(void)
+{
+	return fork();
+}
+
+static inline int case_wait(case_pid_t child)
+{
+	int status;
+
+	if (waitpid(child, &status, 0) != child || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+#endif
 
 #endif /* EHCONF_CASE_COMMON_H */

@@ -6,7 +6,8 @@
  *  - 8 threads, released together by a barrier, each write 1,000 events "T" through
  *    ONE call site (so the site's lazily built metadata is raced too) with
  *    "t": thread number 0..7 and "s": sequence 0..999 -- 8,000 distinct events;
- *  - after fork(), the child writes "Child" s 0..2 and the parent "Parent" s 0..2.
+ *  - after case_fork() (fork(), or a second process on Windows), the child writes
+ *    "Child" s 0..2 and the parent "Parent" s 0..2.
  * Thread interleaving differs from run to run, so golden/concurrency.json declares
  * {"order": "unordered"}: the decoded events must equal the golden as a multiset (no
  * event lost, duplicated or torn). Names are short on purpose: 8,000 golden lines.
@@ -14,11 +15,10 @@
  * counts its failed writes and the test thread asserts on the counts.
  */
 #include <pthread.h>
-#include <sys/wait.h>
-#include <unistd.h>
+#include <stdlib.h>
 
 #include "eventheader.h"
-#include "kselftest_harness.h"
+#include "case_harness.h"
 #include "case_common.h"
 
 #define THREADS 8
@@ -91,12 +91,12 @@ static int write_parent_child(int child, uint16_t s)
 
 TEST(fork_child_writes)
 {
-	int status = -1;
 	unsigned failures = 0;
-	pid_t pid;
+	case_pid_t pid;
 
+	/* On Windows the child runs this test again from here (case_common.h). */
 	ASSERT_EQ(0, eh_provider_register(&mt_provider));
-	pid = fork();
+	pid = case_fork();
 	ASSERT_NE(-1, pid);
 	if (pid == 0) {
 		/* The child reports through its exit status only (no harness calls). */
@@ -107,9 +107,7 @@ TEST(fork_child_writes)
 	}
 	for (uint16_t s = 0; s < 3; s++)
 		EXPECT_EQ(0, write_parent_child(0, s));
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_TRUE(WIFEXITED(status));
-	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(0, case_wait(pid));
 	EXPECT_EQ(0, eh_provider_unregister(&mt_provider));
 }
 

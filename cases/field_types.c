@@ -32,7 +32,7 @@
 #include <string.h>
 
 #include "eventheader.h"
-#include "kselftest_harness.h"
+#include "case_harness.h"
 #include "case_common.h"
 
 static EH_DEFINE_PROVIDER(ft_provider, "EhconfFieldTypes");

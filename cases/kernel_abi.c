@@ -58,7 +58,7 @@
 
 #include "eventheader.h"
 #include "eventheader_user_events.h"
-#include "kselftest_harness.h"
+#include "case_harness.h"
 #include "case_common.h"
 
 #define TRACEFS "/sys/kernel/tracing"

@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "eventheader.h"
-#include "kselftest_harness.h"
+#include "case_harness.h"
 #include "case_common.h"
 
 static EH_DEFINE_PROVIDER(prov_a, "EhconfLifeA");

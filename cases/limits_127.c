@@ -17,7 +17,7 @@
 #include <stdio.h>
 
 #include "eventheader.h"
-#include "kselftest_harness.h"
+#include "case_harness.h"
 #include "case_common.h"
 
 static EH_DEFINE_PROVIDER(limits_provider, "EhconfLimits");

@@ -19,7 +19,7 @@
 #include <stdio.h>
 
 #include "eventheader.h"
-#include "kselftest_harness.h"
+#include "case_harness.h"
 #include "case_common.h"
 
 static EH_DEFINE_PROVIDER(structs_provider, "EhconfStructs");

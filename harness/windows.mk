@@ -40,6 +40,22 @@ WIN_TEST_SRCS := $(wildcard tests/tl/test_tl_*.c)
 WIN_TESTS := $(patsubst tests/%.c,$(B)/tests/%.exe,$(WIN_TEST_SRCS))
 WIN_ETWCAPTURE := $(B)/bin/etwcapture.exe
 
+# The cases, with cases/windows/case_runner.c in place of kselftest_harness.h (see
+# cases/case_harness.h). kernel_abi tests the Linux user_events ABI itself: Linux only.
+WIN_CASE_SRCS := $(filter-out cases/kernel_abi.c,$(wildcard cases/*.c))
+WIN_CASES := $(patsubst cases/%.c,$(B)/cases/%.exe,$(WIN_CASE_SRCS))
+WIN_CASE_RUNNER := $(B)/obj/cases-win/windows/case_runner.o
+
+$(B)/obj/cases-win/%.o: cases/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Icases -MMD -MP -c -o $@ $<
+
+$(B)/cases/%.exe: $(B)/obj/cases-win/%.o $(WIN_CASE_RUNNER) $(WIN_EH_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ $(WIN_LDLIBS)
+
+-include $(wildcard $(B)/obj/cases-win/*.d $(B)/obj/cases-win/windows/*.d)
+
 $(WIN_EH_LIB): $(call objs,$(WIN_EH_SRCS))
 	@mkdir -p $(@D)
 	rm -f $@ && x86_64-w64-mingw32-ar rcs $@ $^
@@ -56,8 +72,8 @@ $(WIN_ETWCAPTURE): $(B)/obj/tools/windows/etwcapture.o $(WIN_EHD_LIB) $(WIN_EH_L
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ $(WIN_LDLIBS)
 
-windows-build: $(WIN_EH_LIB) $(WIN_EHD_LIB) $(WIN_ETWCAPTURE) $(WIN_TESTS)
-	@echo "windows-build: $(words $(WIN_TESTS)) unit tests, etwcapture.exe and the libraries in $(B)"
+windows-build: $(WIN_EH_LIB) $(WIN_EHD_LIB) $(WIN_ETWCAPTURE) $(WIN_TESTS) $(WIN_CASES)
+	@echo "windows-build: $(words $(WIN_CASES)) cases, $(words $(WIN_TESTS)) unit tests, etwcapture.exe and the libraries in $(B)"
 
 # A private wine prefix inside the build tree (created on first use, ~30 s).
 WINE ?= wine

@@ -59,7 +59,7 @@ const char *eh_backend_name(void)
 }
 
 /* Called under the lock: EHCONF_CAPTURE_TL=file selects the TraceLogging capture
- * (tl_capture.c, POSIX only), EHCONF_CAPTURE=file the capture backend, else
+ * (tl_capture.c), EHCONF_CAPTURE=file the capture backend, else
  * user_events (ETW on Windows, tl_win_backends.c). The choice (or the failure) is
  * final for the process. */
 static int choose_backend(void)
@@ -67,12 +67,10 @@ static int choose_backend(void)
     if (!g_backend_chosen) {
         const struct eh_backend *be = NULL;
         const char *path = getenv("EHCONF_CAPTURE");
-#ifndef _WIN32
         const char *tl_path = getenv("EHCONF_CAPTURE_TL");
         if (tl_path && tl_path[0])
             g_backend_err = eh_backend_tlcapture_open(tl_path, &be);
         else
-#endif
         g_backend_err = path && path[0] ? eh_backend_capture_open(path, &be)
                                         : eh_backend_user_events_open(&be);
         g_backend_chosen = 1;

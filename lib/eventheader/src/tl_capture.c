@@ -2,11 +2,12 @@
 /*
  * TraceLogging capture (.tlcap, format in lib/decode/include/ehd_tl.h):
  *  - eh_tl_record_encode(): one record, used here and by tools/windows/etwcapture.c;
- *  - on POSIX systems, the "tlcapture" backend: EHCONF_CAPTURE_TL=file enables every
- *    event and appends each write, translated to TraceLogging exactly as the ETW backend
- *    hands it to EventWriteTransfer, as one record (one write() on an O_APPEND fd, so
- *    threads and forked children interleave whole records). ehdecode turns the file into
- *    the same JSON as the EventHeader capture: an offline check of the Windows encoding.
+ *  - the "tlcapture" backend: EHCONF_CAPTURE_TL=file enables every event and appends
+ *    each write, translated to TraceLogging exactly as the ETW backend hands it to
+ *    EventWriteTransfer, as one record (one write to an append-only file, so threads and
+ *    child processes interleave whole records). ehdecode turns the file into the same
+ *    JSON as the EventHeader capture: an offline check of the Windows encoding, on Linux
+ *    and, built with mingw-w64, of the Windows build itself (under wine or Windows).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -68,16 +69,134 @@ size_t eh_tl_record_encode(uint8_t *buf, const uint8_t provider_guid[16], uint64
     return size;
 }
 
-#ifndef _WIN32
+#include "eh_internal.h"
+
+/* The append-only file: one whole record per call, or an error. */
+#ifdef _WIN32
+
+#include <windows.h>
+
+typedef HANDLE tl_file;
+#define TL_FILE_NONE NULL
+
+static int tl_errno(DWORD e)
+{
+    switch (e) {
+    case ERROR_FILE_NOT_FOUND:
+    case ERROR_PATH_NOT_FOUND:
+        return ENOENT;
+    case ERROR_ACCESS_DENIED:
+    case ERROR_SHARING_VIOLATION:
+        return EACCES;
+    case ERROR_DISK_FULL:
+        return ENOSPC;
+    default:
+        return EIO;
+    }
+}
+
+static int tl_file_open(const char *path, tl_file *out, uint64_t *size)
+{
+    HANDLE h = CreateFileA(path, GENERIC_READ | GENERIC_WRITE,
+                           FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL,
+                           OPEN_ALWAYS, FILE_ATTRIBUTE_NORMAL, NULL);
+    LARGE_INTEGER sz;
+    if (h == INVALID_HANDLE_VALUE)
+        return tl_errno(GetLastError());
+    if (!GetFileSizeEx(h, &sz)) {
+        int err = tl_errno(GetLastError());
+        CloseHandle(h);
+        return err;
+    }
+    *out = h;
+    *size = (uint64_t)sz.QuadPart;
+    return 0;
+}
+
+/*
+ * Appends as one piece under two locks: an SRW lock for this process's threads and a
+ * byte-range lock far past any record for other processes (a case_fork() child). An
+ * append-only handle (FILE_APPEND_DATA) would be enough on NTFS, but wine 8 interleaves
+ * concurrent appends through one such handle (seen here: 8 threads tore records), and
+ * the locks hold on both.
+ */
+static SRWLOCK g_tl_lock = SRWLOCK_INIT;
+
+static int tl_file_append(tl_file f, const void *p, size_t n)
+{
+    OVERLAPPED range = { .Offset = 0, .OffsetHigh = 0x7FFFFFFF }, at = { 0 };
+    LARGE_INTEGER end;
+    DWORD done = 0;
+    int err = 0;
+    if (n > 0xFFFFFFFFu)
+        return E2BIG;
+    AcquireSRWLockExclusive(&g_tl_lock);
+    if (!LockFileEx(f, LOCKFILE_EXCLUSIVE_LOCK, 0, 1, 0, &range)) {
+        err = tl_errno(GetLastError());
+        goto out;
+    }
+    if (!GetFileSizeEx(f, &end)) {
+        err = tl_errno(GetLastError());
+    } else {
+        at.Offset = (DWORD)end.QuadPart;
+        at.OffsetHigh = (DWORD)((uint64_t)end.QuadPart >> 32);
+        if (!WriteFile(f, p, (DWORD)n, &done, &at))
+            err = tl_errno(GetLastError());
+        else if (done != n)
+            err = EIO; /* a short append corrupts the file */
+    }
+    UnlockFileEx(f, 0, 1, 0, &range);
+out:
+    ReleaseSRWLockExclusive(&g_tl_lock);
+    return err;
+}
+
+static void tl_file_close(tl_file f)
+{
+    CloseHandle(f);
+}
+
+#else
 
 #include <fcntl.h>
 #include <sys/stat.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
-#include "eh_internal.h"
+typedef int tl_file;
+#define TL_FILE_NONE (-1)
 
-static int g_tl_fd = -1;
+static int tl_file_open(const char *path, tl_file *out, uint64_t *size)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    struct stat st;
+    if (fd < 0)
+        return errno;
+    if (fstat(fd, &st) != 0) {
+        int err = errno;
+        close(fd);
+        return err;
+    }
+    *out = fd;
+    *size = (uint64_t)st.st_size;
+    return 0;
+}
+
+static int tl_file_append(tl_file f, const void *p, size_t n)
+{
+    ssize_t done = write(f, p, n);
+    if (done < 0)
+        return errno;
+    return (size_t)done == n ? 0 : EIO; /* a short append corrupts the file */
+}
+
+static void tl_file_close(tl_file f)
+{
+    close(f);
+}
+
+#endif
+
+static tl_file g_tl_file = TL_FILE_NONE;
 
 static int tlc_connect(eh_tracepoint *tp, const char *name, size_t name_len)
 {
@@ -126,8 +245,7 @@ static int tlc_write(const eh_tracepoint *tp, struct iovec *iov, int iovcnt, siz
     if (!err) {
         eh_tl_record_encode(record.p, prov->guid, keyword, TL_CHANNEL, prov->meta,
                             prov->meta_len, &ev);
-        ssize_t n = write(g_tl_fd, record.p, size);
-        err = n < 0 ? errno : (size_t)n == size ? 0 : EIO; /* short append corrupts */
+        err = tl_file_append(g_tl_file, record.p, size);
     }
     tl_buf_free(&flat);
     tl_buf_free(&record);
@@ -144,24 +262,16 @@ static const struct eh_backend tlcapture_backend = {
 
 int eh_backend_tlcapture_open(const char *path, const struct eh_backend **out)
 {
-    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-    if (fd < 0)
-        return errno;
-    struct stat st;
-    if (fstat(fd, &st) != 0) {
-        int err = errno;
-        close(fd);
+    tl_file f = TL_FILE_NONE;
+    uint64_t size = 0;
+    int err = tl_file_open(path, &f, &size);
+    if (err)
+        return err;
+    if (size == 0 && (err = tl_file_append(f, EHD_TLCAP_MAGIC, EHD_TLCAP_MAGIC_SIZE)) != 0) {
+        tl_file_close(f);
         return err;
     }
-    if (st.st_size == 0 &&
-        write(fd, EHD_TLCAP_MAGIC, EHD_TLCAP_MAGIC_SIZE) != EHD_TLCAP_MAGIC_SIZE) {
-        int err = errno ? errno : EIO;
-        close(fd);
-        return err;
-    }
-    g_tl_fd = fd;
+    g_tl_file = f;
     *out = &tlcapture_backend;
     return 0;
 }
-
-#endif /* !_WIN32 */

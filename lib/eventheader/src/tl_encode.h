@@ -110,7 +110,7 @@ size_t eh_tl_record_encode(uint8_t *buf, const uint8_t provider_guid[16], uint64
                            const struct eh_tl_event *ev);
 
 /* Backends (hooks in provider.c's backend choice):
- *   tl_capture.c (POSIX): EHCONF_CAPTURE_TL=path -> .tlcap file;
+ *   tl_capture.c: EHCONF_CAPTURE_TL=path -> .tlcap file (both systems);
  *   backend_etw.c (_WIN32): ETW via EventRegister / EventWriteTransfer. */
 struct eh_backend;
 int eh_backend_tlcapture_open(const char *path, const struct eh_backend **out);
