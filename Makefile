@@ -80,7 +80,7 @@ unit: $(UNIT_TESTS) $(TOOLS)
 # The README's main command: everything test does, then the same cases on a real
 # kernel in QEMU (vm/ and harness/vm.mk), with report.md.
 # The VM run needs a passing build; the closing line adds up every step's JUnit XML.
-CHECK_XML := unit-asan offline ci-lint vm
+CHECK_XML := unit-asan offline wine ci-lint vm
 check:
 	@rm -f $(foreach x,$(CHECK_XML),$(JUNIT_DIR)/$(x).xml)
 	@rc=0; $(MAKE) test || rc=1; \
@@ -98,7 +98,7 @@ test:
 	$(MAKE) -j$(NPROC) VARIANT=asan unit-build
 	$(MAKE) VARIANT=asan unit
 	$(MAKE) VARIANT=gcc check-offline
-	$(MAKE) -j$(NPROC) windows-build-if-mingw
+	$(MAKE) check-wine
 	$(MAKE) ci-lint
 
 clean:

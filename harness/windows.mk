@@ -3,18 +3,17 @@
 #
 #   make VARIANT=mingw windows-build   mingw-w64 build into build/mingw/:
 #       lib/libeventheader-win.a, lib/libehdecode-win.a (the portable sources),
-#       bin/etwcapture.exe, tests/tl/test_tl_*.exe
-#   make VARIANT=mingw windows-smoke   runs those .exe files under wine
+#       cases/*.exe (cases/windows/case_runner.c in place of kselftest_harness.h),
+#       bin/etwcapture.exe, tests/tl/test_tl_*.exe, tests/windows/runner_selftest.exe
+#   make check-wine                    runs them under wine (harness/test_wine.py)
 #
 # What wine can and cannot show (shared/reference/tracelogging-etw.md): wine's ETW is a
 # stub. EventRegister succeeds, EventWriteTransfer/StartTraceW/EnableTraceEx2 return 0
-# and do nothing, OpenTraceW fails. So the smoke run proves that the Windows build links,
-# that the platform-neutral encoder/decoder unit tests pass under the Windows ABI and C
-# runtime, and that the ETW backend registers, writes and unregisters without crashing.
-# It never captures an event: real capture is scripts/windows/check.ps1 on Windows.
-#
-# The cases (kselftest_harness.h: fork, signals) do not build with mingw; check.ps1 needs
-# Windows ports of them (see the report in scripts/windows/check.ps1's header).
+# and do nothing, OpenTraceW fails. So check-wine proves that the Windows build links and
+# runs: the cases pass their own checks, their TraceLogging records (EHCONF_CAPTURE_TL,
+# the bytes the ETW backend hands to EventWriteTransfer) decode to the golden files, and
+# the ETW backend registers, writes and unregisters without an error. It never captures
+# an ETW event: real capture is scripts/windows/check.ps1 on Windows.
 
 ifeq ($(VARIANT),mingw)
 
@@ -54,6 +53,13 @@ $(B)/cases/%.exe: $(B)/obj/cases-win/%.o $(WIN_CASE_RUNNER) $(WIN_EH_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ $(WIN_LDLIBS)
 
+# The runner's own tests (harness/test_wine.py checks their verdicts): not a case.
+WIN_RUNNER_SELFTEST := $(B)/tests/windows/runner_selftest.exe
+
+$(WIN_RUNNER_SELFTEST): $(B)/obj/cases-win/windows/runner_selftest.o $(WIN_CASE_RUNNER)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ $(WIN_LDLIBS)
+
 -include $(wildcard $(B)/obj/cases-win/*.d $(B)/obj/cases-win/windows/*.d)
 
 $(WIN_EH_LIB): $(call objs,$(WIN_EH_SRCS))
@@ -72,39 +78,13 @@ $(WIN_ETWCAPTURE): $(B)/obj/tools/windows/etwcapture.o $(WIN_EHD_LIB) $(WIN_EH_L
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ $(WIN_LDLIBS)
 
-windows-build: $(WIN_EH_LIB) $(WIN_EHD_LIB) $(WIN_ETWCAPTURE) $(WIN_TESTS) $(WIN_CASES)
+windows-build: $(WIN_EH_LIB) $(WIN_EHD_LIB) $(WIN_ETWCAPTURE) $(WIN_TESTS) $(WIN_CASES) \
+               $(WIN_RUNNER_SELFTEST)
 	@echo "windows-build: $(words $(WIN_CASES)) cases, $(words $(WIN_TESTS)) unit tests, etwcapture.exe and the libraries in $(B)"
-
-# A private wine prefix inside the build tree (created on first use, ~30 s).
-WINE ?= wine
-WINE_ENV := WINEPREFIX=$(abspath $(O))/wineprefix WINEDEBUG=-all
-WINE_GUARD_SECONDS ?= 180
-
-windows-smoke: windows-build
-	@command -v $(WINE) >/dev/null || { echo "windows-smoke: wine not installed (make deps)"; exit 1; }
-	@echo "windows-smoke: NOTE wine's ETW is a stub: these runs check that the Windows build"
-	@echo "windows-smoke: links and does not crash; nothing is captured (that needs Windows)."
-	@pass=0; fail=0; \
-	for t in $(WIN_TESTS); do \
-	  echo "== $$t"; \
-	  if $(WINE_ENV) timeout $(WINE_GUARD_SECONDS) $(WINE) $$t; then pass=$$((pass+1)); \
-	  else echo "windows-smoke: FAIL $$t"; fail=$$((fail+1)); fi; \
-	done; \
-	echo "== $(WIN_ETWCAPTURE) --help"; \
-	if $(WINE_ENV) timeout $(WINE_GUARD_SECONDS) $(WINE) $(WIN_ETWCAPTURE) --help; then pass=$$((pass+1)); \
-	else echo "windows-smoke: FAIL etwcapture --help"; fail=$$((fail+1)); fi; \
-	echo "== $(WIN_ETWCAPTURE) -p EhconfTlTest -- test_tl_backend.exe (expected to stop at OpenTraceW: wine stub)"; \
-	$(WINE_ENV) timeout $(WINE_GUARD_SECONDS) $(WINE) $(WIN_ETWCAPTURE) -p EhconfTlTest -- \
-	  $(B)/tests/tl/test_tl_backend.exe; rc=$$?; \
-	if [ $$rc -eq 2 ]; then echo "windows-smoke: etwcapture ran the case and reported wine's missing ETW consumer (exit 2), as expected"; pass=$$((pass+1)); \
-	elif [ $$rc -eq 0 ]; then echo "windows-smoke: etwcapture exit 0 under wine (a real ETW?)"; pass=$$((pass+1)); \
-	else echo "windows-smoke: FAIL etwcapture exit $$rc (crash or hang?)"; fail=$$((fail+1)); fi; \
-	echo "$$pass passed, $$fail failed, 0 skipped"; \
-	[ $$fail -eq 0 ]
 
 else
 
-windows-build windows-smoke:
+windows-build:
 	$(MAKE) VARIANT=mingw $@
 
 endif
@@ -121,4 +101,15 @@ windows-build-if-mingw:
 	  echo "windows-build: SKIP: $(MINGW_CC) not installed (apt-get install gcc-mingw-w64-x86-64)"; \
 	fi
 
-.PHONY: windows-build windows-smoke windows-build-if-mingw
+# The Windows build under wine (harness/test_wine.py): the case runner's own tests, the
+# TraceLogging unit tests, every case with its TraceLogging capture decoded by Linux's
+# ehdecode and diffed against golden/ (transport "etw"), every case on the ETW backend,
+# and etwcapture up to wine's missing ETW consumer. One SKIP line without mingw-w64.
+# windows-smoke is its old name.
+check-wine windows-smoke: windows-build-if-mingw
+	$(MAKE) -j$(NPROC) VARIANT=gcc $(O)/gcc/bin/ehdecode
+	@mkdir -p $(JUNIT_DIR)
+	EHCONF_BUILD=$(O)/gcc EHCONF_MINGW_BUILD=$(O)/mingw $(PYTEST) -q -p no:cacheprovider \
+	  harness/test_wine.py --junitxml=$(JUNIT_DIR)/wine.xml
+
+.PHONY: windows-build windows-smoke windows-build-if-mingw check-wine

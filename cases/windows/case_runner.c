@@ -255,9 +255,29 @@ int case_wait(intptr_t child)
 	return ret;
 }
 
+/*
+ * A crash in a test ends its process with the exception code (0xC0000005...), which
+ * run_one() reports, instead of starting a debugger (wine starts winedbg) or a Windows
+ * Error Reporting dialog that would hang an unattended runner.
+ */
+static LONG WINAPI on_crash(EXCEPTION_POINTERS *info)
+{
+	DWORD code = info->ExceptionRecord->ExceptionCode;
+
+	fprintf(stderr, "# %s: unhandled exception 0x%08lx at %p\n",
+		g_current ? g_current->name : "?", code, info->ExceptionRecord->ExceptionAddress);
+	fflush(stdout);
+	fflush(stderr);
+	TerminateProcess(GetCurrentProcess(), code);
+	return EXCEPTION_EXECUTE_HANDLER;
+}
+
 static int run_in_this_process(const char *name)
 {
 	struct case_test *t = find_test(name);
+
+	SetErrorMode(SEM_FAILCRITICALERRORS | SEM_NOGPFAULTERRORBOX);
+	SetUnhandledExceptionFilter(on_crash);
 
 	if (!t) {
 		fprintf(stderr, "no test named %s\n", name);
