@@ -9,7 +9,9 @@ TraceLogging encoding -- and its output is checked, not just its exit status:
   wine-runner/<test>    cases/windows/runner_selftest.exe: each test of the case runner
                         has the verdict and diagnostics kselftest_harness.h would give
                         (failures on purpose: EXPECT goes on, ASSERT stops, crash, hang...)
-  wine-unit/<bin>/<t>   tests/tl/test_tl_*.exe: the TraceLogging unit tests, KTAP
+  wine-unit/<bin>/<t>   tests/tl/test_tl_*.exe: the TraceLogging unit tests, and
+                        tests/windows/test_*.exe: etwcapture's EVENT_RECORD decoding fed
+                        with records built by hand (wine delivers none), KTAP
   wine-case/<case>/<t>  the case with EHCONF_CAPTURE_TL: its own ASSERT/EXPECTs, KTAP
   wine-golden/<case>    that .tlcap, decoded by Linux's ehdecode, equals golden/<case>.json
                         compared as transport "etw" (as tl-golden/ in test_offline.py)
@@ -120,7 +122,8 @@ def collect_wine_items(config):
     ehdecode = os.path.join(s.build, "bin", "ehdecode")
     selftest = os.path.join(mingw, "tests", "windows", "runner_selftest.exe")
     cases = sorted(glob.glob(os.path.join(mingw, "cases", "*.exe")))
-    units = sorted(glob.glob(os.path.join(mingw, "tests", "tl", "test_tl_*.exe")))
+    units = sorted(glob.glob(os.path.join(mingw, "tests", "tl", "test_tl_*.exe")) +
+                   glob.glob(os.path.join(mingw, "tests", "windows", "test_*.exe")))
     etwcapture = os.path.join(mingw, "bin", "etwcapture.exe")
 
     # Create the prefix once, before anything runs in parallel or against a timeout.

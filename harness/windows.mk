@@ -35,7 +35,7 @@ WIN_EH_SRCS := $(filter-out lib/eventheader/src/backend_user_events.c \
 WIN_EHD_SRCS := $(filter-out lib/decode/src/perf_%.c,$(wildcard lib/decode/src/*.c))
 WIN_EH_LIB := $(B)/lib/libeventheader-win.a
 WIN_EHD_LIB := $(B)/lib/libehdecode-win.a
-WIN_TEST_SRCS := $(wildcard tests/tl/test_tl_*.c)
+WIN_TEST_SRCS := $(wildcard tests/tl/test_tl_*.c tests/windows/test_*.c)
 WIN_TESTS := $(patsubst tests/%.c,$(B)/tests/%.exe,$(WIN_TEST_SRCS))
 WIN_ETWCAPTURE := $(B)/bin/etwcapture.exe
 
@@ -74,7 +74,14 @@ $(B)/tests/tl/%.exe: $(B)/obj/tests/tl/%.o $(WIN_EHD_LIB) $(WIN_EH_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ $(WIN_LDLIBS)
 
-$(WIN_ETWCAPTURE): $(B)/obj/tools/windows/etwcapture.o $(WIN_EHD_LIB) $(WIN_EH_LIB)
+$(B)/tests/windows/test_etw_record.exe: $(B)/obj/tests/windows/test_etw_record.o \
+                                        $(B)/obj/tools/windows/etw_record.o \
+                                        $(WIN_EHD_LIB) $(WIN_EH_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ $(WIN_LDLIBS)
+
+$(WIN_ETWCAPTURE): $(B)/obj/tools/windows/etwcapture.o $(B)/obj/tools/windows/etw_record.o \
+                   $(WIN_EHD_LIB) $(WIN_EH_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ $(WIN_LDLIBS)
 

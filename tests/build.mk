@@ -2,7 +2,8 @@
 # Unit tests: every tests/<area>/test_*.c is one KTAP program (tests/ktap.h),
 # linked against both libraries; tests/<area>/support_*.c are shared helpers
 # linked into every test of that area. harness/test_unit.py runs them all.
-UNIT_TEST_SRCS := $(wildcard tests/*/test_*.c)
+# tests/windows/ holds Windows-only tests (harness/windows.mk builds them with mingw-w64).
+UNIT_TEST_SRCS := $(filter-out tests/windows/%,$(wildcard tests/*/test_*.c))
 UNIT_TESTS += $(patsubst tests/%.c,$(B)/tests/%,$(UNIT_TEST_SRCS))
 support_of = $(call objs,$(wildcard tests/$(1)/support_*.c))
 .SECONDEXPANSION:

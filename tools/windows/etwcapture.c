@@ -37,17 +37,10 @@
 #include <evntrace.h>
 #include <tdh.h>
 
-#include "../../lib/eventheader/src/tl_encode.h"
+#include "../../lib/eventheader/src/tl_encode.h" /* eh_tl_guid_from_name */
 #include "ehd.h"
 #include "ehd_tl.h"
-
-/* Not declared by mingw-w64 10 (tracelogging-etw.md "Toolchain"). */
-#ifndef EVENT_HEADER_EXT_TYPE_EVENT_SCHEMA_TL
-#define EVENT_HEADER_EXT_TYPE_EVENT_SCHEMA_TL 0x000B
-#endif
-#ifndef EVENT_HEADER_EXT_TYPE_PROV_TRAITS
-#define EVENT_HEADER_EXT_TYPE_PROV_TRAITS 0x000C
-#endif
+#include "etw_record.h"
 
 /* TDH's decoding source for TraceLogging events; its event name sits in the slot mingw
  * calls ActivityIDNameOffset (EventNameOffset in the Windows SDK). */
@@ -90,66 +83,13 @@ static int wanted(const GUID *g)
     return 0;
 }
 
-static const uint8_t zero16[16];
-
-/* From a SCHEMA_TL blob: the event name and the number of top-level fields (a struct
- * and its members count once). Returns 0, or -1 if the blob is malformed. */
-static int schema_summary(const uint8_t *m, size_t n, const char **name, unsigned *top)
-{
-    size_t pos = 2;
-    if (n < 4 || (size_t)(m[0] | m[1] << 8) > n)
-        return -1;
-    n = (size_t)(m[0] | m[1] << 8);
-    while (pos < n && (m[pos] & 0x80))
-        pos++;
-    pos++;
-    const uint8_t *nul = pos < n ? memchr(m + pos, 0, n - pos) : NULL;
-    if (!nul)
-        return -1;
-    *name = (const char *)m + pos;
-    pos = (size_t)(nul - m) + 1;
-    unsigned pending[257]; /* members still to read per open struct */
-    unsigned depth = 0;
-    *top = 0;
-    while (pos < n) {
-        nul = memchr(m + pos, 0, n - pos);
-        if (!nul || (size_t)(nul - m) + 1 >= n)
-            return -1;
-        pos = (size_t)(nul - m) + 1;
-        uint8_t in = m[pos++], out = 0;
-        if (in & TL_IN_CHAIN) {
-            if (pos >= n)
-                return -1;
-            out = m[pos++];
-            if (out & TL_OUT_CHAIN) {
-                while (pos < n && (m[pos] & 0x80))
-                    pos++;
-                pos++;
-            }
-        }
-        if ((in & TL_IN_COUNT_MASK) == TL_IN_CCOUNT)
-            pos += 2;
-        else if ((in & TL_IN_COUNT_MASK) == TL_IN_CUSTOM)
-            return -1;
-        if (depth == 0)
-            ++*top;
-        else
-            pending[depth - 1]--;
-        if ((in & TL_IN_TYPE_MASK) == TL_IN_STRUCT && (out & TL_OUT_TYPE_MASK) && depth < 256)
-            pending[depth++] = out & TL_OUT_TYPE_MASK;
-        while (depth > 0 && pending[depth - 1] == 0)
-            depth--;
-    }
-    return pos == n ? 0 : -1;
-}
-
 /* --tdh-check: TDH (an independent TraceLogging decoder, Windows only) must see the same
  * event name and the same number of top-level fields as our metadata says. */
 static void tdh_check(PEVENT_RECORD er, const uint8_t *schema, size_t schema_n)
 {
     const char *name = NULL;
     unsigned top = 0;
-    if (schema_summary(schema, schema_n, &name, &top) != 0) {
+    if (etw_schema_summary(schema, schema_n, &name, &top) != 0) {
         fputs("etwcapture: tdh-check: our SCHEMA_TL parse failed\n", stderr);
         g_cap.tdh_mismatches++;
         return;
@@ -186,50 +126,21 @@ static VOID WINAPI on_event(PEVENT_RECORD er)
 {
     if (!wanted(&er->EventHeader.ProviderId))
         return;
-    const uint8_t *schema = NULL, *traits = NULL, *related = NULL;
-    size_t schema_n = 0, traits_n = 0;
-    for (USHORT i = 0; i < er->ExtendedDataCount; i++) {
-        const EVENT_HEADER_EXTENDED_DATA_ITEM *x = &er->ExtendedData[i];
-        const uint8_t *p = (const uint8_t *)(ULONG_PTR)x->DataPtr;
-        if (x->ExtType == EVENT_HEADER_EXT_TYPE_EVENT_SCHEMA_TL) {
-            schema = p;
-            schema_n = x->DataSize;
-        } else if (x->ExtType == EVENT_HEADER_EXT_TYPE_PROV_TRAITS) {
-            traits = p;
-            traits_n = x->DataSize;
-        } else if (x->ExtType == EVENT_HEADER_EXT_TYPE_RELATED_ACTIVITYID && x->DataSize >= 16) {
-            related = p;
-        }
-    }
-    if (!schema || !traits) {
+    const uint8_t *schema;
+    size_t schema_n;
+    if (etw_record_schema(er, &schema, &schema_n) != 0) {
         g_cap.skipped++;
         return;
     }
     if (g_cap.tdh_check)
         tdh_check(er, schema, schema_n);
-    const EVENT_DESCRIPTOR *d = &er->EventHeader.EventDescriptor;
-    struct eh_tl_event ev;
-    memset(&ev, 0, sizeof ev);
-    ev.meta = schema;
-    ev.meta_len = schema_n;
-    ev.level = d->Level;
-    ev.opcode = d->Opcode;
-    ev.version = d->Version;
-    ev.id = d->Id;
-    const uint8_t *act = (const uint8_t *)&er->EventHeader.ActivityId;
-    ev.activity = memcmp(act, zero16, 16) ? act : NULL;
-    ev.related = related;
-    ev.data.p = er->UserData;
-    ev.data.len = er->UserDataLength;
-    uint8_t guid[16];
-    memcpy(guid, &er->EventHeader.ProviderId, 16);
-    size_t size = eh_tl_record_encode(NULL, guid, d->Keyword, d->Channel, traits, traits_n, &ev);
-    uint8_t *rec = size ? malloc(size) : NULL;
-    if (!rec) {
+    uint8_t *rec;
+    size_t size;
+    int err = etw_record_to_tlcap(er, &rec, &size);
+    if (err) {
         g_cap.write_error = 1;
         return;
     }
-    eh_tl_record_encode(rec, guid, d->Keyword, d->Channel, traits, traits_n, &ev);
     if (fwrite(rec, 1, size, g_cap.tlcap) != size)
         g_cap.write_error = 1;
     free(rec);
