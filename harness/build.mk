@@ -39,7 +39,8 @@ kselftest: $(KSELFTEST_STAMP)
 OFFLINE_GUARD_SECONDS ?= 120
 OFFLINE_PYTEST_FILES := harness/test_offline.py harness/test_golden.py harness/test_ktap.py \
                         harness/test_case_lint.py harness/test_coverage.py \
-                        harness/test_selftest_merge.py harness/test_summary.py
+                        harness/test_selftest_merge.py harness/test_summary.py \
+                        harness/test_uppercase_table.py
 
 check-offline: all
 	@mkdir -p $(JUNIT_DIR)

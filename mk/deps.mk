@@ -7,7 +7,8 @@ DEB_PACKAGES := \
 	qemu-system-x86 busybox-static cpio \
 	linux-source-6.12 flex bison bc libelf-dev libssl-dev ccache \
 	linux-perf \
-	gcc-mingw-w64-x86-64 wine wine64
+	gcc-mingw-w64-x86-64 wine wine64 \
+	unicode-data
 
 deps:
 	@missing=$$(dpkg-query -W -f='$${Package} $${Status}\n' $(DEB_PACKAGES) 2>/dev/null | awk '$$NF != "installed" {print $$1}'; \

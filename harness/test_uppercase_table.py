@@ -1,0 +1,182 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The uppercase table of the provider-name GUID (lib/eventheader/src/tl_upper_table.h)
+against Python's str.upper(), for every code point.
+
+tl_guid.c uppercases a provider name with the Unicode full uppercase mapping of Rust's
+char::to_uppercase: UnicodeData.txt's simple mapping overridden by SpecialCasing.txt's
+unconditional lines. Python's str.upper() implements the same mapping (no language or
+context condition applies to uppercasing in CPython), from its own Unicode version
+(unicodedata.unidata_version), so the two must agree on every scalar value except code
+points whose case data changed between the two versions: KNOWN_CHANGES lists those,
+each with its reason.
+
+The header is parsed here (its layout is fixed by scripts/gen-uppercase-table.py); every
+line of both tables must parse, so a table the parser cannot read fails instead of
+passing as "no mappings". test_checker_finds_dropped_mappings proves the comparison
+itself fails when mappings are missing.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import unicodedata
+from typing import Dict, List, Tuple
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+TABLE = os.path.join(REPO, "lib", "eventheader", "src", "tl_upper_table.h")
+GENERATOR = os.path.join(REPO, "scripts", "gen-uppercase-table.py")
+UCD_DIR = "/usr/share/unicode"
+
+# (Python's Unicode version, the table's) -> {code point: reason}: the only code points
+# allowed to differ. A pair not listed allows none; a difference then fails, listing the
+# code points to review and add here.
+KNOWN_CHANGES: Dict[Tuple[str, str], Dict[int, str]] = {
+    # Unicode 15.0 added no case mapping and changed none (Python 3.11 has 14.0.0;
+    # Debian 12's unicode-data, which generates the table, has 15.0.0).
+    ("14.0.0", "15.0.0"): {},
+}
+
+RUN = re.compile(r"    \{ 0x([0-9A-F]{4,6}), (-?\d+), (\d+), ([12]) \}, /\* [^*]+ \*/")
+_CELL = r"(?:0x[0-9A-F]{4,6}|0)"
+SPECIAL = re.compile(r"    \{ 0x([0-9A-F]{4,6}), \{ (" + _CELL + r"(?:, " + _CELL + r"){2}) \} \},"
+                     r" /\* [^*]+ \*/")
+
+Run = Tuple[int, int, int, int]  # first, delta, count, stride
+
+
+def _array_lines(text: str, name: str) -> List[str]:
+    m = re.search(r"^static const struct \w+ " + name + r"\[\] = \{\n(.*?)^\};", text,
+                  re.M | re.S)
+    if not m:
+        pytest.fail(f"tl_upper_table.h: no array {name}")
+    return m.group(1).splitlines()
+
+
+def parse_table(text: str):
+    """(Unicode version, runs, {code point: [uppercase code points]} of the specials)."""
+    m = re.search(r'^#define TL_UPPER_UNICODE_VERSION "(\d+\.\d+\.\d+)"$', text, re.M)
+    if not m:
+        pytest.fail("tl_upper_table.h: no TL_UPPER_UNICODE_VERSION")
+    version = m.group(1)
+    runs: List[Run] = []
+    for line in _array_lines(text, "tl_upper_runs"):
+        r = RUN.fullmatch(line)
+        if not r:
+            pytest.fail(f"tl_upper_runs: cannot parse {line!r}")
+        runs.append((int(r.group(1), 16), int(r.group(2)), int(r.group(3)), int(r.group(4))))
+    specials: Dict[int, List[int]] = {}
+    for line in _array_lines(text, "tl_upper_specials"):
+        s = SPECIAL.fullmatch(line)
+        if not s:
+            pytest.fail(f"tl_upper_specials: cannot parse {line!r}")
+        cells = [int(c, 16) if c != "0" else 0 for c in s.group(2).split(", ")]
+        specials[int(s.group(1), 16)] = [c for c in cells if c != 0]
+    return version, runs, specials
+
+
+def table_mapping(runs: List[Run], specials: Dict[int, List[int]]) -> Dict[int, List[int]]:
+    """{code point: uppercase code points} for every code point the table changes."""
+    mapping: Dict[int, List[int]] = {}
+    for first, delta, count, stride in runs:
+        for k in range(count):
+            cp = first + k * stride
+            mapping[cp] = [cp + delta]
+    mapping.update(specials)
+    return mapping
+
+
+def scalar_values():
+    return (cp for cp in range(0x110000) if not 0xD800 <= cp <= 0xDFFF)
+
+
+def differences(mapping: Dict[int, List[int]], allowed: Dict[int, str]) -> List[str]:
+    """One line per scalar value whose table uppercase is not str.upper()'s."""
+    def fmt(cps):
+        return " ".join(f"U+{c:04X}" for c in cps)
+
+    out = []
+    for cp in scalar_values():
+        ours = mapping.get(cp, [cp])
+        python = [ord(c) for c in chr(cp).upper()]
+        if ours != python and cp not in allowed:
+            out.append(f"U+{cp:04X} {unicodedata.name(chr(cp), '?')}: table {fmt(ours)}, "
+                       f"str.upper() {fmt(python)}")
+    return out
+
+
+@pytest.fixture(scope="module")
+def table():
+    if not os.path.exists(TABLE):
+        pytest.fail(f"{os.path.relpath(TABLE, REPO)} is missing")
+    with open(TABLE, encoding="utf-8") as f:
+        text = f.read()
+    return text, parse_table(text)
+
+
+def test_header_names_its_version(table):
+    text, (version, _runs, _specials) = table
+    assert (f"generated by scripts/gen-uppercase-table.py from Unicode {version} data; "
+            "do not edit") in text
+
+
+def test_tables_are_sorted_and_do_not_overlap(table):
+    """tl_guid.c's binary search needs sorted tables and runs whose spans (first to
+    last code point, gaps of a stride-2 run included) do not overlap."""
+    _text, (_version, runs, specials) = table
+    assert len(runs) > 100 and len(specials) > 90, (len(runs), len(specials))
+    end = -1
+    for first, delta, count, stride in runs:
+        assert first > end, f"run at U+{first:04X} starts inside the run before it"
+        assert count >= 1 and stride in (1, 2) and delta != 0, (first, delta, count, stride)
+        end = first + (count - 1) * stride
+        assert end + delta <= 0x10FFFF and first + delta >= 0
+    assert list(specials) == sorted(specials)
+    assert not set(specials) & set(table_mapping(runs, {})), "a code point is in both tables"
+    for cp, upper in specials.items():
+        assert 2 <= len(upper) <= 3, f"U+{cp:04X}: {len(upper)} code points"
+
+
+def test_matches_python_upper(table):
+    _text, (version, runs, specials) = table
+    pair = (unicodedata.unidata_version, version)
+    allowed = KNOWN_CHANGES.get(pair, {})
+    diff = differences(table_mapping(runs, specials), allowed)
+    assert not diff, (f"{len(diff)} code points differ between the table (Unicode {version}) "
+                      f"and str.upper() (Python's Unicode {pair[0]}); if the Unicode data "
+                      f"changed them, list them in KNOWN_CHANGES[{pair!r}]:\n"
+                      + "\n".join(diff[:40]))
+
+
+def test_checker_finds_dropped_mappings(table):
+    """The comparison fails on a table without its multi-code-point mappings (U+00DF -> SS)
+    or without one run."""
+    _text, (version, runs, specials) = table
+    allowed = KNOWN_CHANGES.get((unicodedata.unidata_version, version), {})
+    no_specials = differences(table_mapping(runs, {}), allowed)
+    assert len(no_specials) == len(specials)
+    assert any(line.startswith("U+00DF ") for line in no_specials)
+    no_ascii = differences(table_mapping(runs[1:], specials), allowed)
+    assert len(no_ascii) == 26 and no_ascii[0].startswith("U+0061 ")
+
+
+def test_generator_reproduces_table(table, tmp_path):
+    """The committed header is what the generator writes from the same Unicode data."""
+    text, (version, _runs, _specials) = table
+    special_casing = os.path.join(UCD_DIR, "SpecialCasing.txt")
+    if not os.path.exists(special_casing):
+        pytest.skip(f"{special_casing} not found (apt-get install unicode-data)")
+    with open(special_casing, encoding="utf-8") as f:
+        first = f.readline()
+    if f"SpecialCasing-{version}.txt" not in first:
+        pytest.skip(f"{UCD_DIR} is not Unicode {version}: {first.strip()}")
+    out = tmp_path / "tl_upper_table.h"
+    subprocess.run([sys.executable, GENERATOR, "--ucd-dir", UCD_DIR, "--output", str(out)],
+                   check=True, capture_output=True, text=True)
+    assert out.read_text(encoding="utf-8") == text, \
+        "tl_upper_table.h differs from scripts/gen-uppercase-table.py's output: regenerate it"
