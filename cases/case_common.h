@@ -2,7 +2,7 @@
 /*
  * case_common.h: small helpers shared by the conformance cases in cases/.
  *
- * Include after case_harness.h. Cases use TEST() rather than TEST_F(): see
+ * Include after eventheader.h and case_harness.h. Cases use TEST() rather than TEST_F(): see
  * cases/build.mk (-Wclobbered) for why a fixture's teardown is not reliable.
  */
 #ifndef EHCONF_CASE_COMMON_H
@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -46,6 +47,20 @@ static inline off_t case_capture_size(void)
 	if (stat(path, &st) != 0)
 		return 0; /* not created yet: nothing written so far */
 	return st.st_size;
+}
+
+/*
+ * Whether writes go to ETW or to the TraceLogging capture that stands in for it
+ * (EHCONF_CAPTURE_TL): there an event over EH_TL_EVENT_MAX (TraceLogging bytes, see
+ * lib/eventheader/src/tl_encode.h: ETW's 64 KB counts its own headers too) is refused
+ * with E2BIG although EventHeader's 65535-byte limit would take it. Valid once a
+ * provider is registered (the backend is chosen then).
+ */
+static inline int case_backend_is_tracelogging(void)
+{
+	const char *b = eh_backend_name();
+
+	return strcmp(b, "etw") == 0 || strcmp(b, "tlcapture") == 0;
 }
 
 /*

@@ -311,6 +311,10 @@ TEST(str16_str32)
  * "str32.maxlen": 44 too -> (65535 - 44) / 4 = 16372 units (event: 65532 bytes).
  * One unit more is refused with E2BIG and nothing is written.
  * Text: str8 = "x" repeated; str16 = "y" repeated; str32 = "z" repeated.
+ * On ETW (and the TraceLogging capture standing in for it) str8.maxlen and str16.maxlen
+ * are over EH_TL_EVENT_MAX (tl_encode.h) and refused with E2BIG too; str32.maxlen is
+ * not (char32 travels as UTF-16 there: 32744 bytes). golden/field_types.json declares
+ * those two dropped for "etw".
  */
 #define STR8_MAX 65493
 #define STR16_MAX 32745
@@ -322,6 +326,7 @@ TEST(str_maxlen)
 	uint16_t *s16 = malloc((STR16_MAX + 1) * sizeof(uint16_t));
 	uint32_t *s32 = malloc((STR32_MAX + 1) * sizeof(uint32_t));
 	off_t before;
+	int tl;
 
 	ASSERT_NE(NULL, s8);
 	ASSERT_NE(NULL, s16);
@@ -332,16 +337,23 @@ TEST(str_maxlen)
 	for (int i = 0; i <= STR32_MAX; i++)
 		s32[i] = 'z';
 	ASSERT_EQ(0, eh_provider_register(&ft_provider));
+	tl = case_backend_is_tracelogging();
 
-	ASSERT_EQ(0, EH_WRITE(ft_provider, EH_EVENT("str8.maxlen", LVL, KW),
-			      EH_U32("size", 65535), EH_STR8("str8", s8, STR8_MAX)));
+	before = case_capture_size();
+	ASSERT_EQ(tl ? E2BIG : 0, EH_WRITE(ft_provider, EH_EVENT("str8.maxlen", LVL, KW),
+					   EH_U32("size", 65535), EH_STR8("str8", s8, STR8_MAX)));
+	if (tl)
+		ASSERT_EQ(before, case_capture_size());
 	before = case_capture_size();
 	ASSERT_EQ(E2BIG, EH_WRITE(ft_provider, EH_EVENT("str8.maxlen", LVL, KW),
 				  EH_U32("size", 65536), EH_STR8("str8", s8, STR8_MAX + 1)));
 	ASSERT_EQ(before, case_capture_size());
 
-	ASSERT_EQ(0, EH_WRITE(ft_provider, EH_EVENT("str16.maxlen", LVL, KW),
-			      EH_U32("size", 65534), EH_STR16("str16", s16, STR16_MAX)));
+	before = case_capture_size();
+	ASSERT_EQ(tl ? E2BIG : 0, EH_WRITE(ft_provider, EH_EVENT("str16.maxlen", LVL, KW),
+					   EH_U32("size", 65534), EH_STR16("str16", s16, STR16_MAX)));
+	if (tl)
+		ASSERT_EQ(before, case_capture_size());
 	before = case_capture_size();
 	ASSERT_EQ(E2BIG, EH_WRITE(ft_provider, EH_EVENT("str16.maxlen", LVL, KW),
 				  EH_U32("size", 65536), EH_STR16("str16", s16, STR16_MAX + 1)));

@@ -25,6 +25,10 @@ prints. Lines before the first event may be directives, objects with the single 
       event needs a non-empty "why" naming the transport's documented difference. A
       declaration for an "n" no golden event has, for a path that event does not have,
       or whose value equals the golden one is an error (it would hide nothing or rot).
+  {"ehconf": {"etw": {"<event n>": {"why": "size-limit: ...", "dropped": true}}}}
+      the same, for events the transport refuses whole (the library returns E2BIG and
+      writes nothing there, e.g. ETW's 64 KB): every golden event with that "n" is
+      expected MISSING from that transport's capture; any of them that arrives is extra.
   Free-text keys "why"/"note" explain a directive; any other key is an error, so a typo
   can never loosen the comparison silently.
 
@@ -176,7 +180,8 @@ def parse_lines(text: str, source: str, allow_directives: bool) -> Data:
 
 
 def _check_declared(decl, where: str) -> List[str]:
-    """Shape of a transport's declared differences: {n: {"why": text, "fields": {path: v}}}."""
+    """Shape of a transport's declared differences: {n: {"why": text, "fields": {path: v}}}
+    or {n: {"why": text, "dropped": true}}."""
     if not isinstance(decl, Obj) or not decl:
         return [f"{where}: must be a non-empty object {{\"<event n>\": {{...}}}}"]
     errs, names = [], set()
@@ -189,11 +194,15 @@ def _check_declared(decl, where: str) -> List[str]:
             continue
         keys = [k for k, _ in ev]
         for k in keys:
-            if k not in ("why", "fields") or keys.count(k) > 1:
+            if k not in ("why", "fields", "dropped") or keys.count(k) > 1:
                 errs.append(f"{where}: {n}: unknown or repeated key {k!r}")
         why = dict(ev).get("why")
         if not isinstance(why, str) or isinstance(why, Num) or not why.strip():
             errs.append(f"{where}: {n}: needs a non-empty \"why\"")
+        if "dropped" in keys:
+            if dict(ev)["dropped"] is not True or "fields" in keys:
+                errs.append(f"{where}: {n}: \"dropped\" must be true, without \"fields\"")
+            continue
         fields = dict(ev).get("fields")
         if not isinstance(fields, Obj) or not fields:
             errs.append(f"{where}: {n}: needs a non-empty \"fields\" object")
@@ -222,22 +231,33 @@ def _replace_leaves(v, repl: Dict[str, object], used: set, prefix: str = ""):
 
 
 def apply_declared(events: List[Event], golden: Data, transport: str
-                   ) -> Tuple[List[Event], List[str], int]:
+                   ) -> Tuple[List[Event], List[str], int, int]:
     """(events as <transport> must deliver them, errors in any transport's declarations,
-    number of events changed). Declarations of every transport are checked against the
-    golden events on every comparison, so a stale one fails even the offline run."""
+    number of events changed, number of events declared dropped). Declarations of every
+    transport are checked against the golden events on every comparison, so a stale one
+    fails even the offline run."""
     errors: List[str] = []
     out = list(events)
-    changed = 0
+    changed = dropped = 0
     for t in TRANSPORTS:
         decl = golden.directives.get(t)
         if not isinstance(decl, Obj):
             continue
         for n, ev in decl:
-            if not isinstance(ev, Obj) or not isinstance(dict(ev).get("fields"), Obj):
+            if not isinstance(ev, Obj):
                 continue  # shape errors were reported by parse_lines
-            repl = {p: x for p, x in dict(ev)["fields"]}
             hits = [i for i, e in enumerate(golden.events) if e.name == n]
+            if dict(ev).get("dropped") is True:
+                if not hits:
+                    errors.append(f"{t} declares n={n} dropped, but no golden event has it")
+                elif t == transport:
+                    gone = {id(golden.events[i]) for i in hits}
+                    dropped += sum(1 for e in out if id(e) in gone)
+                    out = [e for e in out if id(e) not in gone]
+                continue
+            if not isinstance(dict(ev).get("fields"), Obj):
+                continue
+            repl = {p: x for p, x in dict(ev)["fields"]}
             if not hits:
                 errors.append(f"{t} declares a difference for n={n}, which no golden event has")
                 continue
@@ -259,7 +279,7 @@ def apply_declared(events: List[Event], golden: Data, transport: str
                     if e is ge:
                         out[k] = Event(ge.index, ge.line, value, canonical(value))
                         changed += 1
-    return out, errors, changed
+    return out, errors, changed, dropped
 
 
 def expected_events(golden: Data, transport: str) -> Tuple[List[Event], List[Event]]:
@@ -343,13 +363,13 @@ def compare(golden_text: str, capture_text: str, case: str = "case",
         return Result(False, f"{case}: the capture decoded to no events (golden has "
                              f"{len(g.events)}): the case or the capture backend wrote nothing")
     want, dropped = expected_events(g, transport)
-    want, decl_errors, declared = apply_declared(want, g, transport)
+    want, decl_errors, declared, declared_dropped = apply_declared(want, g, transport)
     if decl_errors:
         return Result(False, f"{case}: golden/{case}.json: wrong declared differences:\n  "
                       + "\n  ".join(decl_errors[:20]))
     head = f"{case} [{transport}]: golden {len(want)} events"
-    if dropped:
-        head += f" (+{len(dropped)} declared dropped by {transport})"
+    if dropped or declared_dropped:
+        head += f" (+{len(dropped) + declared_dropped} declared dropped by {transport})"
     if declared:
         head += f" ({declared} with declared {transport} differences)"
     head += f", capture {len(a.events)}"

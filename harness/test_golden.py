@@ -197,6 +197,24 @@ def test_declared_difference_does_not_cover_other_events():
     assert not compare(g2, lines(E1, EN_ETW), "c", transport="etw").ok  # P:E has no x
 
 
+DROP = '{"ehconf": {"etw": {"P:E": {"why": "size-limit: over 64 KB", "dropped": true}}}}\n'
+
+
+def test_declared_drop_removes_only_that_event_on_that_transport():
+    g = DROP + lines(E1, EN, E2)
+    r = compare(g, lines(E1, E2), "c", transport="etw")
+    assert r.ok and "+1 declared dropped by etw" in r.message, r.message
+    # delivered anyway: an extra event under etw
+    r = compare(g, lines(E1, EN, E2), "c", transport="etw")
+    assert not r.ok and "EXTRA" in r.message, r.message
+    # other events are still required
+    assert not compare(g, lines(E1), "c", transport="etw").ok
+    # other transports still need it
+    for other in ("offline", "perf", "ftrace"):
+        assert compare(g, lines(E1, EN, E2), "c", transport=other).ok, other
+        assert not compare(g, lines(E1, E2), "c", transport=other).ok, other
+
+
 def test_bad_declarations_are_errors():
     bad = [
         '{"ehconf": {"etw": {"P:E": {"fields": {"e": 2}}}}}',  # no why
@@ -211,6 +229,11 @@ def test_bad_declarations_are_errors():
         '{"ehconf": {"etw": []}}',
         '{"ehconf": {"wte": {"P:E": {"why": "w", "fields": {"e": 2}}}}}',  # unknown key
         '{"ehconf": {"offline": {"P:E": {"why": "w", "fields": {"e": 2}}}}}',
+        '{"ehconf": {"etw": {"P:E": {"why": "w", "dropped": false}}}}',
+        '{"ehconf": {"etw": {"P:E": {"why": "w", "dropped": 1}}}}',
+        '{"ehconf": {"etw": {"P:E": {"why": "w", "dropped": true, "fields": {"e": 2}}}}}',
+        '{"ehconf": {"etw": {"P:E": {"dropped": true}}}}',  # no why
+        '{"ehconf": {"etw": {"P:Z": {"why": "w", "dropped": true}}}}',  # no such event
     ]
     for d in bad:
         for t in ("etw", "offline"):
@@ -244,6 +267,12 @@ def test_every_etw_declaration_names_a_tl_json_difference():
         assert not g.errors, g.errors
         for n, ev in g.directives.get("etw") or []:
             why = dict(ev)["why"]
+            if dict(ev).get("dropped") is True:
+                # not a decoder difference: the library refuses the event (E2BIG)
+                assert why.startswith("size-limit: ") and "EH_TL_EVENT_MAX" in why, \
+                    f"{path}: etw {n}: a dropped event's why must say size-limit: and " \
+                    f"name EH_TL_EVENT_MAX (lib/eventheader/src/tl_encode.h)"
+                continue
             assert why.split(" ")[0] in names, f"{path}: etw {n}: why {why[:40]!r}... " \
                 f"does not start with one of tl_json.c's differences {sorted(names)}"
             seen += 1

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "case_runner.h"
+#include "eventheader.h"
 #include "../case_common.h" /* case_fork(), case_wait() */
 
 #define EXIT_PASS 0

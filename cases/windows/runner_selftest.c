@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 
+#include "eventheader.h"
 #include "../case_harness.h"
 #include "../case_common.h"
 

@@ -243,6 +243,8 @@ static int etw_write(const eh_tracepoint *tp, struct iovec *iov, int iovcnt, siz
     int err = sc->flat.err ? sc->flat.err : sc->flat.len != event_len ? EINVAL : 0;
     if (!err)
         err = eh_tl_from_eventheader(&sc->ev, sc->flat.p, sc->flat.len);
+    if (!err)
+        err = eh_tl_event_fits(p->tl->meta_len, &sc->ev);
     if (err) {
         tl_buf_free(&sc->flat);
         eh_tl_event_release(&sc->ev);

@@ -234,6 +234,8 @@ static int tlc_write(const eh_tracepoint *tp, struct iovec *iov, int iovcnt, siz
     err = flat.err ? flat.err : flat.len != event_len ? EINVAL : 0;
     if (!err)
         err = eh_tl_from_eventheader(&ev, flat.p, flat.len);
+    if (!err)
+        err = eh_tl_event_fits(prov->meta_len, &ev); /* as the ETW backend: E2BIG */
     size_t size = 0;
     if (!err) {
         size = eh_tl_record_encode(NULL, prov->guid, keyword, TL_CHANNEL, prov->meta,

@@ -679,6 +679,12 @@ void eh_tl_event_release(struct eh_tl_event *ev)
     ev->meta_len = 0;
 }
 
+int eh_tl_event_fits(size_t provider_meta_len, const struct eh_tl_event *ev)
+{
+    size_t total = provider_meta_len + ev->meta_len + ev->data.len;
+    return total > EH_TL_EVENT_MAX ? E2BIG : 0;
+}
+
 int eh_tl_from_eventheader(struct eh_tl_event *ev, const uint8_t *e, size_t len)
 {
     free_def(ev->owned_);

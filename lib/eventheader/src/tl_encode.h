@@ -97,6 +97,24 @@ struct eh_tl_event {
 int eh_tl_from_eventheader(struct eh_tl_event *ev, const uint8_t *event, size_t len);
 void eh_tl_event_release(struct eh_tl_event *ev);
 
+/*
+ * ETW refuses an event larger than 64 KB counting its own event header and the extended
+ * items that carry the TraceLogging metadata (ERROR_ARITHMETIC_OVERFLOW,
+ * tracelogging-etw.md "Limits"). Where exactly the cut falls is not documented and has
+ * not been measured (no Windows runner here). So that the ETW backend and the
+ * TraceLogging capture (its stand-in on Linux and under wine) answer alike, both refuse
+ * with E2BIG, writing nothing, an event whose provider metadata + event metadata +
+ * payload exceed EH_TL_EVENT_MAX: 64 KB less an allowance for ETW's 80-byte
+ * EVENT_HEADER and the extended-item headers. A real ETW that cuts lower still answers
+ * E2BIG (ERROR_ARITHMETIC_OVERFLOW); one that cuts higher loses only events within
+ * EH_TL_ETW_ALLOWANCE bytes of 64 KB.
+ */
+#define EH_TL_ETW_ALLOWANCE 128
+#define EH_TL_EVENT_MAX (65535 - EH_TL_ETW_ALLOWANCE)
+
+/* 0, or E2BIG when the event is over EH_TL_EVENT_MAX with this provider metadata. */
+int eh_tl_event_fits(size_t provider_meta_len, const struct eh_tl_event *ev);
+
 /* Builds the TraceLogging event metadata for one EventHeader metadata extension body
  * (event name \0 field definitions, little-endian) and event tag, without the cache.
  * For tests and tools. Returns 0 or an errno as above. */
