@@ -102,43 +102,45 @@ static char *decode_record(const uint8_t *rec, size_t n)
     return out.data; /* the caller frees it */
 }
 
+/* etwcapture's path for one record: EVENT_RECORD -> .tlcap record -> JSON lines
+ * (NULL after a failed check). The caller frees the text. */
+static char *record_to_json(const struct built *b)
+{
+    uint8_t *rec = NULL;
+    size_t n = 0;
+    KT_EXPECT_EQ(etw_record_to_tlcap(&b->er, &rec, &n), 0);
+    if (!rec)
+        return NULL;
+    char *json = decode_record(rec, n);
+    free(rec);
+    return json;
+}
+
 static void test_event_with_activity_ids(void)
 {
     struct built b;
-    uint8_t *rec = NULL;
-    size_t n = 0;
     build(&b, 1, 1, 1);
     memcpy(&b.er.EventHeader.ActivityId, "\x01\x02\x03\x04\x05\x06\x07\x08"
                                          "\x09\x0a\x0b\x0c\x0d\x0e\x0f\x10", 16);
-    KT_EXPECT_EQ(etw_record_to_tlcap(&b.er, &rec, &n), 0);
-    if (!rec)
-        return;
-    char *json = decode_record(rec, n);
+    char *json = record_to_json(&b);
     KT_EXPECT_STR(json, "{ \"n\": \"EtwRec:Ev\", \"v\": 16909060, \"s\": \"hi\", "
-                           "\"meta\": { \"level\": 4, \"keyword\": \"0x8000000000000001\", "
-                           "\"opcode\": 1, "
-                           "\"activity\": \"01020304-0506-0708-090a-0b0c0d0e0f10\", "
-                           "\"relatedActivity\": \"10111213-1415-1617-1819-1a1b1c1d1e1f\" } }\n");
+                        "\"meta\": { \"level\": 4, \"keyword\": \"0x8000000000000001\", "
+                        "\"opcode\": 1, "
+                        "\"activity\": \"01020304-0506-0708-090a-0b0c0d0e0f10\", "
+                        "\"relatedActivity\": \"10111213-1415-1617-1819-1a1b1c1d1e1f\" } }\n");
     free(json);
-    free(rec);
 }
 
 /* An all-zero ActivityId is what ETW reports when the writer passed none. */
 static void test_zero_activity_is_absent(void)
 {
     struct built b;
-    uint8_t *rec = NULL;
-    size_t n = 0;
     build(&b, 1, 1, 0);
-    KT_EXPECT_EQ(etw_record_to_tlcap(&b.er, &rec, &n), 0);
-    if (!rec)
-        return;
-    char *json = decode_record(rec, n);
+    char *json = record_to_json(&b);
     KT_EXPECT_STR(json, "{ \"n\": \"EtwRec:Ev\", \"v\": 16909060, \"s\": \"hi\", "
-                           "\"meta\": { \"level\": 4, \"keyword\": \"0x8000000000000001\", "
-                           "\"opcode\": 1 } }\n");
+                        "\"meta\": { \"level\": 4, \"keyword\": \"0x8000000000000001\", "
+                        "\"opcode\": 1 } }\n");
     free(json);
-    free(rec);
 }
 
 /* An event of the provider without TraceLogging metadata (e.g. a manifest event):
