@@ -13,7 +13,8 @@
            -Compiler msvc is refused: libeventheader is GNU C (statement expressions,
                           __atomic builtins, section attributes, pthreads); clang-cl or MSVC
                           builds are not supported.
-  Unit:    every tests\tl\test_tl_*.exe (KTAP) runs first.
+  Unit:    every tests\tl\test_tl_*.exe and tests\windows\test_*.exe (KTAP) runs first,
+           then tests\windows\runner_selftest.exe judged by harness\runner_selftest.py.
   Cases:   every <build>\cases\<case>.exe with a golden\<case>.json; the providers to enable
            are the "n" prefixes (before ':') of the golden events. Each case runs as
              etwcapture.exe -p P1 -p P2 -o results\<case>.json --tlcap results\<case>.tlcap -- case.exe
@@ -94,13 +95,35 @@ function Invoke-Guarded([string]$exe, [string[]]$arguments) {
 }
 
 # ---- unit tests (platform-neutral encoder/decoder under the Windows ABI) --------------
-Get-ChildItem -Path (Join-Path $Build "tests\tl") -Filter "test_tl_*.exe" -ErrorAction SilentlyContinue | ForEach-Object {
+$unitExes = @(Get-ChildItem -Path (Join-Path $Build "tests\tl") -Filter "test_tl_*.exe" -ErrorAction SilentlyContinue)
+$unitExes += @(Get-ChildItem -Path (Join-Path $Build "tests\windows") -Filter "test_*.exe" -ErrorAction SilentlyContinue)
+$unitExes | ForEach-Object {
     $t0 = Get-Date
     $r = Invoke-Guarded $_.FullName @()
     $secs = ((Get-Date) - $t0).TotalSeconds
     $r.Out | Set-Content -Encoding utf8 (Join-Path $Results ($_.BaseName + ".log"))
     if ($r.Code -eq 0) { Add-Result "unit/$($_.BaseName)" "PASS" "" $secs }
     else { Add-Result "unit/$($_.BaseName)" "FAIL" ("exit $($r.Code)`n" + $r.Out + $r.Err) $secs }
+}
+
+# ---- the case runner itself (cases/windows/case_runner.c) ------------------------------
+# Its own tests fail on purpose; harness/runner_selftest.py knows what kselftest would
+# report for each (the same check make check-wine makes under wine).
+$selftest = Join-Path $Build "tests\windows\runner_selftest.exe"
+if (-not (Test-Path $selftest)) {
+    Add-Result "runner/selftest" "FAIL" "$selftest not found" 0
+} elseif (-not $python) {
+    Add-Result "runner/selftest" "SKIP" "no Python on PATH to judge runner_selftest.exe" 0
+} else {
+    $t0 = Get-Date
+    $out = & $python (Join-Path $Repo "harness\runner_selftest.py") $selftest 2>&1 | Out-String
+    $secs = ((Get-Date) - $t0).TotalSeconds
+    $out | Set-Content -Encoding utf8 (Join-Path $Results "runner_selftest.log")
+    foreach ($line in ($out -split "`r?`n")) {
+        if ($line -match '^(PASS|FAIL) (runner/\S+)(: (.*))?$') {
+            Add-Result $Matches[2] $Matches[1] $Matches[4] $secs
+        }
+    }
 }
 
 # ---- cases under ETW ------------------------------------------------------------------
