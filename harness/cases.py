@@ -7,6 +7,7 @@ import os
 from dataclasses import dataclass
 from typing import List, Tuple
 
+from golden import compare
 from ktap import Report
 from runner import Run, run, run_ktap
 
@@ -78,3 +79,20 @@ def decode(ehdecode: str, dat: str, timeout: float) -> Decoded:
         how = "timed out" if r.timed_out else f"exit status {r.returncode}"
         return Decoded(False, r.output, f"ehdecode --golden {dat}: {how}\n{r.stderr[:4000]}")
     return Decoded(True, r.output, "")
+
+
+def golden_problem(ehdecode: str, capture: str, decoded: str, golden: str, case: str,
+                   transport: str, timeout: float) -> str:
+    """Decode capture (saved to decoded, for a diff by hand) and compare it with the golden
+    file as <transport>: "" when they agree, else why not (the reader's message)."""
+    d = decode(ehdecode, capture, timeout)
+    with open(decoded, "w", encoding="utf-8", errors="surrogateescape") as f:
+        f.write(d.text)
+    if not d.ok:
+        return f"{case}: {d.problem}"
+    if not os.path.exists(golden):
+        return (f"{case}: no golden file golden/{case}.json: run `make golden` and review "
+                f"every line against cases/{case}.c")
+    with open(golden, encoding="utf-8", errors="surrogateescape") as f:
+        res = compare(f.read(), d.text, case, transport=transport)
+    return "" if res.ok else f"{res.message}\n(decoded capture: {decoded})"

@@ -28,9 +28,9 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from case_lint import missing_semicolons
-from cases import capture_case, capture_case_tl, declares_no_golden, decode, find_cases
+from cases import (capture_case, capture_case_tl, declares_no_golden, find_cases,
+                   golden_problem)
 from conftest import display_path, safe_id, settings
-from golden import compare
 from ktap import FAIL, SKIP, TODO, format_failure, item_names
 
 
@@ -124,20 +124,10 @@ def _check_ktap(it):
 
 
 def _check_golden(it, transport="offline"):
-    d = decode(it.ehdecode, it.dat, it.timeout)
-    with open(it.decoded, "w", encoding="utf-8", errors="surrogateescape") as f:
-        f.write(d.text)
-    if not d.ok:
-        pytest.fail(f"{it.case}: {d.problem}", pytrace=False)
-    if not os.path.exists(it.golden):
-        pytest.fail(f"{it.case}: no golden file golden/{it.case}.json: run `make golden` and "
-                    f"review every line against cases/{it.case}.c", pytrace=False)
-    with open(it.golden, encoding="utf-8", errors="surrogateescape") as f:
-        golden_text = f.read()
-    res = compare(golden_text, d.text, it.case, transport=transport)
-    if not res.ok:
-        pytest.fail(f"{res.message}\n(decoded capture: {display_path(it.decoded)})",
-                    pytrace=False)
+    problem = golden_problem(it.ehdecode, it.dat, it.decoded, it.golden, it.case, transport,
+                             it.timeout)
+    if problem:
+        pytest.fail(problem, pytrace=False)
 
 
 def _check_tl_golden(it):

@@ -34,9 +34,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from cases import decode, declares_no_golden
+from cases import declares_no_golden, golden_problem
 from conftest import display_path, safe_id, settings
-from golden import compare
 from ktap import FAIL, SKIP, format_failure, item_names
 from runner import run, run_ktap
 from runner_selftest import (RUNNER_EXPECTED, RUNNER_TEST_TIMEOUT, check_all_listed,
@@ -207,15 +206,10 @@ def _check_golden(it):
     if r.error or r.timed_out or r.returncode != 0:
         how = r.error or ("timed out" if r.timed_out else f"exit status {r.returncode}")
         pytest.fail(f"{it.case}.exe failed under wine: {how}", pytrace=False)
-    d = decode(it.ehdecode, it.tlcap, it.timeout)
-    with open(it.decoded, "w", encoding="utf-8", errors="surrogateescape") as f:
-        f.write(d.text)
-    if not d.ok:
-        pytest.fail(f"{it.case}: {d.problem}", pytrace=False)
-    with open(it.golden, encoding="utf-8", errors="surrogateescape") as f:
-        res = compare(f.read(), d.text, it.case, transport="etw")
-    if not res.ok:
-        pytest.fail(f"{res.message}\n(decoded: {display_path(it.decoded)})", pytrace=False)
+    problem = golden_problem(it.ehdecode, it.tlcap, it.decoded, it.golden, it.case, "etw",
+                             it.timeout)
+    if problem:
+        pytest.fail(problem, pytrace=False)
 
 
 def _check_etw(it):
