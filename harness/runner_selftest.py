@@ -10,7 +10,7 @@ under wine; on Windows, scripts/windows/check.ps1 runs this file as a program:
 
   python harness/runner_selftest.py build\mingw\tests\windows\runner_selftest.exe
 
-which runs the program (EHCONF_CASE_TIMEOUT=3), prints one line per test and exits 0
+which runs the program (EHCONF_CASE_TIMEOUT=5), prints one line per test and exits 0
 when every verdict is as expected, 1 otherwise. Standard library only.
 """
 
@@ -27,7 +27,7 @@ if HERE not in sys.path:
 
 from ktap import FAIL, PASS, SKIP, Report, Result, finish, parse  # noqa: E402
 
-RUNNER_TEST_TIMEOUT = "3"  # EHCONF_CASE_TIMEOUT for the selftest's hang_is_killed
+RUNNER_TEST_TIMEOUT = "5"  # EHCONF_CASE_TIMEOUT for the selftest's hang_is_killed
 
 # What kselftest_harness.h reports for the same test code (cases/windows/runner_selftest.c):
 # verdict, text the test's diagnostics must contain, text they must not contain.

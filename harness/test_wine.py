@@ -45,6 +45,9 @@ MINGW_CC = "x86_64-w64-mingw32-gcc"
 WINE = os.environ.get("WINE", "wine")
 # First use of a wine prefix creates it (10-40 s); later programs start in about 0.3 s.
 WINE_FIRST_TIMEOUT = 180
+# A whole program under wine (every test a new wine process, 0.3 s or more each, two
+# programs at once): more than the harness default of 20 s, still a bound on a hang.
+WINE_PROGRAM_TIMEOUT_MIN = 120
 
 class WineItem:
     def __init__(self, ident, kind, **kw):
@@ -93,6 +96,7 @@ def collect_wine_items(config):
         _cache[s.build] = items
         return items
     os.makedirs(out, exist_ok=True)
+    limit = max(s.timeout, WINE_PROGRAM_TIMEOUT_MIN)
     prefix = os.path.join(mingw, "wineprefix")
     ehdecode = os.path.join(s.build, "bin", "ehdecode")
     selftest = os.path.join(mingw, "tests", "windows", "runner_selftest.exe")
@@ -109,13 +113,13 @@ def collect_wine_items(config):
             f.write(r.output or r.error or "")
 
     def runner_selftest():
-        r, rep = run_ktap([WINE, selftest], s.timeout,
+        r, rep = run_ktap([WINE, selftest], limit,
                           env=_wine_env(prefix, {"EHCONF_CASE_TIMEOUT": RUNNER_TEST_TIMEOUT}))
         keep("runner_selftest", r)
         return r, rep
 
     def unit(path):
-        r, rep = run_ktap([WINE, path], s.timeout, env=_wine_env(prefix))
+        r, rep = run_ktap([WINE, path], limit, env=_wine_env(prefix))
         keep(os.path.basename(path)[:-4], r)
         return path, r, rep
 
@@ -124,10 +128,10 @@ def collect_wine_items(config):
         tlcap = os.path.join(out, name + ".tlcap")
         if os.path.exists(tlcap):
             os.unlink(tlcap)  # the backend appends: stale events must not count
-        r, rep = run_ktap([WINE, path], s.timeout,
+        r, rep = run_ktap([WINE, path], limit,
                           env=_wine_env(prefix, {"EHCONF_CAPTURE_TL": wine_path(tlcap)}))
         keep(name, r)
-        e = run_ktap([WINE, path], s.timeout,
+        e = run_ktap([WINE, path], limit,
                      env=_wine_env(prefix, {"EHCONF_ETW_ALWAYS_ENABLED": "1"}))
         keep(name + ".etw", e[0])
         return path, name, tlcap, r, rep, e
@@ -161,7 +165,7 @@ def collect_wine_items(config):
                               report=erep, log=os.path.join(out, name + ".etw.log")))
     items.append(WineItem("wine-etwcapture", "etwcapture", etwcapture=etwcapture,
                           program=units[0] if units else selftest, prefix=prefix,
-                          timeout=s.timeout, log=os.path.join(out, "etwcapture.log")))
+                          timeout=limit, log=os.path.join(out, "etwcapture.log")))
     _cache[s.build] = items
     return items
 
