@@ -40,8 +40,8 @@ WIN_TESTS := $(patsubst tests/%.c,$(B)/tests/%.exe,$(WIN_TEST_SRCS))
 WIN_ETWCAPTURE := $(B)/bin/etwcapture.exe
 
 # The cases, with cases/windows/case_runner.c in place of kselftest_harness.h (see
-# cases/case_harness.h). kernel_abi tests the Linux user_events ABI itself: Linux only.
-WIN_CASE_SRCS := $(filter-out cases/kernel_abi.c,$(wildcard cases/*.c))
+# cases/case_harness.h). The kernel_* cases test the Linux user_events ABI itself: Linux only.
+WIN_CASE_SRCS := $(filter-out cases/kernel_%.c,$(wildcard cases/*.c))
 WIN_CASES := $(patsubst cases/%.c,$(B)/cases/%.exe,$(WIN_CASE_SRCS))
 WIN_CASE_RUNNER := $(B)/obj/cases-win/windows/case_runner.o
 
