@@ -7,7 +7,7 @@
 #                     (harness/test_bisect_verdict.py). JUnit: $(JUNIT_DIR)/ci-lint.xml
 #   make test-bisect  scripts/test-bisect.sh: a git history of Debian's 6.12 source with a
 #                     deliberate user_events regression, `git bisect run
-#                     scripts/bisect.sh kernel_abi` must name it. Long (two kernel builds,
+#                     scripts/bisect.sh kernel_write` must name it. Long (two kernel builds,
 #                     two boots): NOT part of `make check`; see the README.
 CI_LINT_PYTEST_FILES := harness/test_workflow.py harness/test_bisect_verdict.py
 

@@ -77,6 +77,8 @@ def one_line(text: str, limit: int = 300) -> str:
 
 def run(argv, timeout, env=None, stdout_path=None):
     """Run argv in its own session, stdout+stderr merged; kill the group on timeout.
+    With stdout_path the output goes straight into that file as it is printed, so what a
+    program reported before a kernel crash ended the guest is still on the results share.
     Returns (returncode or None, output text, seconds, timed_out)."""
     full_env = dict(os.environ)
     if env is not None:
@@ -85,23 +87,40 @@ def run(argv, timeout, env=None, stdout_path=None):
             if v is None:
                 full_env.pop(k, None)
     t0 = time.monotonic()
+    sink = open(stdout_path, "wb") if stdout_path else subprocess.PIPE
     try:
-        p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                             stdin=subprocess.DEVNULL, env=full_env, start_new_session=True)
-    except OSError as e:
-        return None, f"cannot run {argv[0]}: {e}", 0.0, False
-    timed_out = False
-    try:
-        out, _ = p.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        timed_out = True
-        kill_group(p, signal.SIGKILL)
-        out, _ = p.communicate()
-    text = out.decode("utf-8", errors="replace")
+        try:
+            p = subprocess.Popen(argv, stdout=sink, stderr=subprocess.STDOUT,
+                                 stdin=subprocess.DEVNULL, env=full_env, start_new_session=True)
+        except OSError as e:
+            return None, f"cannot run {argv[0]}: {e}", 0.0, False
+        timed_out = False
+        try:
+            out, _ = p.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+            kill_group(p, signal.SIGKILL)
+            out, _ = p.communicate()
+    finally:
+        if stdout_path:
+            sink.close()
     if stdout_path:
-        with open(stdout_path, "w", encoding="utf-8") as f:
-            f.write(text)
+        with open(stdout_path, "rb") as f:
+            out = f.read()
+    text = out.decode("utf-8", errors="replace")
     return p.returncode, text, time.monotonic() - t0, timed_out
+
+
+def save_summary(out: str, summary: dict) -> None:
+    """guest-results.json, rewritten after every step (write + rename, so the host never
+    reads half a file): if the kernel dies, what ran before is still reported."""
+    path = os.path.join(out, "guest-results.json")
+    with open(path + ".tmp", "w", encoding="utf-8") as f:
+        json.dump(summary, f, indent=2)
+        f.write("\n")
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(path + ".tmp", path)
 
 
 def kill_group(p, sig):
@@ -487,7 +506,9 @@ def main(argv=None) -> int:
         d = os.path.join(args.build, "cases")
         cases = sorted(f for f in os.listdir(d) if "." not in f) if os.path.isdir(d) else []
     info = guest_info()
-    summary = {"guest": info, "cases": {}, "selftests": {}, "build": args.build}
+    # "complete" becomes true only at the very end; "running" names the step in progress.
+    summary = {"guest": info, "cases": {}, "selftests": {}, "build": args.build,
+               "complete": False, "running": ""}
     log(f"kernel {info['kernel_release']}, user_events {'present' if info['user_events'] else 'ABSENT'}, "
         f"{info['perf_version']}, {len(cases)} case(s)")
 
@@ -502,17 +523,25 @@ def main(argv=None) -> int:
                                       "problem": "guest time budget exhausted before it ran"}
             continue
         log(f"{case}: start")
+        summary["running"] = case
+        summary["cases"][case] = {"case": case, "status": "running", "steps": {},
+                                  "problem": "", "ktap": case + ".ktap", "kind":
+                                  "ktap-only" if is_ktap_only(case) else "capture"}
+        save_summary(out, summary)
         summary["cases"][case] = run_case(case, args, out, tmp)
+        summary["running"] = ""
+        save_summary(out, summary)
     if args.selftests:
+        summary["running"] = "the kernel's user_events selftests"
+        save_summary(out, summary)
         if info["user_events"]:
             summary["selftests"] = run_selftests(args.selftests, out, deadline)
         else:
             summary["selftests"] = {n: {"status": "skipped", "problem": NO_USER_EVENTS}
                                     for n in SELFTESTS}
     summary["seconds"] = round(time.monotonic() - t_start, 3)
-    with open(os.path.join(out, "guest-results.json"), "w", encoding="utf-8") as f:
-        json.dump(summary, f, indent=2)
-        f.write("\n")
+    summary["complete"], summary["running"] = True, ""
+    save_summary(out, summary)
     failed = sum(1 for r in summary["cases"].values() if r["status"] == "failed")
     skipped = sum(1 for r in summary["cases"].values() if r["status"] == "skipped")
     log(f"done in {summary['seconds']:.1f} s: {len(cases) - failed - skipped} cases ran through, "

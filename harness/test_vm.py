@@ -11,7 +11,7 @@ Items (decided at collection time, after the boot; the test function only report
   vm-golden/<case>          the perf capture, decoded by ehdecode --golden, against
                             golden/<case>.json (harness/golden.py, transport "perf": events
                             above the golden's declared perf_max_payload must be missing)
-  vm-limits/<consumer>      the delivery limit kernel_abi measured ("# perf max payload: N")
+  vm-limits/<consumer>      the delivery limit kernel_limits measured ("# perf max payload: N")
                             equals what every golden file declares for that consumer
   kselftest/<binary>/<test> each KTAP result line of the kernel's own user_events selftests
 
@@ -46,8 +46,10 @@ from ktap import FAIL, PASS, SKIP, TODO, finish, format_failure, item_names, par
 
 NO_USER_EVENTS = "kernel lacks CONFIG_USER_EVENTS"
 ALLOWED_WARNING = "perf buffer not large enough"
+# The case that measures the delivery limits ("# perf max payload: N", K47/K48).
+LIMITS_CASE = "kernel_limits"
 LIMIT_RE = re.compile(r"^#\s*(perf|ftrace) max payload:\s*(\d+)\s*$")
-# Other measured kernel behaviours kernel_abi prints as "# <what>: <result>" diagnostics.
+# Other measured kernel behaviours the kernel cases print as "# <what>: <result>" diagnostics.
 BEHAVIOUR_RE = re.compile(r"^#\s*(persist delete after unregister):\s*(.*)$")
 SELFTESTS = ("abi_test", "dyn_test", "ftrace_test", "perf_test")
 
@@ -178,6 +180,11 @@ def boot(repo: str, build: str, results: str, cases: List[str]) -> VmRun:
             run.guest = json.load(f)
     if rc is None:
         run.ok, run.problem = False, f"vm/run did not return within {timeout + 120} s"
+    elif run.guest and not run.guest.get("complete", True):
+        # The guest stopped in the middle (a kernel crash ends it at once, see vm/run):
+        # what ran before still counts; the boot item says what was running and why.
+        running = run.guest.get("running") or "guest_run.py"
+        run.ok, run.problem = False, f"the guest ended while {running} ran: {crash_excerpt(run.vm)}"
     elif not run.guest:
         with open(os.path.join(results, "vm-run.log"), encoding="utf-8", errors="replace") as f:
             tail = _tail(f.read())
@@ -185,6 +192,14 @@ def boot(repo: str, build: str, results: str, cases: List[str]) -> VmRun:
                126: "vm/run setup error"}.get(rc, f"exit {rc}")
         run.ok, run.problem = False, f"vm/run: {why}, no guest-results.json: {tail}"
     return run
+
+
+def crash_excerpt(vm: dict) -> str:
+    """The kernel's own words for a crash: its first disallowed log findings, or the exit."""
+    bad = [f.get("line", "") for f in (vm or {}).get("findings", []) if not f.get("allowed")]
+    if bad:
+        return " | ".join(bad[:4])
+    return f"vm/run exit {(vm or {}).get('exit_status', '?')}, no kernel log finding"
 
 
 def ktap_outcomes(prefix: str, path: str, returncode, timed_out: bool, label: str,
@@ -224,7 +239,7 @@ def selftest_outcomes(name: str, results: str, r: dict) -> List[Outcome]:
 
 
 def limits_from_ktap(path: str):
-    """({consumer: max payload}, {behaviour: text}) from kernel_abi's diagnostics."""
+    """({consumer: max payload}, {behaviour: text}) from a kernel case's diagnostics."""
     found, behaviours = {}, {}
     try:
         with open(path, encoding="utf-8", errors="replace") as f:
@@ -338,7 +353,7 @@ def outcomes_for(s, run: VmRun, cases: List[str]):
             else:
                 crep["golden"]["offline"] = "not run"
 
-        if not run.ok:
+        if r is None and not run.ok:
             out.append(Outcome(safe_id(f"vm/{case}"), "fail", f"not run: {run.problem}", "vm", case))
             if not ktap_only:
                 out.append(Outcome(safe_id(f"vm-golden/{case}"), "fail", f"not run: {run.problem}",
@@ -355,7 +370,11 @@ def outcomes_for(s, run: VmRun, cases: List[str]):
             out.append(Outcome(safe_id(f"vm/{case}"), "fail", "the guest did not report this case",
                                "vm", case))
             continue
-        # KTAP of the live run
+        if r.get("status") == "running":
+            r = dict(r, problem=run.problem)
+            crep["problem"] = run.problem
+        # KTAP of the live run (a case cut short by a crash: its results so far, then
+        # the test that was running fails with the reason)
         if r.get("ktap"):
             items = ktap_outcomes(f"vm/{case}/", os.path.join(run.results, r["ktap"]),
                                   r.get("live_exit"), bool(r.get("live_timed_out")),
@@ -402,17 +421,17 @@ def outcomes_for(s, run: VmRun, cases: List[str]):
 
     # measured limits against the goldens' declarations
     declared = golden_limits(golden_dir)
-    if "kernel_abi" in cases:
+    if LIMITS_CASE in cases:
         for consumer in ("perf", "ftrace"):
             ident = f"vm-limits/{consumer}"
             measured = report["limits"].get(consumer)
             decl = declared.get(consumer, {})
-            if not run.ok:
+            if measured is None and not run.ok:
                 out.append(Outcome(ident, "fail", f"not measured: {run.problem}", "vm-limits"))
             elif skip_all:
                 out.append(Outcome(ident, "skip", NO_USER_EVENTS, "vm-limits"))
             elif measured is None:
-                out.append(Outcome(ident, "fail", f"kernel_abi printed no '# {consumer} max payload:' "
+                out.append(Outcome(ident, "fail", f"{LIMITS_CASE} printed no '# {consumer} max payload:' "
                                    f"line (see {consumer}_max_payload in its KTAP)", "vm-limits"))
             else:
                 wrong = {c: v for c, v in decl.items() if v != measured}
@@ -429,7 +448,7 @@ def outcomes_for(s, run: VmRun, cases: List[str]):
     st = run.guest.get("selftests", {})
     for name in SELFTESTS:
         r = st.get(name)
-        if not run.ok:
+        if r is None and not run.ok:
             out.append(Outcome(f"kselftest/{name}", "fail", f"not run: {run.problem}", "kselftest"))
             continue
         if skip_all:

@@ -6,6 +6,12 @@
 #                     user_events selftests (harness/guest_run.py), then pytest turns the
 #                     results into items (harness/test_vm.py, JUnit: $(JUNIT_DIR)/vm.xml)
 #                     and harness/report.py writes report.md at the top of the checkout.
+#   make check-vm KASAN=1
+#                     the same run on the KASAN variant of the guest kernel (vm/config.kasan,
+#                     its own cached build): a use-after-free or out-of-bounds access in
+#                     user_events (K42's fork/unregister race) panics the guest at once and
+#                     fails the run with KASAN's report. Slower: the guest gets
+#                     EHCONF_VM_TIMEOUT=1800 unless set. Report: report-kasan.md.
 #   make bench-vm     the `make bench` figures on the real kernel: harness/bench_vm.c (built
 #                     as $(B)/bench/bench_vm) in the guest while perf records its tracepoint:
 #                     ns per enabled 5-field event through libeventheader next to a raw
@@ -16,7 +22,14 @@
 # VM_GUARD_SECONDS is only a hang guard around pytest; vm/run has its own timeout
 # (EHCONF_VM_TIMEOUT, default 600 s) and kills QEMU itself.
 VM_GUARD_SECONDS ?= 5400
+KASAN ?= 0
+ifeq ($(KASAN),1)
+VM_REPORT ?= report-kasan.md
+VM_ENV := KASAN=1 EHCONF_VM_TIMEOUT=$${EHCONF_VM_TIMEOUT:-1800}
+else
 VM_REPORT ?= report.md
+VM_ENV := KASAN=0
+endif
 
 # The kernel is built (or found in the cache) before pytest starts, so its progress
 # lines reach the terminal; pytest would capture them. A failed build is reported by
@@ -24,8 +37,8 @@ VM_REPORT ?= report.md
 check-vm: all
 	@mkdir -p $(JUNIT_DIR)
 	@if [ -z "$${KERNEL:-}" ]; then echo "check-vm: kernel: vm/build-kernel (cached after the first build)"; \
-	  vm/build-kernel >/dev/null || echo "check-vm: vm/build-kernel failed; the VM items say why" >&2; fi
-	@rc=0; EHCONF_BUILD=$(B) EHCONF_RESULTS=$(O)/results timeout $(VM_GUARD_SECONDS) \
+	  $(VM_ENV) vm/build-kernel >/dev/null || echo "check-vm: vm/build-kernel failed; the VM items say why" >&2; fi
+	@rc=0; $(VM_ENV) EHCONF_BUILD=$(B) EHCONF_RESULTS=$(O)/results timeout $(VM_GUARD_SECONDS) \
 	  $(PYTEST) -q -p no:cacheprovider harness/test_vm.py \
 	  --junitxml=$(JUNIT_DIR)/vm.xml || rc=$$?; \
 	if [ -f $(O)/results/vm-results.json ]; then \

@@ -18,7 +18,7 @@ Prints ONE line "GOOD: why", "BAD: why" or "SKIP: why" and exits 0, 1 or 125:
     - the guest started the cases but did not finish (panic, hang, timeout while
       the cases ran: that is the kernel failing the test)
     - any selected item failed: vm/<case>/<test>, vm-golden/<case>, vm-limits/* (when
-      kernel_abi is selected: it measures the limits), kselftest/<binary>/* (when
+      kernel_limits is selected: it measures the limits), kselftest/<binary>/* (when
       "kselftest" or "kselftest/<binary>" is selected), and vm/kernel-log (kernel
       WARNING/BUG/Oops in the console) unless --ignore-kernel-log
   GOOD (0): everything selected passed (skips and TODOs allowed).
@@ -72,7 +72,7 @@ def guest_began(results: str) -> bool:
 
 
 def split_case(c: str) -> Tuple[str, str]:
-    """"kernel_abi/write_no_listener" -> ("kernel_abi", "write_no_listener")."""
+    """"kernel_write/K29_write_without_tracer_is_EBADF" -> ("kernel_write", "K29_...")."""
     case, _, test = c.partition("/")
     return case, test
 
@@ -98,7 +98,7 @@ def selected(item: dict, cases: List[str], ignore_kernel_log: bool) -> bool:
             return True
         return group == "vm" and any(c == case and test_matches(ident, c, t) for c, t in tests)
     if group == "vm-limits":
-        return "kernel_abi" in whole
+        return "kernel_limits" in whole
     if group == "kselftest":
         return "kselftest" in cases or f"kselftest/{case}" in cases
     return False

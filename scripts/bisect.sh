@@ -8,7 +8,8 @@
 # Run inside a kernel git tree. Builds the checked-out commit with ehconf's config
 # fragment (vm/build-kernel with KERNEL_SRC=$PWD: tinyconfig + vm/config.fragment +
 # olddefconfig, out of tree in one object dir per tree under $EHCONF_CACHE, ccache),
-# boots it in QEMU and runs the named ehconf cases there (default: every case) through
+# boots it in QEMU and runs the named ehconf cases there (default: every case and the
+# kernel's own user_events selftests) through
 # harness/test_vm.py (EHCONF_VM_CASES selects the cases). CASE may also be
 #   CASE/TEST            only that test of the case decides (e.g.
 #                        kernel_abi/write_no_listener): the binary still runs whole, but
@@ -94,7 +95,8 @@ if (( ${#ehconf_cases[@]} == 0 )) && (( ${#cases[@]} == 0 )); then
     for f in "$ebuild"/cases/*; do
         [[ -x "$f" && "$(basename "$f")" != *.* ]] && ehconf_cases+=("$(basename "$f")")
     done
-    cases=("${ehconf_cases[@]}")
+    # No names: every ehconf case AND the kernel's own selftests, built from this commit.
+    cases=("${ehconf_cases[@]}" kselftest)
 fi
 built_cases() {
     local f

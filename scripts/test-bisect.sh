@@ -3,27 +3,26 @@
 # scripts/test-bisect.sh (`make test-bisect`): proves scripts/bisect.sh end to end on a
 # real kernel history with a known answer.
 #
-#  1. unpacks Debian's /usr/src/linux-source-6.12.tar.xz into
-#     ${EHCONF_CACHE:-/var/cache/ehconf}/bisect-src/linux (outside the checkout) and
-#     commits the whole tree as "good" (tag ehconf-bisect-good); cached: later runs
-#     start from that commit;
+#  1. scripts/kernel-good-tree.sh: Debian's 6.12 source as a git tree in
+#     ${EHCONF_CACHE:-/var/cache/ehconf}/bisect-src/linux (outside the checkout), committed
+#     once as "good" (tag ehconf-bisect-good); cached: later runs start from that commit;
 #  2. on branch ehconf-bisect-test, three more commits (fixed author/committer dates,
 #     so the same SHAs every run):
 #       A  unrelated: a line in Documentation/trace/user_events.rst (no rebuild)
 #       R  the deliberate regression in kernel/trace/trace_events_user.c: write() with
 #          no tracer attached returns the byte count instead of -EBADF, as kernels
-#          before 6.5 did (history #9, fixed by f6d026eea390); cases/kernel_abi.c
+#          before 6.5 did (history #9, fixed by f6d026eea390); cases/kernel_write.c
 #          TEST(write_no_listener) expects EBADF
 #       B  unrelated: a comment in init/main.c (compiled: a real incremental rebuild)
-#  3. git bisect start B good; git bisect run scripts/bisect.sh kernel_abi
-#     (TEST_BISECT_CASES=kernel_abi/write_no_listener lets only that test decide, see
-#     scripts/bisect.sh: useful if another kernel_abi test fails on 6.12 for its own reasons)
+#  3. git bisect start B good; git bisect run scripts/bisect.sh kernel_write
+#     (TEST_BISECT_CASES=kernel_write/write_no_listener lets only that test decide, see
+#     scripts/bisect.sh: useful if another kernel_write test fails on 6.12 for its own reasons)
 #  4. passes if and only if the first bad commit named is exactly R.
 # Prints each stage's duration and the total. Exit 0 on success, 1 otherwise.
 # Every bisect step keeps the same object dir (vm/build-kernel: one O= per source
 # path), so only the first build is a full one.
 # Environment: EHCONF_CACHE, KERNEL_TARBALL, EHCONF_BISECT_DIR (see scripts/bisect.sh),
-# TEST_BISECT_CASES (default kernel_abi), TEST_BISECT_FRESH=1 (rebuild the kernels).
+# TEST_BISECT_CASES (default kernel_write), TEST_BISECT_FRESH=1 (rebuild the kernels).
 set -euo pipefail
 # Started from `make`: its jobserver/flags must not leak into the kernel's own make.
 unset MAKEFLAGS MFLAGS MAKELEVEL
@@ -31,10 +30,8 @@ unset MAKEFLAGS MFLAGS MAKELEVEL
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/.." && pwd)
 cache_root=${EHCONF_CACHE:-/var/cache/ehconf}
-tarball=${KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 work=$cache_root/bisect-src
-tree=$work/linux
-cases=${TEST_BISECT_CASES:-kernel_abi}
+cases=${TEST_BISECT_CASES:-kernel_write}
 bdir=${EHCONF_BISECT_DIR:-$top/build/bisect}
 file=kernel/trace/trace_events_user.c
 t_all=$SECONDS
@@ -54,41 +51,14 @@ gitc() {
     GIT_AUTHOR_DATE="$1" GIT_COMMITTER_DATE="$1" git -C "$tree" "${@:2}"
 }
 
-[[ -r "$tarball" ]] || die "$tarball not found (make deps installs linux-source-6.12)"
 mkdir -p "$work"
 exec 8>"$work/.lock"
 flock -n 8 || die "another test-bisect is using $work"
 
-# --- 1. the "good" tree, cached -----------------------------------------------------
-stamp="$(stat -c '%s %Y' "$tarball") $(basename "$tarball")"
-if [[ -f "$work/good.stamp" && "$(cat "$work/good.stamp")" == "$stamp" ]] &&
-   git -C "$tree" rev-parse -q --verify refs/tags/ehconf-bisect-good >/dev/null 2>&1; then
-    say "cached good tree: $tree ($(git -C "$tree" rev-parse --short=12 ehconf-bisect-good))"
-    timings+=("$(printf '%-44s %s' "unpack + commit the good tree" "cached")")
-else
-    stage_start "unpacking $tarball into $work (takes a few minutes)"
-    rm -rf "$work/good.stamp" "$tree" "$work/unpack"
-    mkdir -p "$work/unpack"
-    tar -xJf "$tarball" -C "$work/unpack"
-    top_dir=$(find "$work/unpack" -mindepth 1 -maxdepth 1 -type d | head -n 1)
-    [[ -n "$top_dir" && -f "$top_dir/$file" ]] || die "no kernel tree with $file in $tarball"
-    mv "$top_dir" "$tree"
-    rmdir "$work/unpack"
-    stage_end "unpack the tarball"
-
-    stage_start "git init + commit of the whole tree as 'good' (takes a few minutes)"
-    git -C "$tree" init -q -b ehconf-bisect-base
-    git -C "$tree" config gc.auto 0
-    git -C "$tree" config core.looseCompression 1
-    # -f: Debian's top-level .gitignore ignores everything ("/*": its packaging repo
-    # tracks only debian/); here every unpacked file is source.
-    git -C "$tree" add -A -f
-    gitc "2026-01-01T00:00:00Z" commit -q -m "good: $(basename "$tarball") as unpacked"
-    git -C "$tree" tag -f ehconf-bisect-good >/dev/null
-    [[ -z "$(git -C "$tree" status --porcelain)" ]] || die "the committed tree is not clean"
-    printf '%s\n' "$stamp" >"$work/good.stamp"
-    stage_end "git add + commit the good tree"
-fi
+# --- 1. the "good" tree, cached (scripts/kernel-good-tree.sh) ---------------------------
+stage_start "the good tree (scripts/kernel-good-tree.sh; unpacks and commits once)"
+tree=$("$here/kernel-good-tree.sh") || die "scripts/kernel-good-tree.sh failed"
+stage_end "the good tree"
 
 # --- 2. the three commits ----------------------------------------------------------------
 stage_start "creating the unrelated, regression and unrelated commits"
@@ -138,6 +108,7 @@ out=$bdir/test-bisect.log
 stage_start "git bisect run scripts/bisect.sh $cases (output: $out)"
 git -C "$tree" bisect start "$commit_b" "$good" >"$out" 2>&1 || die "git bisect start failed: $(tail -n 1 "$out")"
 set +e
+# shellcheck disable=SC2086  # $cases: one or more names, split on purpose
 ( cd "$tree" && EHCONF_BISECT_DIR=$bdir git bisect run "$here/bisect.sh" $cases ) 2>&1 | tee -a "$out"
 brc=${PIPESTATUS[0]}
 set -e

@@ -1,0 +1,258 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""`make test-kernel-mutants`: proof that the kernel-behaviour cases can fail.
+
+    scripts/kernel-mutants.py [--only NAME[,NAME...]] [--list] [--no-control]
+
+Each mutant in scripts/kernel-mutants.txt is one small edit of Debian's 6.12
+kernel/trace/trace_events_user.c that breaks one row of Documentation/kernel-behaviours.md.
+For each: a commit with that edit on top of the 6.12 git tree (scripts/kernel-good-tree.sh,
+fixed dates, so a re-run finds its kernel cached), then `scripts/bisect.sh <kernel cases>`
+inside it, exactly as a kernel developer's `git bisect run` would: an incremental kernel
+build (one object tree for all of them), one QEMU boot, the kernel_* cases, a verdict.
+
+A mutant is CAUGHT when the verdict is BAD and a test it names under `expect:` failed
+(another failure alone does not count: the case meant to decide that row must see it).
+First the unchanged tree runs as the control and must be GOOD, otherwise no mutant result
+means anything. Prints one line per mutant, a table in build/mutants/report.md, and
+"N passed, N failed, N skipped" (a passed item = a caught mutant). Exit 0 iff all caught.
+
+Environment: EHCONF_CACHE, EHCONF_VM_TIMEOUT (passed on to scripts/bisect.sh).
+"""
+
+from __future__ import annotations
+
+import argparse
+import fcntl
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import List
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(HERE)
+RECIPES = os.path.join(HERE, "kernel-mutants.txt")
+OUT = os.path.join(TOP, "build", "mutants")
+CACHE = os.environ.get("EHCONF_CACHE", "/var/cache/ehconf")
+GOOD_TAG = "ehconf-bisect-good"
+STEP_TIMEOUT = 3 * 3600  # one build + one boot; bisect.sh has its own tighter limits
+
+
+@dataclass
+class Mutant:
+    name: str
+    row: str = ""
+    what: str = ""
+    file: str = "kernel/trace/trace_events_user.c"
+    edits: List[tuple] = field(default_factory=list)  # (from line, to line)
+    expect: List[str] = field(default_factory=list)
+
+
+def parse_recipes(path: str) -> List[Mutant]:
+    """Blocks of `key: value` lines separated by blank lines; '#' starts a comment line.
+    `from:`/`to:` come in pairs and match one whole source line, leading whitespace
+    ignored (the replacement keeps the original indentation)."""
+    mutants, cur, pending = [], None, None
+    with open(path, encoding="utf-8") as f:
+        for no, raw in enumerate(f, 1):
+            line = raw.rstrip("\n")
+            if line.startswith("#"):
+                continue
+            if not line.strip():
+                cur = None
+                continue
+            key, sep, value = line.partition(":")
+            if not sep:
+                raise SystemExit(f"{path}:{no}: expected 'key: value'")
+            key, value = key.strip(), value.strip()
+            if key == "mutant":
+                cur = Mutant(value)
+                mutants.append(cur)
+                continue
+            if cur is None:
+                raise SystemExit(f"{path}:{no}: '{key}' outside a 'mutant:' block")
+            if key in ("row", "what", "file"):
+                setattr(cur, key, value)
+            elif key == "expect":
+                cur.expect.append(value)
+            elif key == "from":
+                pending = value
+            elif key == "to":
+                if pending is None:
+                    raise SystemExit(f"{path}:{no}: 'to' without 'from'")
+                cur.edits.append((pending, value))
+                pending = None
+            else:
+                raise SystemExit(f"{path}:{no}: unknown key '{key}'")
+    for m in mutants:
+        if not (m.row and m.what and m.edits and m.expect):
+            raise SystemExit(f"{path}: mutant {m.name} needs row, what, from/to and expect")
+    return mutants
+
+
+def git(tree: str, *args: str, env=None) -> str:
+    p = subprocess.run(["git", "-C", tree, *args], capture_output=True, text=True,
+                       env=env, timeout=600)
+    if p.returncode != 0:
+        raise RuntimeError(f"git {' '.join(args)}: {p.stderr.strip()}")
+    return p.stdout.strip()
+
+
+def commit_env(date: str) -> dict:
+    env = dict(os.environ)
+    for who in ("AUTHOR", "COMMITTER"):
+        env[f"GIT_{who}_NAME"] = "ehconf kernel-mutants"
+        env[f"GIT_{who}_EMAIL"] = "kernel-mutants@ehconf.invalid"
+        env[f"GIT_{who}_DATE"] = date
+    return env
+
+
+def apply(tree: str, m: Mutant) -> None:
+    """Each `from` must match exactly one line of the file, else the recipe is stale."""
+    path = os.path.join(tree, m.file)
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    for old, new in m.edits:
+        hits = [i for i, x in enumerate(lines) if x.strip() == old]
+        if len(hits) != 1:
+            raise RuntimeError(f"mutant {m.name}: {len(hits)} lines of {m.file} are "
+                               f"'{old}' (need exactly 1): the recipe needs updating")
+        i = hits[0]
+        indent = lines[i][: len(lines[i]) - len(lines[i].lstrip())]
+        lines[i] = f"{indent}{new} /* ehconf mutant {m.name} */"
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("\n".join(lines))
+
+
+def kernel_cases() -> List[str]:
+    return sorted(f[:-2] for f in os.listdir(os.path.join(TOP, "cases"))
+                  if f.startswith("kernel_") and f.endswith(".c"))
+
+
+def run_step(tree: str, label: str, cases: List[str], log_path: str) -> dict:
+    """scripts/bisect.sh in the tree at its current commit: verdict, times, failed items."""
+    sha = git(tree, "rev-parse", "--short=12", "HEAD")
+    t0 = time.monotonic()
+    env = dict(os.environ, EHCONF_BISECT_DIR=OUT)
+    with open(log_path, "w", encoding="utf-8") as log:
+        try:
+            p = subprocess.run([os.path.join(HERE, "bisect.sh"), *cases], cwd=tree, env=env,
+                               stdout=log, stderr=subprocess.STDOUT, timeout=STEP_TIMEOUT)
+            code = p.returncode
+        except subprocess.TimeoutExpired:
+            code = None
+    secs = time.monotonic() - t0
+    with open(log_path, encoding="utf-8", errors="replace") as f:
+        text = f.read()
+    build = re.search(r"kernel built in (\d+)s", text)
+    verdict = [x for x in text.splitlines() if re.match(rf"bisect: {sha}: (GOOD|BAD|SKIP):", x)]
+    failed = []
+    vr = os.path.join(OUT, "steps", sha, "results", "vm-results.json")
+    if os.path.exists(vr):
+        with open(vr, encoding="utf-8") as f:
+            failed = [i["ident"] for i in json.load(f).get("items", []) if i["status"] == "fail"]
+    return {"label": label, "sha": sha, "code": code, "seconds": round(secs),
+            "build_seconds": int(build.group(1)) if build else None,
+            "verdict": verdict[-1] if verdict else f"no verdict line (exit {code}), see {log_path}",
+            "failed": failed}
+
+
+def item_test(ident: str):
+    """"vm/<case>/global.<test>" -> ("<case>", "<test>"); other items -> None."""
+    parts = ident.split("/")
+    if len(parts) != 3 or parts[0] != "vm":
+        return None
+    return parts[1], parts[2].split(".")[-1]
+
+
+def caught(m: Mutant, r: dict) -> bool:
+    """BAD, and one of the tests named by `expect: <case>/<test>` is among the failures."""
+    failed = {item_test(i) for i in r["failed"]}
+    return r["code"] == 1 and any(tuple(w.split("/", 1)) in failed for w in m.expect)
+
+
+def write_report(rows: List[dict], control: dict, path: str) -> None:
+    L = ["# Kernel mutants (make test-kernel-mutants)\n",
+         f"Control (unchanged 6.12 tree): {control.get('verdict', 'not run')}\n",
+         "| mutant | row | what it breaks | caught | failing tests | build | total |",
+         "|---|---|---|---|---|---|---|"]
+    for r in rows:
+        fails = ", ".join(f"`{x}`" for x in r["failed"][:6]) + (" ..." if len(r["failed"]) > 6 else "")
+        L.append(f"| {r['name']} | {r['row']} | {r['what']} | {'yes' if r['caught'] else '**NO**'} "
+                 f"| {fails or '-'} | {r['build_seconds']} s | {r['seconds']} s |")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("\n".join(L) + "\n")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--only", default="", help="comma-separated mutant names")
+    ap.add_argument("--list", action="store_true", help="list the mutants and exit")
+    ap.add_argument("--no-control", action="store_true", help="skip the unchanged-tree run")
+    args = ap.parse_args()
+    mutants = parse_recipes(RECIPES)
+    if args.only:
+        want = set(args.only.split(","))
+        unknown = want - {m.name for m in mutants}
+        if unknown:
+            raise SystemExit(f"kernel-mutants: no mutant {', '.join(sorted(unknown))}")
+        mutants = [m for m in mutants if m.name in want]
+    if args.list:
+        for m in mutants:
+            print(f"{m.name:28} {m.row:8} {m.what}")
+        return 0
+    cases = kernel_cases()
+    os.makedirs(OUT, exist_ok=True)
+    os.makedirs(os.path.join(CACHE, "bisect-src"), exist_ok=True)
+    lock = open(os.path.join(CACHE, "bisect-src", ".lock"), "w")
+    fcntl.flock(lock, fcntl.LOCK_EX)  # the same tree as test-bisect.sh
+    tree = subprocess.run([os.path.join(HERE, "kernel-good-tree.sh")], check=True,
+                          stdout=subprocess.PIPE, text=True).stdout.strip().splitlines()[-1]
+    t_all = time.monotonic()
+    print(f"kernel-mutants: {len(mutants)} mutant(s), cases {' '.join(cases)}, tree {tree}",
+          flush=True)
+
+    control = {}
+    if os.path.exists(os.path.join(tree, ".git", "BISECT_LOG")):
+        git(tree, "bisect", "reset")  # a test-bisect run that was interrupted
+    if not args.no_control:
+        git(tree, "checkout", "-q", "-f", "-B", "ehconf-mutant-control", GOOD_TAG)
+        control = run_step(tree, "control", cases, os.path.join(OUT, "control.log"))
+        print(f"kernel-mutants: control: {control['verdict']}", flush=True)
+    rows = []
+    for k, m in enumerate(mutants):
+        git(tree, "checkout", "-q", "-f", "-B", f"ehconf-mutant-{m.name}", GOOD_TAG)
+        git(tree, "clean", "-q", "-f", "-d")
+        try:
+            apply(tree, m)
+        except RuntimeError as e:
+            rows.append({"name": m.name, "row": m.row, "what": m.what, "caught": False,
+                         "failed": [], "build_seconds": None, "seconds": 0, "verdict": str(e)})
+            print(f"kernel-mutants: {m.name}: NOT APPLIED: {e}", flush=True)
+            continue
+        git(tree, "commit", "-q", "-a", "-m", f"ehconf mutant {m.name}: {m.what}",
+            env=commit_env(f"2026-02-{k + 1:02d}T00:00:00Z"))
+        r = run_step(tree, m.name, cases, os.path.join(OUT, m.name + ".log"))
+        r.update(name=m.name, row=m.row, what=m.what, caught=caught(m, r))
+        rows.append(r)
+        print(f"kernel-mutants: {m.name} ({m.row}): {'CAUGHT' if r['caught'] else 'NOT CAUGHT'} "
+              f"in {r['seconds']} s (build {r['build_seconds']} s): {r['verdict']}", flush=True)
+    git(tree, "checkout", "-q", "-f", GOOD_TAG)
+    write_report(rows, control, os.path.join(OUT, "report.md"))
+    n_ok = sum(r["caught"] for r in rows)
+    control_ok = args.no_control or control.get("code") == 0
+    total = round(time.monotonic() - t_all)
+    print(f"kernel-mutants: {n_ok} of {len(rows)} caught in {total // 60}m{total % 60:02d}s; "
+          f"table: {os.path.relpath(os.path.join(OUT, 'report.md'), TOP)}")
+    if not control_ok:
+        print("kernel-mutants: FAIL: the unchanged kernel is not GOOD, so no mutant result counts")
+    print(f"{n_ok if control_ok else 0} passed, {len(rows) - n_ok if control_ok else len(rows)} failed, 0 skipped")
+    return 0 if control_ok and n_ok == len(rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
