@@ -2,14 +2,21 @@
 # harness/bisect.mk: the CI lint and the end-to-end test of kernel bisecting.
 #
 #   make ci-lint      fast (< 5 s): .github/workflows/ehconf.yml is valid YAML with the
-#                     jobs/steps CI needs (harness/test_workflow.py), and
+#                     jobs/steps CI needs (harness/test_workflow.py),
 #                     scripts/bisect-verdict.py maps VM runs to good/bad/skip correctly
-#                     (harness/test_bisect_verdict.py). JUnit: $(JUNIT_DIR)/ci-lint.xml
+#                     (harness/test_bisect_verdict.py), and every row K01..K51 of
+#                     Documentation/kernel-behaviours.md is decided by a test of the
+#                     kernel case it names (harness/test_inventory.py).
+#                     JUnit: $(JUNIT_DIR)/ci-lint.xml
 #   make test-bisect  scripts/test-bisect.sh: a git history of Debian's 6.12 source with a
 #                     deliberate user_events regression, `git bisect run
 #                     scripts/bisect.sh kernel_write` must name it. Long (two kernel builds,
 #                     two boots): NOT part of `make check`; see the README.
-CI_LINT_PYTEST_FILES := harness/test_workflow.py harness/test_bisect_verdict.py
+#   make test-kernel-mutants [MUTANTS=a,b]
+#                     scripts/kernel-mutants.py: each planted kernel regression of
+#                     scripts/kernel-mutants.txt must make the kernel case it names fail
+CI_LINT_PYTEST_FILES := harness/test_workflow.py harness/test_bisect_verdict.py \
+			harness/test_inventory.py
 
 ci-lint:
 	@mkdir -p $(JUNIT_DIR)
@@ -18,4 +25,10 @@ ci-lint:
 test-bisect:
 	scripts/test-bisect.sh
 
-.PHONY: ci-lint test-bisect
+# Proof that the kernel cases can fail: every mutant of scripts/kernel-mutants.txt (one
+# planted user_events regression each) must be caught by the test it names. Long (one
+# incremental kernel build and one boot per mutant): not part of `make check`.
+test-kernel-mutants: all
+	/usr/bin/python3 scripts/kernel-mutants.py $(if $(MUTANTS),--only $(MUTANTS))
+
+.PHONY: ci-lint test-bisect test-kernel-mutants

@@ -476,6 +476,16 @@ def guest_info() -> dict:
     return info
 
 
+def crash_kernel(out: str, summary: dict, case: str) -> None:
+    """The harness's own test of a kernel crash (harness/test_vm.py): after `case` the
+    kernel panics on purpose (sysrq c), so the run must end at once and still report it."""
+    summary["running"] = f"the planted crash after {case} (EHCONF_TEST_CRASH_AFTER)"
+    save_summary(out, summary)
+    log(f"crashing the kernel on purpose after {case}")
+    with open("/proc/sysrq-trigger", "w") as f:
+        f.write("c")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--results", required=True, help="writable results dir (the 9p share)")
@@ -531,6 +541,8 @@ def main(argv=None) -> int:
         summary["cases"][case] = run_case(case, args, out, tmp)
         summary["running"] = ""
         save_summary(out, summary)
+        if os.environ.get("EHCONF_TEST_CRASH_AFTER") == case:
+            crash_kernel(out, summary, case)
     if args.selftests:
         summary["running"] = "the kernel's user_events selftests"
         save_summary(out, summary)

@@ -18,7 +18,8 @@ Items (decided at collection time, after the boot; the test function only report
 Without vm/run, a kernel or a finished guest run, every item FAILS with a one-line reason.
 A kernel without CONFIG_USER_EVENTS boots, and its items SKIP ("kernel lacks
 CONFIG_USER_EVENTS"). Everything is also written to <results>/vm-results.json, which
-harness/report.py formats into report.md.
+harness/report.py formats into report.md, with each row of Documentation/kernel-behaviours.md
+and its result on this kernel (harness/inventory.py).
 
 Environment: KERNEL=bzImage (else vm/build-kernel builds or reuses the cached one),
 EHCONF_VM_TIMEOUT (seconds for the whole boot, default 600), EHCONF_VM_CASES (space
@@ -42,6 +43,7 @@ import pytest
 from cases import declares_no_golden, find_cases
 from conftest import safe_id, settings
 from golden import compare, expected_events, parse_lines
+from inventory import load as load_inventory, rows_with_results
 from ktap import FAIL, PASS, SKIP, TODO, finish, format_failure, item_names, parse
 
 NO_USER_EVENTS = "kernel lacks CONFIG_USER_EVENTS"
@@ -480,6 +482,12 @@ def outcomes_for(s, run: VmRun, cases: List[str]):
             "known": [o.ident for o in items if o.status == "xfail"],
             "failed": [o.ident for o in items if o.status == "fail"]}
     report["items"] = [asdict(o) for o in out]
+    # Documentation/kernel-behaviours.md row by row; a broken document must not cost the
+    # run its items (make ci-lint's harness/test_inventory.py names the problem).
+    try:
+        report["inventory"] = rows_with_results(*load_inventory(s.repo), report["items"])
+    except (OSError, ValueError) as e:
+        report["inventory"], report["inventory_problem"] = [], str(e)
     return out, report
 
 
@@ -522,3 +530,29 @@ def test_vm(vm_item):
         pytest.skip(o.message or "skipped")
     if o.status == "xfail":
         pytest.xfail(o.message or "TODO")
+
+
+CRASH_CASES = ("activity", "structs")  # small; the crash is planted after the first
+
+
+def test_kernel_crash_ends_the_run_and_keeps_what_ran(pytestconfig, monkeypatch):
+    """The harness itself: a kernel that panics while the cases run ends the boot within
+    seconds (not at the guest timeout), the items of what ran before still pass, the
+    boot item names the crash, and the case that never ran fails as "not run"."""
+    s = settings(pytestconfig)
+    first, second = CRASH_CASES
+    monkeypatch.setenv("EHCONF_TEST_CRASH_AFTER", first)
+    run = boot(s.repo, s.build, os.path.join(s.results, "vm-crash"), list(CRASH_CASES))
+    if run.guest.get("guest", {}).get("user_events") is False:
+        pytest.skip(NO_USER_EVENTS)
+    assert not run.ok, "the planted crash went unnoticed"
+    assert "sysrq triggered crash" in run.problem, run.problem
+    total = float(run.vm.get("total_seconds") or 1e9)
+    assert total < 120, f"the crashed guest took {total:.0f} s to end (timeout 600 s)"
+    out, _ = outcomes_for(s, run, list(CRASH_CASES))
+    by = {o.ident: o for o in out}
+    assert by["vm/boot"].status == "fail"
+    ran = [o for o in out if o.ident.startswith(f"vm/{first}/")]
+    assert ran and all(o.status == "pass" for o in ran), [(o.ident, o.status) for o in ran]
+    assert by[f"vm-golden/{first}"].status == "pass", by[f"vm-golden/{first}"].message
+    assert by[f"vm/{second}"].status == "fail" and "not run" in by[f"vm/{second}"].message

@@ -2,7 +2,7 @@
 # `make deps`: the Debian packages ehconf needs beyond a fresh machine of this kind
 # (gcc, clang, perf and python3 are already there). Idempotent; needs root.
 DEB_PACKAGES := \
-	clang libclang-rt-14-dev \
+	clang libclang-rt-14-dev gcc-multilib \
 	python3-pytest python3-yaml \
 	qemu-system-x86 busybox-static cpio \
 	linux-source-6.12 flex bison bc libelf-dev libssl-dev ccache \
