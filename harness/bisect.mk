@@ -16,7 +16,7 @@
 #                     scripts/kernel-mutants.py: each planted kernel regression of
 #                     scripts/kernel-mutants.txt must make the kernel case it names fail
 CI_LINT_PYTEST_FILES := harness/test_workflow.py harness/test_bisect_verdict.py \
-			harness/test_inventory.py
+			harness/test_inventory.py harness/test_kernel_mutants.py
 
 ci-lint:
 	@mkdir -p $(JUNIT_DIR)

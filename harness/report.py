@@ -5,9 +5,10 @@
 
 A pure formatter: every number and verdict comes from the JSON file; nothing is run or
 compared here. Sections: the run (kernel, boot and guest times), the measured delivery
-limits, every case against each transport (offline capture file, perf on the kernel),
-each case's tests and events per transport, the kernel's own selftests, kernel log
-findings, and the failures.
+limits, each row of Documentation/kernel-behaviours.md with its result on this kernel,
+every case against each transport (offline capture file, perf on the kernel), each
+case's tests and events per transport, the kernel's own selftests, kernel log findings,
+and the failures.
 """
 
 from __future__ import annotations
@@ -76,6 +77,8 @@ def fmt(data: dict) -> str:
     for what, text in sorted((data.get("behaviours") or {}).items()):
         L.append(f"\n{what}: {cell(text)}")
     L.append("")
+
+    L += _behaviours(data)
 
     cases = data.get("cases", {})
     L.append("## Cases against each transport\n")
@@ -158,6 +161,40 @@ def fmt(data: dict) -> str:
         for i in skips:
             L.append(f"- `{i['ident']}`: {cell(i.get('message', ''))}")
     return "\n".join(L) + "\n"
+
+
+def _behaviours(data: dict):
+    """Each row of Documentation/kernel-behaviours.md with its result (harness/inventory.py
+    computed them): one count line, the table, then the reasons of the rows that are not
+    asserted with full strength on every run."""
+    L = ["## Kernel behaviours (Documentation/kernel-behaviours.md)\n"]
+    inv = data.get("inventory") or []
+    if not inv:
+        L.append(f"Not computed: {cell(data.get('inventory_problem') or 'no inventory in the results')}\n")
+        return L
+    limited = [r for r in inv if r.get("reason")]
+    full = [r for r in inv if r["result"] == "pass" and not r.get("reason")]
+    parts = [f"**{len(full)} of {len(inv)} rows asserted and passed**"]
+    passed_limited = [r["id"] for r in limited if r["result"] == "pass"]
+    if passed_limited:
+        parts.append(f"{', '.join(passed_limited)} passed within the limits given below")
+    for result in ("fail", "xfail", "skip", "not run"):
+        ids = [r["id"] for r in inv if r["result"] == result]
+        if ids:
+            parts.append(f"{mark(result)}: {', '.join(ids)}")
+    L.append("; ".join(parts) + "\n")
+    L.append("| ID | behaviour | result on this kernel | decided by |\n|---|---|---|---|")
+    for r in inv:
+        result = mark(r["result"]) + (" (limited, see below)" if r.get("reason") else "")
+        tests = ", ".join(t["name"] + ("" if t["status"] == "pass" else f" ({mark(t['status'])})")
+                          for t in r.get("tests", []))
+        L.append(f"| {r['id']} | {cell(r['behaviour'])} | {result} | {cell(tests) or '-'} |")
+    if limited:
+        L.append("\nRows not asserted with full strength on every run:\n")
+        for r in limited:
+            L.append(f"- {r['id']} ({mark(r['result'])}): {cell(r['reason'])}")
+    L.append("")
+    return L
 
 
 def _tally(events, transport: str) -> str:
