@@ -34,3 +34,25 @@ $(B)/cases/%: $(B)/obj/cases/%.o $(EH_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 ALL_TARGETS += $(CASES)
+
+# K46: kernel_tracefs runs a 32-bit program on the 64-bit guest kernel. It is built
+# only when $(CC) -m32 can link (gcc-multilib), statically if it can, so the guest
+# needs no 32-bit loader. The name has a dot: runners take it for no case.
+COMPAT32 := $(B)/cases/kernel_compat32.m32
+COMPAT32_SRC := cases/compat32/compat32_probe.c
+COMPAT32_TRY = printf 'int main(void) { return 0; }\n' | \
+               $(CC) -m32 $(1) -x c -o /dev/null - >/dev/null 2>&1 && echo yes
+COMPAT32_STATIC := $(shell $(call COMPAT32_TRY,-static))
+COMPAT32_DYNAMIC := $(if $(COMPAT32_STATIC),,$(shell $(call COMPAT32_TRY,)))
+
+ifneq ($(COMPAT32_STATIC)$(COMPAT32_DYNAMIC),)
+$(COMPAT32): $(COMPAT32_SRC) lib/eventheader/include/eventheader_user_events.h
+	@mkdir -p $(@D)
+	$(CC) -m32 $(if $(COMPAT32_STATIC),-static) $(CSTD) $(WARNINGS) -g -O2 \
+	  -Ilib/eventheader/include -o $@ $<
+
+# Building the case builds the probe it runs (order-only: not linked in).
+$(B)/cases/kernel_tracefs: | $(COMPAT32)
+
+ALL_TARGETS += $(COMPAT32)
+endif

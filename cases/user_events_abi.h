@@ -221,6 +221,18 @@ static inline bool wait_event_presence(const char *name, bool present, int ms)
 	return false;
 }
 
+/* The same for events/<system>/<name> of any system (user_events_multi, ...). */
+static inline bool wait_event_presence_in(const char *system, const char *name,
+					  bool present, int ms)
+{
+	for (int i = 0; i <= ms; i++) {
+		if (tracefs_event_exists(system, name) == present)
+			return true;
+		ue_sleep_ms(1);
+	}
+	return false;
+}
+
 /* The tracefs id of <system>:<name>, or -1. */
 static inline long tracepoint_id_in(const char *system, const char *name)
 {

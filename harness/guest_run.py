@@ -19,7 +19,7 @@ run moves on to the next case):
   5. stop      "disable" + ack, then "stop" (SIGINT, SIGKILL as fallbacks); perf.data
                is written to the guest's /tmp (perf cannot mmap a file on 9p), then copied
   6. decode    `ehdecode --golden <case>.perf.data` -> <case>.perf.json
-A case whose source says "ehconf-no-golden" (kernel_abi) writes no events to compare:
+A case whose source says "ehconf-no-golden" (the kernel_* cases) writes no events to compare:
 only step 4. Without /sys/kernel/tracing/user_events_data nothing runs and every case
 is recorded as skipped with the reason "kernel lacks CONFIG_USER_EVENTS".
 

@@ -68,7 +68,7 @@ def fmt(data: dict) -> str:
     L.append("")
 
     L.append("## Measured kernel limits\n")
-    L.append("Largest payload (bytes after the 4-byte write index) delivered, found by cases/kernel_abi.c "
+    L.append("Largest payload (bytes after the 4-byte write index) delivered, found by cases/kernel_limits.c "
              "(binary search + neighbours).\n")
     L.append("| consumer | measured | expected for 6.12 |\n|---|---|---|")
     lim = data.get("limits", {})

@@ -45,3 +45,40 @@ def test_single_attempt_without_attempt_list(tmp_path):
     got = _by_ident(selftest_outcomes("dyn_test", str(tmp_path), r))
     assert got["kselftest/dyn_test/user.b"].status == "fail"
     assert os.path.exists(tmp_path / "x.ktap")
+
+
+# --- known selftest failures are excused only by ehconf's own covering tests ----------
+
+def _known_failure():
+    from test_vm import KNOWN_KSELFTEST_FAILURES, Outcome
+    ident = "kselftest/perf_test/user.perf_empty_events"
+    _, covering = KNOWN_KSELFTEST_FAILURES[ident]
+    return Outcome(ident, "fail", "not ok 3 user.perf_empty_events", "kselftest"), covering
+
+
+def test_known_failure_is_xfail_when_the_covering_tests_passed():
+    from test_vm import excuse_known_failures
+    o, covering = _known_failure()
+    excuse_known_failures([o], {c: "pass" for c in covering})
+    assert o.status == "xfail" and covering[0] in o.message
+
+
+def test_known_failure_stays_a_failure_when_a_covering_test_failed_or_is_missing():
+    from test_vm import excuse_known_failures
+    for own in ({c: "fail" for c in _known_failure()[1]}, {}):
+        o, covering = _known_failure()
+        excuse_known_failures([o], own)
+        assert o.status == "fail" and "not excused" in o.message and covering[0] in o.message
+
+
+def test_every_known_failure_names_covering_tests_that_exist():
+    import re
+    from test_vm import KNOWN_KSELFTEST_FAILURES
+    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    for ident, (reason, covering) in KNOWN_KSELFTEST_FAILURES.items():
+        assert reason and covering, ident
+        for c in covering:
+            _, case, test = c.split("/")
+            with open(os.path.join(repo, "cases", case + ".c"), encoding="utf-8") as f:
+                names = re.findall(r"^TEST\((\w+)\)", f.read(), re.M)
+            assert test.split(".")[-1] in names, f"{ident}: {c} is not a test of cases/{case}.c"

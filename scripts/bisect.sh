@@ -12,7 +12,7 @@
 # kernel's own user_events selftests) through
 # harness/test_vm.py (EHCONF_VM_CASES selects the cases). CASE may also be
 #   CASE/TEST            only that test of the case decides (e.g.
-#                        kernel_abi/write_no_listener): the binary still runs whole, but
+#                        kernel_write/K29_K30_write_without_tracer_is_ebadf): the binary still runs whole, but
 #                        its other tests, its golden diff and the kernel log are not judged
 #   kselftest            the kernel's own user_events selftests, built from this commit
 #   kselftest/<binary>   one of them (abi_test, dyn_test, ftrace_test, perf_test)
@@ -26,7 +26,7 @@
 #              test command, lacks CONFIG_USER_EVENTS, or ehconf itself could not be
 #              built/run (setup problems also say so in the log)
 # One verdict line goes to stdout and is appended to the log file:
-#   bisect: <sha>: BAD: vm/kernel_abi/write_no_listener failed -- ...
+#   bisect: <sha>: BAD: vm/kernel_write/global.K29_K30_write_without_tracer_is_ebadf failed -- ...
 #
 # The kernel tree is never written to (bisect needs it clean): the kernel is built with
 # O=, ehconf builds its own programs in $EHCONF_BISECT_DIR.

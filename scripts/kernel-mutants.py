@@ -54,8 +54,8 @@ class Mutant:
 
 def parse_recipes(path: str) -> List[Mutant]:
     """Blocks of `key: value` lines separated by blank lines; '#' starts a comment line.
-    `from:`/`to:` come in pairs and match one whole source line, leading whitespace
-    ignored (the replacement keeps the original indentation)."""
+    `from:`/`to:` come in pairs; `from` matches one whole source line, compared word by
+    word (tabs and runs of spaces are equal), and the replacement keeps its indentation."""
     mutants, cur, pending = [], None, None
     with open(path, encoding="utf-8") as f:
         for no, raw in enumerate(f, 1):
@@ -117,7 +117,7 @@ def apply(tree: str, m: Mutant) -> None:
     with open(path, encoding="utf-8") as f:
         lines = f.read().split("\n")
     for old, new in m.edits:
-        hits = [i for i, x in enumerate(lines) if x.strip() == old]
+        hits = [i for i, x in enumerate(lines) if x.split() == old.split()]
         if len(hits) != 1:
             raise RuntimeError(f"mutant {m.name}: {len(hits)} lines of {m.file} are "
                                f"'{old}' (need exactly 1): the recipe needs updating")

@@ -12,10 +12,10 @@
 #       R  the deliberate regression in kernel/trace/trace_events_user.c: write() with
 #          no tracer attached returns the byte count instead of -EBADF, as kernels
 #          before 6.5 did (history #9, fixed by f6d026eea390); cases/kernel_write.c
-#          TEST(write_no_listener) expects EBADF
+#          TEST(K29_K30_write_without_tracer_is_ebadf) expects EBADF
 #       B  unrelated: a comment in init/main.c (compiled: a real incremental rebuild)
 #  3. git bisect start B good; git bisect run scripts/bisect.sh kernel_write
-#     (TEST_BISECT_CASES=kernel_write/write_no_listener lets only that test decide, see
+#     (TEST_BISECT_CASES=kernel_write/K29_K30_write_without_tracer_is_ebadf lets only that test decide, see
 #     scripts/bisect.sh: useful if another kernel_write test fails on 6.12 for its own reasons)
 #  4. passes if and only if the first bad commit named is exactly R.
 # Prints each stage's duration and the total. Exit 0 on success, 1 otherwise.
