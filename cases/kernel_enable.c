@@ -105,14 +105,6 @@ static EH_DEFINE_PROVIDER(enable_provider, "EhconfKernelEnable");
 
 /* ---- small helpers -------------------------------------------------------------- */
 
-static long elapsed_ms(const struct timespec *since)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (now.tv_sec - since->tv_sec) * 1000 + (now.tv_nsec - since->tv_nsec) / 1000000;
-}
-
 /* Writes all of `len` bytes: 0 or errno. */
 static int send_msg(int fd, const void *msg, size_t len)
 {
@@ -140,7 +132,7 @@ static int recv_msg(int fd, void *msg, size_t len, int ms)
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	while (len) {
-		long left = ms - elapsed_ms(&t0);
+		long left = ms - ue_elapsed_ms(&t0);
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };
 		ssize_t n;
 		int r;
@@ -1149,7 +1141,7 @@ TEST(K42_fork_races_register_and_unregister)
 	}
 	ASSERT_EQ(0, pthread_create(&s.fork_t, NULL, stress_fork, &s));
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	while (elapsed_ms(&t0) < STRESS_MS) {
+	while (ue_elapsed_ms(&t0) < STRESS_MS) {
 		pfd = perf_open_tracepoint(id, 0, false);
 		ue_sleep_ms(20);
 		if (pfd >= 0) {
@@ -1164,7 +1156,7 @@ TEST(K42_fork_races_register_and_unregister)
 	pthread_join(s.fork_t, NULL);
 	printf("# stress: %lu + %lu register/unregister pairs (%lu + %lu EADDRINUSE), "
 	       "%lu forks, %lu tracer toggles in %ld ms\n", s.reg[0].pairs, s.reg[1].pairs,
-	       s.reg[0].busy, s.reg[1].busy, s.forks, toggles, elapsed_ms(&t0));
+	       s.reg[0].busy, s.reg[1].busy, s.forks, toggles, ue_elapsed_ms(&t0));
 	fflush(stdout);
 
 	for (int n = 0; n < 2; n++) {
@@ -1196,7 +1188,7 @@ TEST(K42_fork_races_register_and_unregister)
 	EXPECT_TRUE(wait_event_presence(name, false, 2 * UE_WAIT_MS)) {
 		TH_LOG("the event is still there: a reference leaked");
 	}
-	printf("# stress: event deleted %ld ms after the last close\n", elapsed_ms(&t0));
+	printf("# stress: event deleted %ld ms after the last close\n", ue_elapsed_ms(&t0));
 	fflush(stdout);
 }
 

@@ -63,14 +63,6 @@
  * deletes an unreferenced event within a few ms (4-20 ms measured under TCG). */
 #define HOLD_MS 500
 
-static long elapsed_ms(const struct timespec *since)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (now.tv_sec - since->tv_sec) * 1000 + (now.tv_nsec - since->tv_nsec) / 1000000;
-}
-
 /* True if events/user_events/<name> is still there after `ms` milliseconds. */
 static bool stays_present(const char *name, int ms)
 {
@@ -86,7 +78,7 @@ static bool gone_within(const char *name, const char *what)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	gone = wait_event_presence(name, false, UE_WAIT_MS);
 	printf("# auto delete after %s: %s %ld ms\n", what, gone ? "gone after" : "still there after",
-	       elapsed_ms(&t0));
+	       ue_elapsed_ms(&t0));
 	fflush(stdout);
 	return gone;
 }
@@ -340,7 +332,7 @@ TEST(K25_delete_of_a_referenced_event_is_EBUSY)
 		if (err != EBUSY)
 			break;
 		ue_sleep_ms(10);
-	} while (elapsed_ms(&t0) < HOLD_MS);
+	} while (ue_elapsed_ms(&t0) < HOLD_MS);
 	EXPECT_EQ(EBUSY, err) {
 		TH_LOG("DIAG_IOCSDEL of a PERSIST event held by perf: %s", strerror(err));
 	}

@@ -214,18 +214,6 @@ static void fill_payload(uint32_t seq, uint32_t len)
 		payload_buf[i] = (uint8_t)(seq * 7 + i);
 }
 
-/* writev of index + payload: the byte count, or -errno. */
-static long writev_count(int fd, uint32_t index, const void *payload, size_t len)
-{
-	struct iovec iov[2] = {
-		{ .iov_base = &index, .iov_len = sizeof index },
-		{ .iov_base = (void *)payload, .iov_len = len },
-	};
-	ssize_t n = writev(fd, iov, len ? 2 : 1);
-
-	return n < 0 ? -(long)errno : (long)n;
-}
-
 /* A trace instance of its own with one user event enabled; delivered = its text
  * output (`trace`) shows the event's seq field. */
 struct ftrace_inst {
@@ -307,48 +295,9 @@ static int trace_clear(const struct ftrace_inst *fi)
 
 /* A perf ring on cpu 0 for one user event "u32 seq"; the writer runs on cpu 0. */
 struct perf_probe {
-	int data_fd;
-	uint32_t word, index, seq;
-	long id;
-	char name[64];
-	struct perf_ring ring;
+	struct traced t; /* "u32 seq" on bit 0, its perf ring */
+	uint32_t seq;
 };
-
-static const char *perf_probe_open(struct perf_probe *pp, const char *what, int *err)
-{
-	*err = 0;
-	pp->word = 0;
-	pp->ring.fd = -1;
-	ue_event_name(pp->name, sizeof pp->name, what);
-	pp->data_fd = ue_open();
-	if (pp->data_fd < 0) {
-		*err = errno;
-		return "open user_events_data";
-	}
-	*err = ue_register(pp->data_fd, pp->name, "u32 seq", &pp->word, 0, &pp->index);
-	if (*err)
-		return "DIAG_IOCSREG";
-	pp->id = tracepoint_id(pp->name);
-	if (pp->id <= 0)
-		return "no tracefs id";
-	*err = perf_ring_open(&pp->ring, pp->id);
-	if (*err)
-		return "perf_event_open + mmap of the ring";
-	if (!wait_bits(&pp->word, 1, true, UE_WAIT_MS))
-		return "enable bit not set";
-	return NULL;
-}
-
-static void perf_probe_close(struct perf_probe *pp)
-{
-	perf_ring_close(&pp->ring);
-	if (pp->data_fd >= 0) {
-		ue_unregister(pp->data_fd, &pp->word, 0);
-		close(pp->data_fd);
-		pp->data_fd = -1;
-	}
-	wait_event_presence(pp->name, false, UE_WAIT_MS);
-}
 
 /* ---- K50: the perf buffer warning ------------------------------------------------ */
 
@@ -401,17 +350,17 @@ TEST(K50_perf_oversize_logs_buffer_warning)
 	ASSERT_LE(0, before) {
 		TH_LOG("cannot read the kernel log: %s", strerror(errno));
 	}
-	why = perf_probe_open(&pp, "perfwarn", &err);
+	why = traced_open(&pp.t, "perfwarn", "u32 seq", &err);
 	ASSERT_EQ(NULL, why) {
 		TH_LOG("%s: %s", why, strerror(err));
 	}
-	perf_ring_drain(&pp.ring);
+	perf_ring_drain(&pp.t.ring);
 	fill_payload(1, payload);
-	EXPECT_EQ((long)(4 + payload), writev_count(pp.data_fd, pp.index, payload_buf, payload));
+	EXPECT_EQ((long)(4 + payload), ue_writev_count(pp.t.fd, pp.t.index, payload_buf, payload));
 	fill_payload(2, payload); /* a second one: still one warning per boot */
-	EXPECT_EQ((long)(4 + payload), writev_count(pp.data_fd, pp.index, payload_buf, payload));
-	EXPECT_EQ(0, perf_ring_count(&pp.ring));
-	perf_probe_close(&pp);
+	EXPECT_EQ((long)(4 + payload), ue_writev_count(pp.t.fd, pp.t.index, payload_buf, payload));
+	EXPECT_EQ(0, perf_ring_count(&pp.t.ring));
+	traced_close(&pp.t);
 
 	after = klog_perf_warnings(&wanted, &have);
 	printf("# perf buffer warning: wanted %ld, have %ld (%s)\n", wanted, have,
@@ -467,7 +416,7 @@ TEST(K51_ftrace_near_max_after_idle_gap)
 
 		/* a small event, so the sub-buffer is not empty, then the idle gap */
 		fill_payload(marker, 4);
-		if (writev_count(fi.data_fd, fi.index, payload_buf, 4) != 8)
+		if (ue_writev_count(fi.data_fd, fi.index, payload_buf, 4) != 8)
 			werr = 1;
 		t0 = now_ms();
 		ue_sleep_ms(IDLE_GAP_MS);
@@ -475,7 +424,7 @@ TEST(K51_ftrace_near_max_after_idle_gap)
 		fill_payload(seqs[k], len);
 		if (now_ms() - t0 < gap_min)
 			gap_min = now_ms() - t0;
-		if (writev_count(fi.data_fd, fi.index, payload_buf, len) != (long)(4 + len))
+		if (ue_writev_count(fi.data_fd, fi.index, payload_buf, len) != (long)(4 + len))
 			werr = 2;
 	}
 	rerr = read_text(fi.trace_path, fi.text, sizeof fi.text);
@@ -488,7 +437,7 @@ TEST(K51_ftrace_near_max_after_idle_gap)
 	ue_sleep_ms(IDLE_GAP_MS);
 	last_seq = ++fi.seq;
 	fill_payload(last_seq, 4);
-	if (writev_count(fi.data_fd, fi.index, payload_buf, 4) != 8)
+	if (ue_writev_count(fi.data_fd, fi.index, payload_buf, 4) != 8)
 		werr = 3;
 	last_shown = read_text(fi.trace_path, fi.text, sizeof fi.text) == 0 &&
 		     trace_shows(&fi, last_seq);
@@ -579,7 +528,7 @@ static int ring_find(struct perf_probe *pp, uint32_t seq, uint32_t len)
 	uint32_t raw_len, got_seq;
 	int found = 0;
 
-	while (perf_ring_next(&pp->ring, &raw, &raw_len)) {
+	while (perf_ring_next(&pp->t.ring, &raw, &raw_len)) {
 		/* raw = 8-byte trace_entry, then the payload (then 0..7 pad bytes) */
 		if (raw_len < 8 + len)
 			continue;
@@ -600,7 +549,7 @@ static int perf_probe_one(void *ctx, uint32_t len)
 	uint32_t seq = ++pp->seq;
 
 	fill_payload(seq, len);
-	if (writev_count(pp->data_fd, pp->index, payload_buf, len) != (long)(4 + len))
+	if (ue_writev_count(pp->t.fd, pp->t.index, payload_buf, len) != (long)(4 + len))
 		return -1;
 	return ring_find(pp, seq, len);
 }
@@ -619,14 +568,14 @@ TEST(K47_perf_max_payload)
 	NEED_USER_EVENTS();
 	ASSERT_EQ(0, ue_pin_cpu0());
 	pp.seq = 0;
-	step = perf_probe_open(&pp, "perfmax", &err);
+	step = traced_open(&pp.t, "perfmax", "u32 seq", &err);
 	ASSERT_EQ(NULL, step) {
 		TH_LOG("%s: %s", step, strerror(err));
 	}
-	perf_ring_drain(&pp.ring);
+	perf_ring_drain(&pp.t.ring);
 
 	err = search_limit(perf_probe_one, &pp, 4, SEARCH_HI, &found, why, sizeof why);
-	perf_probe_close(&pp);
+	traced_close(&pp.t);
 	ASSERT_EQ(0, err) {
 		TH_LOG("perf: %s", why);
 	}
@@ -647,7 +596,7 @@ static int ftrace_probe_one(void *ctx, uint32_t len)
 	if (trace_clear(fi) != 0)
 		return -1;
 	fill_payload(seq, len);
-	if (writev_count(fi->data_fd, fi->index, payload_buf, len) != (long)(4 + len))
+	if (ue_writev_count(fi->data_fd, fi->index, payload_buf, len) != (long)(4 + len))
 		return -1;
 	if (read_text(fi->trace_path, fi->text, sizeof fi->text) != 0)
 		return -1;

@@ -67,57 +67,6 @@
 
 static EH_DEFINE_PROVIDER(write_provider, "EhconfKernelWrite");
 
-/* An event registered on its own fd with a perf ring on cpu 0. */
-struct traced {
-	char name[64];
-	int fd;
-	uint32_t word, index;
-	long id;
-	struct perf_ring ring;
-};
-
-/*
- * Registers ehconf_<what>_<pid> with `fields` on bit 0 of t->word, opens its perf ring
- * on cpu 0 and waits for the enable bit. NULL, or what failed (errno is in *err).
- */
-static const char *traced_open(struct traced *t, const char *what, const char *fields, int *err)
-{
-	*err = 0;
-	t->ring.fd = -1;
-	t->word = 0;
-	ue_event_name(t->name, sizeof t->name, what);
-	t->fd = ue_open();
-	if (t->fd < 0) {
-		*err = errno;
-		return "open user_events_data";
-	}
-	*err = ue_register(t->fd, t->name, fields, &t->word, 0, &t->index);
-	if (*err)
-		return "DIAG_IOCSREG";
-	t->id = tracepoint_id(t->name);
-	if (t->id <= 0)
-		return "no tracefs id";
-	*err = perf_ring_open(&t->ring, t->id);
-	if (*err)
-		return "perf ring";
-	if (!wait_bits(&t->word, 1, true, UE_WAIT_MS))
-		return "enable bit not set";
-	return NULL;
-}
-
-/* Closes the ring, unregisters the enabler (it belongs to the process, not the fd),
- * closes the fd and waits (bounded) for the event to go away. */
-static void traced_close(struct traced *t)
-{
-	perf_ring_close(&t->ring);
-	if (t->fd >= 0) {
-		ue_unregister(t->fd, &t->word, 0);
-		close(t->fd);
-	}
-	t->fd = -1;
-	wait_event_presence(t->name, false, UE_WAIT_MS);
-}
-
 /* An inaccessible page (kept mapped, so no other mapping lands there). */
 static void *bad_page(void)
 {
@@ -125,18 +74,6 @@ static void *bad_page(void)
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 	return p == MAP_FAILED ? NULL : p;
-}
-
-/* writev of index + payload: the byte count, or -errno. */
-static long writev_count(int fd, uint32_t index, const void *payload, size_t len)
-{
-	struct iovec iov[2] = {
-		{ .iov_base = &index, .iov_len = sizeof index },
-		{ .iov_base = (void *)payload, .iov_len = len },
-	};
-	ssize_t n = writev(fd, iov, len ? 2 : 1);
-
-	return n < 0 ? -(long)errno : (long)n;
 }
 
 /* The size perf reports for a raw sample of 8 + p bytes (u32 size + data, 8-aligned). */
@@ -188,7 +125,7 @@ TEST(K21_payload_recorded_packed_after_common_header)
 
 		for (uint32_t i = 0; i < len; i++)
 			payload[i] = (uint8_t)(0xa0 + k * 16 + i);
-		ASSERT_EQ((long)(4 + len), writev_count(t.fd, t.index, payload, len));
+		ASSERT_EQ((long)(4 + len), ue_writev_count(t.fd, t.index, payload, len));
 		ASSERT_EQ(1, perf_ring_next(&t.ring, &raw, &raw_len)) {
 			TH_LOG("no sample for a %u-byte payload", len);
 		}
@@ -508,12 +445,12 @@ TEST(K34_oversize_write_returns_full_length)
 	}
 	perf_ring_drain(&t.ring);
 	for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
-		EXPECT_EQ((long)(4 + sizes[k]), writev_count(t.fd, t.index, payload, sizes[k])) {
+		EXPECT_EQ((long)(4 + sizes[k]), ue_writev_count(t.fd, t.index, payload, sizes[k])) {
 			TH_LOG("a %zu-byte payload", sizes[k]);
 		}
 	}
 	EXPECT_EQ(0, perf_ring_count(&t.ring)); /* perf dropped both */
-	EXPECT_EQ(8, writev_count(t.fd, t.index, &seq, sizeof seq));
+	EXPECT_EQ(8, ue_writev_count(t.fd, t.index, &seq, sizeof seq));
 	EXPECT_EQ(1, perf_ring_count(&t.ring));
 	traced_close(&t);
 	free(payload);
@@ -538,7 +475,7 @@ TEST(K35_fieldless_event_index_only_write)
 		TH_LOG("%s: %s", why, strerror(err));
 	}
 	perf_ring_drain(&t.ring);
-	EXPECT_EQ(4, writev_count(t.fd, t.index, NULL, 0));
+	EXPECT_EQ(4, ue_writev_count(t.fd, t.index, NULL, 0));
 	ASSERT_EQ(1, perf_ring_next(&t.ring, &raw, &raw_len));
 	EXPECT_EQ(perf_raw_size(0), raw_len); /* 12: the header + 4 bytes of alignment */
 	memcpy(&type, raw, sizeof type);

@@ -162,6 +162,27 @@ static inline int ue_writev(int fd, uint32_t index, const void *payload, size_t 
 	return n == (ssize_t)(sizeof index + len) ? 0 : EIO;
 }
 
+/* writev of index + payload: the byte count, or -errno (ue_writev says only 0 or errno). */
+static inline long ue_writev_count(int fd, uint32_t index, const void *payload, size_t len)
+{
+	struct iovec iov[2] = {
+		{ .iov_base = &index, .iov_len = sizeof index },
+		{ .iov_base = (void *)payload, .iov_len = len },
+	};
+	ssize_t n = writev(fd, iov, len ? 2 : 1);
+
+	return n < 0 ? -(long)errno : (long)n;
+}
+
+/* Milliseconds since *since (CLOCK_MONOTONIC). */
+static inline long ue_elapsed_ms(const struct timespec *since)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (now.tv_sec - since->tv_sec) * 1000 + (now.tv_nsec - since->tv_nsec) / 1000000;
+}
+
 /* Reads a whole (tracefs) file as text: 0, or -1. tracefs files may return less than
  * asked per read, so it reads to EOF or until the buffer is full. */
 static inline int read_text(const char *path, char *buf, size_t len)
@@ -409,6 +430,58 @@ static inline int perf_ring_count(struct perf_ring *r)
 	while (perf_ring_next(r, &raw, &len))
 		n++;
 	return n;
+}
+
+/* An event registered on its own fd with a perf ring on cpu 0. */
+struct traced {
+	char name[64];
+	int fd;
+	uint32_t word, index;
+	long id;
+	struct perf_ring ring;
+};
+
+/*
+ * Registers ehconf_<what>_<pid> with `fields` on bit 0 of t->word, opens its perf ring
+ * on cpu 0 and waits for the enable bit. NULL, or what failed (errno is in *err).
+ */
+static inline const char *traced_open(struct traced *t, const char *what, const char *fields,
+				      int *err)
+{
+	*err = 0;
+	t->ring.fd = -1;
+	t->word = 0;
+	ue_event_name(t->name, sizeof t->name, what);
+	t->fd = ue_open();
+	if (t->fd < 0) {
+		*err = errno;
+		return "open user_events_data";
+	}
+	*err = ue_register(t->fd, t->name, fields, &t->word, 0, &t->index);
+	if (*err)
+		return "DIAG_IOCSREG";
+	t->id = tracepoint_id(t->name);
+	if (t->id <= 0)
+		return "no tracefs id";
+	*err = perf_ring_open(&t->ring, t->id);
+	if (*err)
+		return "perf ring";
+	if (!wait_bits(&t->word, 1, true, UE_WAIT_MS))
+		return "enable bit not set";
+	return NULL;
+}
+
+/* Closes the ring, unregisters the enabler (it belongs to the process, not the fd),
+ * closes the fd and waits (bounded) for the event to go away. */
+static inline void traced_close(struct traced *t)
+{
+	perf_ring_close(&t->ring);
+	if (t->fd >= 0) {
+		ue_unregister(t->fd, &t->word, 0);
+		close(t->fd);
+	}
+	t->fd = -1;
+	wait_event_presence(t->name, false, UE_WAIT_MS);
 }
 
 #endif /* EHCONF_USER_EVENTS_ABI_H */
