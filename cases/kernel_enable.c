@@ -55,7 +55,13 @@
  *                        event still works afterwards and deletes itself once this
  *                        process lets go (no leaked reference); prints "# stress: ...".
  *                        A use-after-free (the 6.12.97 user_event_mm_dup fix) makes the
- *                        KASAN kernel variant panic, which fails the run.
+ *                        KASAN kernel variant panic, which fails the run;
+ *   K42_kasan_kernel_reports_nothing_after_the_race
+ *                        K42 with full strength: only on a kernel with KASAN (its boot
+ *                        line in the kernel log), else SKIP with the reason: the same race
+ *                        once more, then no "BUG: KASAN" line may be in the kernel log
+ *                        (vm/run boots with kasan.fault=panic, so a report normally ends
+ *                        the run at once; this catches one where that option is missing).
  *
  * exec design (K41). What exec must do is drop the enablers of the old image; what the
  * process keeps is its user_events_data fd (without O_CLOEXEC) and that fd's write
@@ -1105,8 +1111,9 @@ static void *stress_fork(void *arg)
 	return NULL;
 }
 
-/* K42: fork races register/unregister/exit; any failed call or a leaked reference fails. */
-TEST(K42_fork_races_register_and_unregister)
+/* The race of K42: fork, register/unregister, child exits and tracer changes at once;
+ * any failed call or a leaked reference fails the calling test. */
+static void fork_unregister_race(struct __test_metadata *_metadata)
 {
 	static struct stress s;
 	struct reg_arg args[2];
@@ -1117,7 +1124,6 @@ TEST(K42_fork_races_register_and_unregister)
 	long id;
 	int fd, pfd;
 
-	NEED_USER_EVENTS();
 	/* fork (walks the enablers), register/unregister (add and free them), child exits
 	 * and tracer changes at once. On 6.12.117 every call succeeds (EADDRINUSE only while
 	 * a freed enabler's fault work is pending); the event still works and deletes itself
@@ -1190,6 +1196,36 @@ TEST(K42_fork_races_register_and_unregister)
 	}
 	printf("# stress: event deleted %ld ms after the last close\n", ue_elapsed_ms(&t0));
 	fflush(stdout);
+}
+
+/* K42 on any kernel: the race runs to the end with every call answered as expected. */
+TEST(K42_fork_races_register_and_unregister)
+{
+	NEED_USER_EVENTS();
+	fork_unregister_race(_metadata);
+}
+
+/* K42 with full strength: a use-after-free in the race is a KASAN report. */
+TEST(K42_kasan_kernel_reports_nothing_after_the_race)
+{
+	char *log;
+
+	NEED_USER_EVENTS();
+	log = ue_kernel_log();
+	if (!log)
+		SKIP(return, "cannot read the kernel log (klogctl)");
+	if (!strstr(log, "KernelAddressSanitizer initialized")) {
+		free(log);
+		SKIP(return, "kernel without KASAN: make check-vm KASAN=1 decides K42 fully");
+	}
+	free(log);
+	fork_unregister_race(_metadata);
+	log = ue_kernel_log();
+	ASSERT_NE(NULL, log);
+	EXPECT_EQ(NULL, strstr(log, "BUG: KASAN")) {
+		TH_LOG("%.400s", strstr(log, "BUG: KASAN"));
+	}
+	free(log);
 }
 
 TEST_HARNESS_MAIN

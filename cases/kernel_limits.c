@@ -309,20 +309,11 @@ struct perf_probe {
  */
 static int klog_perf_warnings(long *wanted, long *have)
 {
-	int size = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0), n, count = 0;
-	char *log, *at;
+	char *log = ue_kernel_log(), *at;
+	int count = 0;
 
-	if (size <= 0)
-		return -1;
-	log = malloc((size_t)size + 1);
 	if (!log)
 		return -1;
-	n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, log, size);
-	if (n < 0) {
-		free(log);
-		return -1;
-	}
-	log[n] = '\0';
 	for (at = strstr(log, PERF_WARNING); at; at = strstr(at + 1, PERF_WARNING)) {
 		char *end;
 

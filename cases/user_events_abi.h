@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/klog.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -181,6 +182,23 @@ static inline long ue_elapsed_ms(const struct timespec *since)
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	return (now.tv_sec - since->tv_sec) * 1000 + (now.tv_nsec - since->tv_nsec) / 1000000;
+}
+
+/* The kernel log as one NUL-terminated string (malloc'd: free it), or NULL. */
+static inline char *ue_kernel_log(void)
+{
+	int size = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0), n;
+	char *log;
+
+	if (size <= 0 || !(log = malloc((size_t)size + 1)))
+		return NULL;
+	n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, log, size);
+	if (n < 0) {
+		free(log);
+		return NULL;
+	}
+	log[n] = '\0';
+	return log;
 }
 
 /* Reads a whole (tracefs) file as text: 0, or -1. tracefs files may return less than
