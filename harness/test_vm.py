@@ -14,6 +14,13 @@ Items (decided at collection time, after the boot; the test function only report
   vm-limits/<consumer>      the delivery limit kernel_limits measured ("# perf max payload: N")
                             equals what every golden file declares for that consumer
   kselftest/<binary>/<test> each KTAP result line of the kernel's own user_events selftests
+                            (a known TCG race is xfail only if ehconf's covering tests passed)
+plus test_kernel_crash_ends_the_run_and_keeps_what_ran: a second, short boot that panics
+the kernel on purpose after one case (the harness's own fail-fast check).
+
+If the guest dies in the middle (a kernel crash ends it at once: vm/run), the items of
+what ran before still come from the partial results, the running test fails with the
+crash as its reason, and vm/boot names the crash.
 
 Without vm/run, a kernel or a finished guest run, every item FAILS with a one-line reason.
 A kernel without CONFIG_USER_EVENTS boots, and its items SKIP ("kernel lacks
