@@ -1,9 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """Mechanical coverage of the field types: cases/field_types.c against the type list.
 
-The list of every normal field type of write_event! is NOT copied into the repository: it
-is read from $EHCONF_SHARED/reference/field-types.txt, else ../shared/reference/ next to
-the checkout. Without it the checks SKIP (with the paths tried).
+The list of every normal field type of write_event! is Documentation/field-types.txt in
+this repository; a missing or empty list FAILS (never a skip).
 
 Checks (naming scheme: comment at the top of cases/field_types.c):
   * every listed type T is a field name in golden/field_types.json, inside an event
@@ -29,21 +28,14 @@ GOLDEN = os.path.join(REPO, "golden", "field_types.json")
 CASE_SRC = os.path.join(REPO, "cases", "field_types.c")
 
 
-def type_list_candidates() -> List[str]:
-    out = []
-    shared = os.environ.get("EHCONF_SHARED")
-    if shared:
-        out.append(os.path.join(shared, "reference", "field-types.txt"))
-    out.append(os.path.join(os.path.dirname(REPO), "shared", "reference", "field-types.txt"))
-    return out
+TYPE_LIST = os.path.join(REPO, "Documentation", "field-types.txt")
 
 
 def load_types() -> Optional[List[str]]:
-    for path in type_list_candidates():
-        if os.path.isfile(path):
-            with open(path, encoding="utf-8") as f:
-                return [line.strip() for line in f if line.strip() and not line.startswith("#")]
-    return None
+    if not os.path.isfile(TYPE_LIST):
+        return None
+    with open(TYPE_LIST, encoding="utf-8") as f:
+        return [line.strip() for line in f if line.strip() and not line.startswith("#")]
 
 
 def required_names(types: Iterable[str]) -> List[str]:
@@ -86,8 +78,7 @@ def missing_in_source(names: Iterable[str], source: str) -> List[str]:
 def types() -> List[str]:
     t = load_types()
     if t is None:
-        pytest.skip("field type list not found (tried: " + ", ".join(type_list_candidates())
-                    + "); set EHCONF_SHARED to the folder holding reference/field-types.txt")
+        pytest.fail(f"{os.path.relpath(TYPE_LIST, REPO)} is missing")
     if not t:
         pytest.fail("the field type list is empty")
     return t
