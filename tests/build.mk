@@ -36,3 +36,11 @@ fuzz: $(FUZZERS)
 	@for f in $(FUZZERS); do n=$$(basename $$f); corpus=$(FUZZ_DIR)/corpus-$$n; mkdir -p $$corpus; \
 	  [ -d tests/fuzz/seeds-$$n ] && cp -n tests/fuzz/seeds-$$n/* $$corpus/ 2>/dev/null; \
 	  echo "== $$n for $(FUZZ_SECONDS)s"; $$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 $$corpus || exit 1; done
+
+# The writers of the real perf captures in tests/data/perf/ (make-captures.sh there runs
+# them in the guest). Built with everything so they keep compiling.
+GEN_CAPTURES := $(B)/bin/gen_captures
+$(GEN_CAPTURES): $(B)/obj/tests/data/perf/gen_captures.o $(EH_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+ALL_TARGETS += $(GEN_CAPTURES)

@@ -310,7 +310,7 @@ static void test_length16_fixed_formats(void)
 
 static void test_hello_event(void)
 {
-    /* /work/shared/testdata/perf/README.md, event 0 */
+    /* Hello event 0 of tests/data/perf/gen_captures.c */
     ehb e;
     ehb_init(&e, 0, 5, "Hello");
     ehb_field(&e, "n", EH_ENC_VALUE32, 0);
