@@ -25,10 +25,10 @@ enum case_capture_kind { CASE_CAPTURE_NONE, CASE_CAPTURE_DAT, CASE_CAPTURE_TL };
 
 static inline enum case_capture_kind case_capture(const char **path)
 {
-	const char *tl = getenv("EHCONF_CAPTURE_TL"), *dat = getenv("EHCONF_CAPTURE");
+    const char *tl = getenv("EHCONF_CAPTURE_TL"), *dat = getenv("EHCONF_CAPTURE");
 
-	*path = tl && tl[0] ? tl : dat && dat[0] ? dat : NULL;
-	return tl && tl[0] ? CASE_CAPTURE_TL : dat && dat[0] ? CASE_CAPTURE_DAT : CASE_CAPTURE_NONE;
+    *path = tl && tl[0] ? tl : dat && dat[0] ? dat : NULL;
+    return tl && tl[0] ? CASE_CAPTURE_TL : dat && dat[0] ? CASE_CAPTURE_DAT : CASE_CAPTURE_NONE;
 }
 
 /*
@@ -39,14 +39,14 @@ static inline enum case_capture_kind case_capture(const char **path)
  */
 static inline off_t case_capture_size(void)
 {
-	const char *path;
-	struct stat st;
+    const char *path;
+    struct stat st;
 
-	if (case_capture(&path) == CASE_CAPTURE_NONE)
-		return -1;
-	if (stat(path, &st) != 0)
-		return 0; /* not created yet: nothing written so far */
-	return st.st_size;
+    if (case_capture(&path) == CASE_CAPTURE_NONE)
+        return -1;
+    if (stat(path, &st) != 0)
+        return 0; /* not created yet: nothing written so far */
+    return st.st_size;
 }
 
 /*
@@ -58,9 +58,9 @@ static inline off_t case_capture_size(void)
  */
 static inline int case_backend_is_tracelogging(void)
 {
-	const char *b = eh_backend_name();
+    const char *b = eh_backend_name();
 
-	return strcmp(b, "etw") == 0 || strcmp(b, "tlcapture") == 0;
+    return strcmp(b, "etw") == 0 || strcmp(b, "tlcapture") == 0;
 }
 
 /*
@@ -79,16 +79,16 @@ typedef pid_t case_pid_t;
 
 static inline case_pid_t case_fork(void)
 {
-	return fork();
+    return fork();
 }
 
 static inline int case_wait(case_pid_t child)
 {
-	int status;
+    int status;
 
-	if (waitpid(child, &status, 0) != child || !WIFEXITED(status))
-		return -1;
-	return WEXITSTATUS(status);
+    if (waitpid(child, &status, 0) != child || !WIFEXITED(status))
+        return -1;
+    return WEXITSTATUS(status);
 }
 #endif
 

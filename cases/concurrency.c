@@ -21,7 +21,7 @@
 #include "case_harness.h"
 #include "case_common.h"
 
-#define THREADS 8
+#define THREADS    8
 #define PER_THREAD 1000
 
 static EH_DEFINE_PROVIDER(mt_provider, "EhconfMt");
@@ -29,86 +29,86 @@ static EH_DEFINE_PROVIDER(mt_provider, "EhconfMt");
 static pthread_barrier_t start_line;
 
 struct writer {
-	pthread_t thread;
-	uint8_t index;
-	unsigned failures;
-	int first_error;
+    pthread_t thread;
+    uint8_t index;
+    unsigned failures;
+    int first_error;
 };
 
 static int write_tick(uint8_t t, uint16_t s)
 {
-	return EH_WRITE(mt_provider, EH_EVENT("T", EH_LEVEL_VERBOSE, 0), EH_U8("t", t),
-			EH_U16("s", s));
+    return EH_WRITE(mt_provider, EH_EVENT("T", EH_LEVEL_VERBOSE, 0), EH_U8("t", t), EH_U16("s", s));
 }
 
 static void *writer_main(void *arg)
 {
-	struct writer *w = arg;
+    struct writer *w = arg;
 
-	pthread_barrier_wait(&start_line);
-	for (uint16_t s = 0; s < PER_THREAD; s++) {
-		int err = write_tick(w->index, s);
+    pthread_barrier_wait(&start_line);
+    for (uint16_t s = 0; s < PER_THREAD; s++) {
+        int err = write_tick(w->index, s);
 
-		if (err) {
-			if (!w->failures)
-				w->first_error = err;
-			w->failures++;
-		}
-	}
-	return NULL;
+        if (err) {
+            if (!w->failures)
+                w->first_error = err;
+            w->failures++;
+        }
+    }
+    return NULL;
 }
 
 TEST(threads_8_x_1000)
 {
-	struct writer w[THREADS];
+    struct writer w[THREADS];
 
-	ASSERT_EQ(0, eh_provider_register(&mt_provider));
-	ASSERT_EQ(0, pthread_barrier_init(&start_line, NULL, THREADS));
-	for (unsigned i = 0; i < THREADS; i++) {
-		w[i].index = (uint8_t)i;
-		w[i].failures = 0;
-		w[i].first_error = 0;
-		ASSERT_EQ(0, pthread_create(&w[i].thread, NULL, writer_main, &w[i]));
-	}
-	for (unsigned i = 0; i < THREADS; i++)
-		ASSERT_EQ(0, pthread_join(w[i].thread, NULL));
-	for (unsigned i = 0; i < THREADS; i++) {
-		EXPECT_EQ(0u, w[i].failures) {
-			TH_LOG("thread %u: %u failed writes, first error %d", i, w[i].failures,
-			       w[i].first_error);
-		}
-	}
-	EXPECT_EQ(0, pthread_barrier_destroy(&start_line));
-	EXPECT_EQ(0, eh_provider_unregister(&mt_provider));
+    ASSERT_EQ(0, eh_provider_register(&mt_provider));
+    ASSERT_EQ(0, pthread_barrier_init(&start_line, NULL, THREADS));
+    for (unsigned i = 0; i < THREADS; i++) {
+        w[i].index = (uint8_t)i;
+        w[i].failures = 0;
+        w[i].first_error = 0;
+        ASSERT_EQ(0, pthread_create(&w[i].thread, NULL, writer_main, &w[i]));
+    }
+    for (unsigned i = 0; i < THREADS; i++)
+        ASSERT_EQ(0, pthread_join(w[i].thread, NULL));
+    for (unsigned i = 0; i < THREADS; i++) {
+        EXPECT_EQ(0u, w[i].failures)
+        {
+            TH_LOG("thread %u: %u failed writes, first error %d", i, w[i].failures,
+                   w[i].first_error);
+        }
+    }
+    EXPECT_EQ(0, pthread_barrier_destroy(&start_line));
+    EXPECT_EQ(0, eh_provider_unregister(&mt_provider));
 }
 
 static int write_parent_child(int child, uint16_t s)
 {
-	if (child)
-		return EH_WRITE(mt_provider, EH_EVENT("Child", EH_LEVEL_VERBOSE, 0), EH_U16("s", s));
-	return EH_WRITE(mt_provider, EH_EVENT("Parent", EH_LEVEL_VERBOSE, 0), EH_U16("s", s));
+    if (child)
+        return EH_WRITE(mt_provider, EH_EVENT("Child", EH_LEVEL_VERBOSE, 0), EH_U16("s", s));
+    return EH_WRITE(mt_provider, EH_EVENT("Parent", EH_LEVEL_VERBOSE, 0), EH_U16("s", s));
 }
 
 TEST(fork_child_writes)
 {
-	unsigned failures = 0;
-	case_pid_t pid;
+    unsigned failures = 0;
+    case_pid_t pid;
 
-	/* On Windows the child runs this test again from here (case_common.h). */
-	ASSERT_EQ(0, eh_provider_register(&mt_provider));
-	pid = case_fork();
-	ASSERT_NE(-1, pid);
-	if (pid == 0) {
-		/* The child reports through its exit status only (no harness calls). */
-		for (uint16_t s = 0; s < 3; s++)
-			if (write_parent_child(1, s))
-				failures++;
-		_exit(failures ? 1 : 0);
-	}
-	for (uint16_t s = 0; s < 3; s++)
-		EXPECT_EQ(0, write_parent_child(0, s));
-	EXPECT_EQ(0, case_wait(pid));
-	EXPECT_EQ(0, eh_provider_unregister(&mt_provider));
+    /* On Windows the child runs this test again from here (case_common.h). */
+    ASSERT_EQ(0, eh_provider_register(&mt_provider));
+    pid = case_fork();
+    ASSERT_NE(-1, pid);
+    if (pid == 0) {
+        /* The child reports through its exit status only (no harness calls). */
+        for (uint16_t s = 0; s < 3; s++)
+            if (write_parent_child(1, s))
+                failures++;
+        _exit(failures ? 1 : 0);
+    }
+    for (uint16_t s = 0; s < 3; s++)
+        EXPECT_EQ(0, write_parent_child(0, s));
+    EXPECT_EQ(0, case_wait(pid));
+    EXPECT_EQ(0, eh_provider_unregister(&mt_provider));
 }
 
 TEST_HARNESS_MAIN

@@ -114,81 +114,81 @@ static EH_DEFINE_PROVIDER(enable_provider, "EhconfKernelEnable");
 /* Writes all of `len` bytes: 0 or errno. */
 static int send_msg(int fd, const void *msg, size_t len)
 {
-	const uint8_t *p = msg;
+    const uint8_t *p = msg;
 
-	while (len) {
-		ssize_t n = write(fd, p, len);
+    while (len) {
+        ssize_t n = write(fd, p, len);
 
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? errno : EIO;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return n < 0 ? errno : EIO;
+        p += n;
+        len -= (size_t)n;
+    }
+    return 0;
 }
 
 /* Reads exactly `len` bytes within `ms` milliseconds: 0, ETIMEDOUT, EPIPE (the other
  * end closed) or errno. */
 static int recv_msg(int fd, void *msg, size_t len, int ms)
 {
-	struct timespec t0;
-	uint8_t *p = msg;
+    struct timespec t0;
+    uint8_t *p = msg;
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	while (len) {
-		long left = ms - ue_elapsed_ms(&t0);
-		struct pollfd pfd = { .fd = fd, .events = POLLIN };
-		ssize_t n;
-		int r;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    while (len) {
+        long left = ms - ue_elapsed_ms(&t0);
+        struct pollfd pfd = {.fd = fd, .events = POLLIN};
+        ssize_t n;
+        int r;
 
-		if (left <= 0)
-			return ETIMEDOUT;
-		r = poll(&pfd, 1, (int)left);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return errno;
-		if (r == 0)
-			return ETIMEDOUT;
-		n = read(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return errno;
-		if (n == 0)
-			return EPIPE;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
+        if (left <= 0)
+            return ETIMEDOUT;
+        r = poll(&pfd, 1, (int)left);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            return errno;
+        if (r == 0)
+            return ETIMEDOUT;
+        n = read(fd, p, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return errno;
+        if (n == 0)
+            return EPIPE;
+        p += n;
+        len -= (size_t)n;
+    }
+    return 0;
 }
 
 /* A child's command channel: one byte per command. */
 static bool wait_cmd(int fd, char want, int ms)
 {
-	char c = 0;
+    char c = 0;
 
-	return recv_msg(fd, &c, 1, ms) == 0 && c == want;
+    return recv_msg(fd, &c, 1, ms) == 0 && c == want;
 }
 
 static int send_cmd(int fd, char c)
 {
-	return send_msg(fd, &c, 1);
+    return send_msg(fd, &c, 1);
 }
 
 /* What a forked child reports to its parent. */
 struct report {
-	int32_t step;
-	int32_t err[3];
-	uint32_t val[3];
+    int32_t step;
+    int32_t err[3];
+    uint32_t val[3];
 };
 
 /* A forked child: killed with the test process, so a failed test leaves nothing. */
 static void child_setup(void)
 {
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
 }
 
 /* How long a child or the parent waits for the other side. */
@@ -199,235 +199,244 @@ static void child_setup(void)
 /* K36: bit 7 follows a perf event, nothing else moves; not tracking perf leaves it 0. */
 TEST(K36_enable_bit_raw)
 {
-	char name[64];
-	uint32_t word = 0, index = 0;
-	long id;
-	int fd, pfd;
+    char name[64];
+    uint32_t word = 0, index = 0;
+    long id;
+    int fd, pfd;
 
-	NEED_USER_EVENTS();
-	ue_event_name(name, sizeof name, "bit");
-	fd = ue_open();
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, ue_register(fd, name, "u32 value", &word, 7, &index));
-	EXPECT_EQ(0u, load_word(&word)); /* nobody listens yet */
-	id = tracepoint_id(name);
-	ASSERT_LT(0, id);
-	pfd = perf_open_tracepoint(id, 0, false);
-	ASSERT_LE(0, pfd) {
-		TH_LOG("perf_event_open: %s", strerror(errno));
-	}
-	EXPECT_TRUE(wait_bits(&word, 1u << 7, true, UE_WAIT_MS));
-	EXPECT_EQ(1u << 7, load_word(&word));
-	close(pfd);
-	EXPECT_TRUE(wait_bits(&word, 1u << 7, false, UE_WAIT_MS));
-	EXPECT_EQ(0u, load_word(&word));
-	close(fd);
+    NEED_USER_EVENTS();
+    ue_event_name(name, sizeof name, "bit");
+    fd = ue_open();
+    ASSERT_LE(0, fd);
+    ASSERT_EQ(0, ue_register(fd, name, "u32 value", &word, 7, &index));
+    EXPECT_EQ(0u, load_word(&word)); /* nobody listens yet */
+    id = tracepoint_id(name);
+    ASSERT_LT(0, id);
+    pfd = perf_open_tracepoint(id, 0, false);
+    ASSERT_LE(0, pfd)
+    {
+        TH_LOG("perf_event_open: %s", strerror(errno));
+    }
+    EXPECT_TRUE(wait_bits(&word, 1u << 7, true, UE_WAIT_MS));
+    EXPECT_EQ(1u << 7, load_word(&word));
+    close(pfd);
+    EXPECT_TRUE(wait_bits(&word, 1u << 7, false, UE_WAIT_MS));
+    EXPECT_EQ(0u, load_word(&word));
+    close(fd);
 }
 
 /* The library's write site; level 4 (informational), keyword 1. */
 static int library_write(uint32_t value)
 {
-	return EH_WRITE(enable_provider, EH_EVENT("EnableProbe", EH_LEVEL_INFORMATIONAL, 0x1),
-			EH_U32("value", value));
+    return EH_WRITE(enable_provider, EH_EVENT("EnableProbe", EH_LEVEL_INFORMATIONAL, 0x1),
+                    EH_U32("value", value));
 }
 
 static bool library_enabled(void)
 {
-	return EH_ENABLED(enable_provider, EH_LEVEL_INFORMATIONAL, 0x1);
+    return EH_ENABLED(enable_provider, EH_LEVEL_INFORMATIONAL, 0x1);
 }
 
 static bool wait_library(bool set, int ms)
 {
-	for (int i = 0; i <= ms; i++) {
-		if (library_enabled() == set)
-			return true;
-		ue_sleep_ms(1);
-	}
-	return false;
+    for (int i = 0; i <= ms; i++) {
+        if (library_enabled() == set)
+            return true;
+        ue_sleep_ms(1);
+    }
+    return false;
 }
 
 /* K36: libeventheader's enable word and writes follow a perf event; a bit never set fails. */
 TEST(K36_enable_bit_library)
 {
-	char name[EH_NAME_MAX];
-	long id;
-	int pfd;
+    char name[EH_NAME_MAX];
+    long id;
+    int pfd;
 
-	NEED_USER_EVENTS();
-	unsetenv("EHCONF_CAPTURE"); /* this test is about the kernel, never the capture file */
-	ASSERT_EQ(0, eh_provider_register(&enable_provider));
-	ASSERT_STREQ("user_events", eh_backend_name());
-	ASSERT_EQ(0, eh_tracepoint_name(name, "EhconfKernelEnable", NULL,
-					EH_LEVEL_INFORMATIONAL, 0x1));
-	EXPECT_FALSE(library_enabled());
-	EXPECT_EQ(EBADF, library_write(1));
-	id = tracepoint_id(name);
-	ASSERT_LT(0, id) {
-		TH_LOG("no tracefs id for user_events:%s", name);
-	}
-	pfd = perf_open_tracepoint(id, 0, false);
-	ASSERT_LE(0, pfd) {
-		TH_LOG("perf_event_open: %s", strerror(errno));
-	}
-	EXPECT_TRUE(wait_library(true, UE_WAIT_MS));
-	EXPECT_EQ(0, library_write(2)); /* a listener: the kernel accepts the write */
-	close(pfd);
-	EXPECT_TRUE(wait_library(false, UE_WAIT_MS));
-	EXPECT_EQ(EBADF, library_write(3));
-	EXPECT_EQ(0, eh_provider_unregister(&enable_provider));
+    NEED_USER_EVENTS();
+    unsetenv("EHCONF_CAPTURE"); /* this test is about the kernel, never the capture file */
+    ASSERT_EQ(0, eh_provider_register(&enable_provider));
+    ASSERT_STREQ("user_events", eh_backend_name());
+    ASSERT_EQ(0, eh_tracepoint_name(name, "EhconfKernelEnable", NULL, EH_LEVEL_INFORMATIONAL, 0x1));
+    EXPECT_FALSE(library_enabled());
+    EXPECT_EQ(EBADF, library_write(1));
+    id = tracepoint_id(name);
+    ASSERT_LT(0, id)
+    {
+        TH_LOG("no tracefs id for user_events:%s", name);
+    }
+    pfd = perf_open_tracepoint(id, 0, false);
+    ASSERT_LE(0, pfd)
+    {
+        TH_LOG("perf_event_open: %s", strerror(errno));
+    }
+    EXPECT_TRUE(wait_library(true, UE_WAIT_MS));
+    EXPECT_EQ(0, library_write(2)); /* a listener: the kernel accepts the write */
+    close(pfd);
+    EXPECT_TRUE(wait_library(false, UE_WAIT_MS));
+    EXPECT_EQ(EBADF, library_write(3));
+    EXPECT_EQ(0, eh_provider_unregister(&enable_provider));
 }
 
 /* K36: perf on one event sets only its bits; updating other events' enablers fails. */
 TEST(K36_perf_sets_only_its_own_events_bit)
 {
-	char a[64], b[64];
-	uint32_t shared = 0, own = 0, ia = 0, ib = 0, ib2 = 0;
-	long ida, idb;
-	int fd, pa, pb;
+    char a[64], b[64];
+    uint32_t shared = 0, own = 0, ia = 0, ib = 0, ib2 = 0;
+    long ida, idb;
+    int fd, pa, pb;
 
-	NEED_USER_EVENTS();
-	ue_event_name(a, sizeof a, "only_a");
-	ue_event_name(b, sizeof b, "only_b");
-	fd = ue_open();
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, ue_register(fd, a, "u32 value", &shared, 0, &ia));
-	ASSERT_EQ(0, ue_register(fd, b, "u32 value", &shared, 1, &ib));
-	ASSERT_EQ(0, ue_register(fd, b, "u32 value", &own, 0, &ib2));
-	EXPECT_NE(ia, ib);
-	EXPECT_EQ(ib, ib2);
-	ida = tracepoint_id(a);
-	idb = tracepoint_id(b);
-	ASSERT_LT(0, ida);
-	ASSERT_LT(0, idb);
-	EXPECT_NE(ida, idb);
+    NEED_USER_EVENTS();
+    ue_event_name(a, sizeof a, "only_a");
+    ue_event_name(b, sizeof b, "only_b");
+    fd = ue_open();
+    ASSERT_LE(0, fd);
+    ASSERT_EQ(0, ue_register(fd, a, "u32 value", &shared, 0, &ia));
+    ASSERT_EQ(0, ue_register(fd, b, "u32 value", &shared, 1, &ib));
+    ASSERT_EQ(0, ue_register(fd, b, "u32 value", &own, 0, &ib2));
+    EXPECT_NE(ia, ib);
+    EXPECT_EQ(ib, ib2);
+    ida = tracepoint_id(a);
+    idb = tracepoint_id(b);
+    ASSERT_LT(0, ida);
+    ASSERT_LT(0, idb);
+    EXPECT_NE(ida, idb);
 
-	pa = perf_open_tracepoint(ida, 0, false);
-	ASSERT_LE(0, pa) {
-		TH_LOG("perf_event_open: %s", strerror(errno));
-	}
-	EXPECT_TRUE(wait_bits(&shared, 1u << 0, true, UE_WAIT_MS));
-	ue_sleep_ms(50);
-	EXPECT_EQ(1u << 0, load_word(&shared)); /* B's bit 1 stays 0 */
-	EXPECT_EQ(0u, load_word(&own));
+    pa = perf_open_tracepoint(ida, 0, false);
+    ASSERT_LE(0, pa)
+    {
+        TH_LOG("perf_event_open: %s", strerror(errno));
+    }
+    EXPECT_TRUE(wait_bits(&shared, 1u << 0, true, UE_WAIT_MS));
+    ue_sleep_ms(50);
+    EXPECT_EQ(1u << 0, load_word(&shared)); /* B's bit 1 stays 0 */
+    EXPECT_EQ(0u, load_word(&own));
 
-	pb = perf_open_tracepoint(idb, 0, false);
-	ASSERT_LE(0, pb) {
-		TH_LOG("perf_event_open: %s", strerror(errno));
-	}
-	EXPECT_TRUE(wait_bits(&own, 1u, true, UE_WAIT_MS));
-	EXPECT_TRUE(wait_bits(&shared, 1u << 1, true, UE_WAIT_MS));
-	EXPECT_EQ(3u, load_word(&shared));
-	EXPECT_EQ(1u, load_word(&own));
+    pb = perf_open_tracepoint(idb, 0, false);
+    ASSERT_LE(0, pb)
+    {
+        TH_LOG("perf_event_open: %s", strerror(errno));
+    }
+    EXPECT_TRUE(wait_bits(&own, 1u, true, UE_WAIT_MS));
+    EXPECT_TRUE(wait_bits(&shared, 1u << 1, true, UE_WAIT_MS));
+    EXPECT_EQ(3u, load_word(&shared));
+    EXPECT_EQ(1u, load_word(&own));
 
-	close(pa);
-	EXPECT_TRUE(wait_bits(&shared, 1u << 0, false, UE_WAIT_MS));
-	EXPECT_EQ(1u << 1, load_word(&shared)); /* closing A leaves B's bits set */
-	EXPECT_EQ(1u, load_word(&own));
-	close(pb);
-	EXPECT_TRUE(wait_bits(&shared, 1u << 1, false, UE_WAIT_MS));
-	EXPECT_TRUE(wait_bits(&own, 1u, false, UE_WAIT_MS));
-	EXPECT_EQ(0u, load_word(&shared));
-	EXPECT_EQ(0u, load_word(&own));
-	close(fd);
+    close(pa);
+    EXPECT_TRUE(wait_bits(&shared, 1u << 0, false, UE_WAIT_MS));
+    EXPECT_EQ(1u << 1, load_word(&shared)); /* closing A leaves B's bits set */
+    EXPECT_EQ(1u, load_word(&own));
+    close(pb);
+    EXPECT_TRUE(wait_bits(&shared, 1u << 1, false, UE_WAIT_MS));
+    EXPECT_TRUE(wait_bits(&own, 1u, false, UE_WAIT_MS));
+    EXPECT_EQ(0u, load_word(&shared));
+    EXPECT_EQ(0u, load_word(&own));
+    close(fd);
 }
 
 /* ---- K37: ftrace ---------------------------------------------------------------- */
 
 static void enable_path(char *buf, size_t len, const char *root, const char *name)
 {
-	snprintf(buf, len, "%s/events/user_events/%s/enable", root, name);
+    snprintf(buf, len, "%s/events/user_events/%s/enable", root, name);
 }
 
 /* K37: the ftrace enable file sets and clears the bit; not counting ftrace leaves it 0. */
 TEST(K37_ftrace_enable_sets_and_clears_the_bit)
 {
-	char name[64], top[256], inst[128], in_inst[384];
-	uint32_t word = 0, index = 0;
-	int fd;
+    char name[64], top[256], inst[128], in_inst[384];
+    uint32_t word = 0, index = 0;
+    int fd;
 
-	NEED_USER_EVENTS();
-	/* Between enabling and disabling only EXPECTs, so the disable always runs. */
-	ue_event_name(name, sizeof name, "ftrace_bit");
-	fd = ue_open();
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, ue_register(fd, name, "u32 value", &word, 6, &index));
-	EXPECT_EQ(0u, load_word(&word));
+    NEED_USER_EVENTS();
+    /* Between enabling and disabling only EXPECTs, so the disable always runs. */
+    ue_event_name(name, sizeof name, "ftrace_bit");
+    fd = ue_open();
+    ASSERT_LE(0, fd);
+    ASSERT_EQ(0, ue_register(fd, name, "u32 value", &word, 6, &index));
+    EXPECT_EQ(0u, load_word(&word));
 
-	enable_path(top, sizeof top, TRACEFS, name);
-	ASSERT_EQ(0, write_text(top, "1")) {
-		TH_LOG("cannot write 1 to %s", top);
-	}
-	EXPECT_TRUE(wait_bits(&word, 1u << 6, true, UE_WAIT_MS));
-	EXPECT_EQ(1u << 6, load_word(&word));
-	EXPECT_EQ(0, write_text(top, "0"));
-	EXPECT_TRUE(wait_bits(&word, 1u << 6, false, UE_WAIT_MS));
-	EXPECT_EQ(0u, load_word(&word));
+    enable_path(top, sizeof top, TRACEFS, name);
+    ASSERT_EQ(0, write_text(top, "1"))
+    {
+        TH_LOG("cannot write 1 to %s", top);
+    }
+    EXPECT_TRUE(wait_bits(&word, 1u << 6, true, UE_WAIT_MS));
+    EXPECT_EQ(1u << 6, load_word(&word));
+    EXPECT_EQ(0, write_text(top, "0"));
+    EXPECT_TRUE(wait_bits(&word, 1u << 6, false, UE_WAIT_MS));
+    EXPECT_EQ(0u, load_word(&word));
 
-	snprintf(inst, sizeof inst, TRACEFS "/instances/ehconf_enable_%d", (int)getpid());
-	ASSERT_EQ(0, mkdir(inst, 0755)) {
-		TH_LOG("mkdir %s: %s", inst, strerror(errno));
-	}
-	enable_path(in_inst, sizeof in_inst, inst, name);
-	EXPECT_EQ(0, write_text(in_inst, "1"));
-	EXPECT_TRUE(wait_bits(&word, 1u << 6, true, UE_WAIT_MS));
-	EXPECT_EQ(0, write_text(in_inst, "0"));
-	EXPECT_TRUE(wait_bits(&word, 1u << 6, false, UE_WAIT_MS));
-	EXPECT_EQ(0u, load_word(&word));
-	EXPECT_EQ(0, rmdir(inst)) {
-		TH_LOG("rmdir %s: %s", inst, strerror(errno));
-	}
-	close(fd);
+    snprintf(inst, sizeof inst, TRACEFS "/instances/ehconf_enable_%d", (int)getpid());
+    ASSERT_EQ(0, mkdir(inst, 0755))
+    {
+        TH_LOG("mkdir %s: %s", inst, strerror(errno));
+    }
+    enable_path(in_inst, sizeof in_inst, inst, name);
+    EXPECT_EQ(0, write_text(in_inst, "1"));
+    EXPECT_TRUE(wait_bits(&word, 1u << 6, true, UE_WAIT_MS));
+    EXPECT_EQ(0, write_text(in_inst, "0"));
+    EXPECT_TRUE(wait_bits(&word, 1u << 6, false, UE_WAIT_MS));
+    EXPECT_EQ(0u, load_word(&word));
+    EXPECT_EQ(0, rmdir(inst))
+    {
+        TH_LOG("rmdir %s: %s", inst, strerror(errno));
+    }
+    close(fd);
 }
 
 /* K36, K37: the bit stays 1 while any tracer is left; clearing on any detach fails. */
 TEST(K36_K37_bit_stays_set_while_any_tracer_remains)
 {
-	char name[64], top[256];
-	uint32_t word = 0, index = 0;
-	long id;
-	int fd, pfd;
+    char name[64], top[256];
+    uint32_t word = 0, index = 0;
+    long id;
+    int fd, pfd;
 
-	NEED_USER_EVENTS();
-	/* The bit means "any consumer attached": with ftrace and perf attached, taking
+    NEED_USER_EVENTS();
+    /* The bit means "any consumer attached": with ftrace and perf attached, taking
 	 * either away must leave it set; the last one clears it. */
-	ue_event_name(name, sizeof name, "any_tracer");
-	fd = ue_open();
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, ue_register(fd, name, "u32 value", &word, 2, &index));
-	id = tracepoint_id(name);
-	ASSERT_LT(0, id);
-	enable_path(top, sizeof top, TRACEFS, name);
+    ue_event_name(name, sizeof name, "any_tracer");
+    fd = ue_open();
+    ASSERT_LE(0, fd);
+    ASSERT_EQ(0, ue_register(fd, name, "u32 value", &word, 2, &index));
+    id = tracepoint_id(name);
+    ASSERT_LT(0, id);
+    enable_path(top, sizeof top, TRACEFS, name);
 
-	/* ftrace first, perf second; ftrace leaves first */
-	ASSERT_EQ(0, write_text(top, "1"));
-	EXPECT_TRUE(wait_bits(&word, 1u << 2, true, UE_WAIT_MS));
-	pfd = perf_open_tracepoint(id, 0, false);
-	EXPECT_LE(0, pfd) {
-		TH_LOG("perf_event_open: %s", strerror(errno));
-	}
-	EXPECT_EQ(0, write_text(top, "0"));
-	EXPECT_EQ(1u << 2, load_word(&word)); /* perf still attached */
-	ue_sleep_ms(50);
-	EXPECT_EQ(1u << 2, load_word(&word));
-	if (pfd >= 0)
-		close(pfd);
-	EXPECT_TRUE(wait_bits(&word, 1u << 2, false, UE_WAIT_MS));
+    /* ftrace first, perf second; ftrace leaves first */
+    ASSERT_EQ(0, write_text(top, "1"));
+    EXPECT_TRUE(wait_bits(&word, 1u << 2, true, UE_WAIT_MS));
+    pfd = perf_open_tracepoint(id, 0, false);
+    EXPECT_LE(0, pfd)
+    {
+        TH_LOG("perf_event_open: %s", strerror(errno));
+    }
+    EXPECT_EQ(0, write_text(top, "0"));
+    EXPECT_EQ(1u << 2, load_word(&word)); /* perf still attached */
+    ue_sleep_ms(50);
+    EXPECT_EQ(1u << 2, load_word(&word));
+    if (pfd >= 0)
+        close(pfd);
+    EXPECT_TRUE(wait_bits(&word, 1u << 2, false, UE_WAIT_MS));
 
-	/* perf first, ftrace second; perf leaves first */
-	pfd = perf_open_tracepoint(id, 0, false);
-	ASSERT_LE(0, pfd) {
-		TH_LOG("perf_event_open: %s", strerror(errno));
-	}
-	EXPECT_TRUE(wait_bits(&word, 1u << 2, true, UE_WAIT_MS));
-	EXPECT_EQ(0, write_text(top, "1"));
-	close(pfd);
-	EXPECT_EQ(1u << 2, load_word(&word)); /* ftrace still attached */
-	ue_sleep_ms(50);
-	EXPECT_EQ(1u << 2, load_word(&word));
-	EXPECT_EQ(0, write_text(top, "0"));
-	EXPECT_TRUE(wait_bits(&word, 1u << 2, false, UE_WAIT_MS));
-	EXPECT_EQ(0u, load_word(&word));
-	close(fd);
+    /* perf first, ftrace second; perf leaves first */
+    pfd = perf_open_tracepoint(id, 0, false);
+    ASSERT_LE(0, pfd)
+    {
+        TH_LOG("perf_event_open: %s", strerror(errno));
+    }
+    EXPECT_TRUE(wait_bits(&word, 1u << 2, true, UE_WAIT_MS));
+    EXPECT_EQ(0, write_text(top, "1"));
+    close(pfd);
+    EXPECT_EQ(1u << 2, load_word(&word)); /* ftrace still attached */
+    ue_sleep_ms(50);
+    EXPECT_EQ(1u << 2, load_word(&word));
+    EXPECT_EQ(0, write_text(top, "0"));
+    EXPECT_TRUE(wait_bits(&word, 1u << 2, false, UE_WAIT_MS));
+    EXPECT_EQ(0u, load_word(&word));
+    close(fd);
 }
 
 /* ---- K38: a 32-bit word at 4 mod 8 ---------------------------------------------- */
@@ -435,52 +444,54 @@ TEST(K36_K37_bit_stays_set_while_any_tracer_remains)
 /* K38: a 32-bit word at 4 mod 8 gets its own bits; a missing +32 writes the word below. */
 TEST(K38_misaligned_32bit_word_gets_the_right_bit)
 {
-	uint64_t storage[2] __attribute__((aligned(8))) = { 0, 0 };
-	uint32_t *below = (uint32_t *)(void *)storage;     /* 8-aligned */
-	uint32_t *word = below + 1;                         /* 4 mod 8 */
-	uint32_t *above = below + 2;                        /* next long */
-	char name[64];
-	uint32_t i0 = 0, i31 = 0;
-	long id;
-	int fd, pfd;
+    uint64_t storage[2] __attribute__((aligned(8))) = {0, 0};
+    uint32_t *below = (uint32_t *)(void *)storage; /* 8-aligned */
+    uint32_t *word = below + 1;                    /* 4 mod 8 */
+    uint32_t *above = below + 2;                   /* next long */
+    char name[64];
+    uint32_t i0 = 0, i31 = 0;
+    long id;
+    int fd, pfd;
 
-	NEED_USER_EVENTS();
-	/* The kernel updates the word through the aligned long below it (+32 on LE): bits 0
+    NEED_USER_EVENTS();
+    /* The kernel updates the word through the aligned long below it (+32 on LE): bits 0
 	 * and 31 must land in this word, never in the low half of the long or the next word. */
-	ASSERT_EQ(4u, (unsigned)((uintptr_t)word % 8));
-	*below = 0x5a5a5a5au; /* bits 0 and 31 clear in both neighbours */
-	*above = 0x3c3c3c3cu;
-	ue_event_name(name, sizeof name, "misaligned");
-	fd = ue_open();
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, ue_register(fd, name, "u32 value", word, 0, &i0));
-	ASSERT_EQ(0, ue_register(fd, name, "u32 value", word, 31, &i31));
-	EXPECT_EQ(i0, i31);
-	id = tracepoint_id(name);
-	ASSERT_LT(0, id);
-	pfd = perf_open_tracepoint(id, 0, false);
-	ASSERT_LE(0, pfd) {
-		TH_LOG("perf_event_open: %s", strerror(errno));
-	}
-	EXPECT_TRUE(wait_bits(word, 1u, true, UE_WAIT_MS));
-	EXPECT_TRUE(wait_bits(word, 1u << 31, true, UE_WAIT_MS));
-	EXPECT_EQ(0x80000001u, load_word(word)) {
-		TH_LOG("word 0x%08x, below 0x%08x, above 0x%08x", load_word(word),
-		       load_word(below), load_word(above));
-	}
-	EXPECT_EQ(0x5a5a5a5au, load_word(below));
-	EXPECT_EQ(0x3c3c3c3cu, load_word(above));
-	/* DIAG_IOCSUNREG clears bit 31 of the same word (K23 at 4 mod 8) */
-	EXPECT_EQ(0, ue_unregister(fd, word, 31));
-	EXPECT_EQ(1u, load_word(word));
-	EXPECT_EQ(0x5a5a5a5au, load_word(below));
-	close(pfd);
-	EXPECT_TRUE(wait_bits(word, 1u, false, UE_WAIT_MS));
-	EXPECT_EQ(0u, load_word(word));
-	EXPECT_EQ(0x5a5a5a5au, load_word(below));
-	EXPECT_EQ(0x3c3c3c3cu, load_word(above));
-	EXPECT_EQ(0, ue_unregister(fd, word, 0));
-	close(fd);
+    ASSERT_EQ(4u, (unsigned)((uintptr_t)word % 8));
+    *below = 0x5a5a5a5au; /* bits 0 and 31 clear in both neighbours */
+    *above = 0x3c3c3c3cu;
+    ue_event_name(name, sizeof name, "misaligned");
+    fd = ue_open();
+    ASSERT_LE(0, fd);
+    ASSERT_EQ(0, ue_register(fd, name, "u32 value", word, 0, &i0));
+    ASSERT_EQ(0, ue_register(fd, name, "u32 value", word, 31, &i31));
+    EXPECT_EQ(i0, i31);
+    id = tracepoint_id(name);
+    ASSERT_LT(0, id);
+    pfd = perf_open_tracepoint(id, 0, false);
+    ASSERT_LE(0, pfd)
+    {
+        TH_LOG("perf_event_open: %s", strerror(errno));
+    }
+    EXPECT_TRUE(wait_bits(word, 1u, true, UE_WAIT_MS));
+    EXPECT_TRUE(wait_bits(word, 1u << 31, true, UE_WAIT_MS));
+    EXPECT_EQ(0x80000001u, load_word(word))
+    {
+        TH_LOG("word 0x%08x, below 0x%08x, above 0x%08x", load_word(word), load_word(below),
+               load_word(above));
+    }
+    EXPECT_EQ(0x5a5a5a5au, load_word(below));
+    EXPECT_EQ(0x3c3c3c3cu, load_word(above));
+    /* DIAG_IOCSUNREG clears bit 31 of the same word (K23 at 4 mod 8) */
+    EXPECT_EQ(0, ue_unregister(fd, word, 31));
+    EXPECT_EQ(1u, load_word(word));
+    EXPECT_EQ(0x5a5a5a5au, load_word(below));
+    close(pfd);
+    EXPECT_TRUE(wait_bits(word, 1u, false, UE_WAIT_MS));
+    EXPECT_EQ(0u, load_word(word));
+    EXPECT_EQ(0x5a5a5a5au, load_word(below));
+    EXPECT_EQ(0x3c3c3c3cu, load_word(above));
+    EXPECT_EQ(0, ue_unregister(fd, word, 0));
+    close(fd);
 }
 
 /* ---- K39: fork ------------------------------------------------------------------ */
@@ -488,335 +499,344 @@ TEST(K38_misaligned_32bit_word_gets_the_right_bit)
 /* The child of K39_fork_child_copy_keeps_updating: its `word` is its own copy. */
 static void fork_copy_child(int rep, int cmd, int fd, const char *name, uint32_t *word)
 {
-	struct report r = { .step = 0 };
-	uint32_t index = 0;
+    struct report r = {.step = 0};
+    uint32_t index = 0;
 
-	child_setup();
-	r.val[0] = load_word(word);
-	r.err[0] = ue_register(fd, name, "u32 value", word, 0, &index); /* the pair is taken */
-	if (r.err[0] == 0) /* not inherited: undo, so only an inherited enabler can flip it */
-		ue_unregister(fd, word, 0);
-	send_msg(rep, &r, sizeof r);
-	if (!wait_cmd(cmd, 'T', PEER_MS))
-		_exit(2);
-	r.step = 1;
-	r.val[0] = wait_bits(word, 1, true, UE_WAIT_MS);
-	r.val[1] = load_word(word);
-	send_msg(rep, &r, sizeof r);
-	if (!wait_cmd(cmd, 'O', PEER_MS))
-		_exit(2);
-	r.step = 2;
-	r.val[0] = wait_bits(word, 1, false, UE_WAIT_MS);
-	r.val[1] = load_word(word);
-	send_msg(rep, &r, sizeof r);
-	_exit(0);
+    child_setup();
+    r.val[0] = load_word(word);
+    r.err[0] = ue_register(fd, name, "u32 value", word, 0, &index); /* the pair is taken */
+    if (r.err[0] == 0) /* not inherited: undo, so only an inherited enabler can flip it */
+        ue_unregister(fd, word, 0);
+    send_msg(rep, &r, sizeof r);
+    if (!wait_cmd(cmd, 'T', PEER_MS))
+        _exit(2);
+    r.step = 1;
+    r.val[0] = wait_bits(word, 1, true, UE_WAIT_MS);
+    r.val[1] = load_word(word);
+    send_msg(rep, &r, sizeof r);
+    if (!wait_cmd(cmd, 'O', PEER_MS))
+        _exit(2);
+    r.step = 2;
+    r.val[0] = wait_bits(word, 1, false, UE_WAIT_MS);
+    r.val[1] = load_word(word);
+    send_msg(rep, &r, sizeof r);
+    _exit(0);
 }
 
 /* K39: fork copies the enabler, the child's COW copy follows the tracer; no copy stays 0. */
 TEST(K39_fork_child_copy_keeps_updating)
 {
-	char name[64];
-	uint32_t word = 0, index = 0;
-	struct report r;
-	int fd, pfd, rep[2], cmd[2], status = -1;
-	long id;
-	pid_t pid;
+    char name[64];
+    uint32_t word = 0, index = 0;
+    struct report r;
+    int fd, pfd, rep[2], cmd[2], status = -1;
+    long id;
+    pid_t pid;
 
-	NEED_USER_EVENTS();
-	/* The child's word is its own copy-on-write page: only an enabler duplicated at fork
+    NEED_USER_EVENTS();
+    /* The child's word is its own copy-on-write page: only an enabler duplicated at fork
 	 * can make the kernel write it. */
-	ue_event_name(name, sizeof name, "fork_copy");
-	fd = ue_open();
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, ue_register(fd, name, "u32 value", &word, 0, &index));
-	id = tracepoint_id(name);
-	ASSERT_LT(0, id);
-	ASSERT_EQ(0, pipe2(rep, O_CLOEXEC));
-	ASSERT_EQ(0, pipe2(cmd, O_CLOEXEC));
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (pid == 0)
-		fork_copy_child(rep[1], cmd[0], fd, name, &word);
-	close(rep[1]);
-	close(cmd[0]);
+    ue_event_name(name, sizeof name, "fork_copy");
+    fd = ue_open();
+    ASSERT_LE(0, fd);
+    ASSERT_EQ(0, ue_register(fd, name, "u32 value", &word, 0, &index));
+    id = tracepoint_id(name);
+    ASSERT_LT(0, id);
+    ASSERT_EQ(0, pipe2(rep, O_CLOEXEC));
+    ASSERT_EQ(0, pipe2(cmd, O_CLOEXEC));
+    pid = fork();
+    ASSERT_LE(0, pid);
+    if (pid == 0)
+        fork_copy_child(rep[1], cmd[0], fd, name, &word);
+    close(rep[1]);
+    close(cmd[0]);
 
-	ASSERT_EQ(0, recv_msg(rep[0], &r, sizeof r, PEER_MS));
-	EXPECT_EQ(0u, r.val[0]);
-	EXPECT_EQ(EADDRINUSE, r.err[0]) {
-		TH_LOG("the child could register the parent's pair again: %s", strerror(r.err[0]));
-	}
-	pfd = perf_open_tracepoint(id, 0, false); /* a tracer only after the fork */
-	ASSERT_LE(0, pfd) {
-		TH_LOG("perf_event_open: %s", strerror(errno));
-	}
-	EXPECT_TRUE(wait_bits(&word, 1, true, UE_WAIT_MS));
-	ASSERT_EQ(0, send_cmd(cmd[1], 'T'));
-	ASSERT_EQ(0, recv_msg(rep[0], &r, sizeof r, PEER_MS));
-	EXPECT_EQ(1, r.step);
-	EXPECT_EQ(1u, r.val[0]) {
-		TH_LOG("the child's copy never got the bit: 0x%08x", r.val[1]);
-	}
-	EXPECT_EQ(1u, r.val[1]);
-	close(pfd);
-	EXPECT_TRUE(wait_bits(&word, 1, false, UE_WAIT_MS));
-	ASSERT_EQ(0, send_cmd(cmd[1], 'O'));
-	ASSERT_EQ(0, recv_msg(rep[0], &r, sizeof r, PEER_MS));
-	EXPECT_EQ(2, r.step);
-	EXPECT_EQ(1u, r.val[0]) {
-		TH_LOG("the child's copy was not cleared: 0x%08x", r.val[1]);
-	}
-	EXPECT_EQ(0u, r.val[1]);
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-	EXPECT_EQ(0, ue_unregister(fd, &word, 0));
-	close(fd);
+    ASSERT_EQ(0, recv_msg(rep[0], &r, sizeof r, PEER_MS));
+    EXPECT_EQ(0u, r.val[0]);
+    EXPECT_EQ(EADDRINUSE, r.err[0])
+    {
+        TH_LOG("the child could register the parent's pair again: %s", strerror(r.err[0]));
+    }
+    pfd = perf_open_tracepoint(id, 0, false); /* a tracer only after the fork */
+    ASSERT_LE(0, pfd)
+    {
+        TH_LOG("perf_event_open: %s", strerror(errno));
+    }
+    EXPECT_TRUE(wait_bits(&word, 1, true, UE_WAIT_MS));
+    ASSERT_EQ(0, send_cmd(cmd[1], 'T'));
+    ASSERT_EQ(0, recv_msg(rep[0], &r, sizeof r, PEER_MS));
+    EXPECT_EQ(1, r.step);
+    EXPECT_EQ(1u, r.val[0])
+    {
+        TH_LOG("the child's copy never got the bit: 0x%08x", r.val[1]);
+    }
+    EXPECT_EQ(1u, r.val[1]);
+    close(pfd);
+    EXPECT_TRUE(wait_bits(&word, 1, false, UE_WAIT_MS));
+    ASSERT_EQ(0, send_cmd(cmd[1], 'O'));
+    ASSERT_EQ(0, recv_msg(rep[0], &r, sizeof r, PEER_MS));
+    EXPECT_EQ(2, r.step);
+    EXPECT_EQ(1u, r.val[0])
+    {
+        TH_LOG("the child's copy was not cleared: 0x%08x", r.val[1]);
+    }
+    EXPECT_EQ(0u, r.val[1]);
+    ASSERT_EQ(pid, waitpid(pid, &status, 0));
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    EXPECT_EQ(0, ue_unregister(fd, &word, 0));
+    close(fd);
 }
 
 /* The child of K39_child_unregister_leaves_the_parent_alone. */
 static void fork_unreg_child(int rep, int cmd, int fd, uint32_t *word)
 {
-	struct report r = { .step = 0 };
+    struct report r = {.step = 0};
 
-	child_setup();
-	r.err[0] = ue_unregister(fd, word, 0);
-	r.err[1] = ue_unregister(fd, word, 0);
-	send_msg(rep, &r, sizeof r);
-	if (!wait_cmd(cmd, 'T', PEER_MS))
-		_exit(2);
-	/* the parent's word is set: a leftover enabler of the child would have been
+    child_setup();
+    r.err[0] = ue_unregister(fd, word, 0);
+    r.err[1] = ue_unregister(fd, word, 0);
+    send_msg(rep, &r, sizeof r);
+    if (!wait_cmd(cmd, 'T', PEER_MS))
+        _exit(2);
+    /* the parent's word is set: a leftover enabler of the child would have been
 	 * written in the same pass (maybe after a copy-on-write fault): give it time */
-	r.step = 1;
-	r.val[0] = wait_bits(word, 1, true, 300);
-	r.val[1] = load_word(word);
-	send_msg(rep, &r, sizeof r);
-	_exit(0);
+    r.step = 1;
+    r.val[0] = wait_bits(word, 1, true, 300);
+    r.val[1] = load_word(word);
+    send_msg(rep, &r, sizeof r);
+    _exit(0);
 }
 
 /* K39: the child's unregister removes its copy only; a shared list would stop the parent. */
 TEST(K39_child_unregister_leaves_the_parent_alone)
 {
-	char name[64];
-	uint32_t word = 0, index = 0;
-	struct report r;
-	int fd, pfd, rep[2], cmd[2], status = -1;
-	long id;
-	pid_t pid;
+    char name[64];
+    uint32_t word = 0, index = 0;
+    struct report r;
+    int fd, pfd, rep[2], cmd[2], status = -1;
+    long id;
+    pid_t pid;
 
-	NEED_USER_EVENTS();
-	ue_event_name(name, sizeof name, "fork_unreg");
-	fd = ue_open();
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, ue_register(fd, name, "u32 value", &word, 0, &index));
-	id = tracepoint_id(name);
-	ASSERT_LT(0, id);
-	ASSERT_EQ(0, pipe2(rep, O_CLOEXEC));
-	ASSERT_EQ(0, pipe2(cmd, O_CLOEXEC));
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (pid == 0)
-		fork_unreg_child(rep[1], cmd[0], fd, &word);
-	close(rep[1]);
-	close(cmd[0]);
+    NEED_USER_EVENTS();
+    ue_event_name(name, sizeof name, "fork_unreg");
+    fd = ue_open();
+    ASSERT_LE(0, fd);
+    ASSERT_EQ(0, ue_register(fd, name, "u32 value", &word, 0, &index));
+    id = tracepoint_id(name);
+    ASSERT_LT(0, id);
+    ASSERT_EQ(0, pipe2(rep, O_CLOEXEC));
+    ASSERT_EQ(0, pipe2(cmd, O_CLOEXEC));
+    pid = fork();
+    ASSERT_LE(0, pid);
+    if (pid == 0)
+        fork_unreg_child(rep[1], cmd[0], fd, &word);
+    close(rep[1]);
+    close(cmd[0]);
 
-	ASSERT_EQ(0, recv_msg(rep[0], &r, sizeof r, PEER_MS));
-	EXPECT_EQ(0, r.err[0]);      /* the child had its copy of the enabler */
-	EXPECT_EQ(ENOENT, r.err[1]); /* and it is gone */
-	pfd = perf_open_tracepoint(id, 0, false);
-	ASSERT_LE(0, pfd) {
-		TH_LOG("perf_event_open: %s", strerror(errno));
-	}
-	EXPECT_TRUE(wait_bits(&word, 1, true, UE_WAIT_MS)) {
-		TH_LOG("the parent's word no longer follows the tracer");
-	}
-	ASSERT_EQ(0, send_cmd(cmd[1], 'T'));
-	ASSERT_EQ(0, recv_msg(rep[0], &r, sizeof r, PEER_MS));
-	EXPECT_EQ(1, r.step);
-	EXPECT_EQ(0u, r.val[0]);
-	EXPECT_EQ(0u, r.val[1]);
-	close(pfd);
-	EXPECT_TRUE(wait_bits(&word, 1, false, UE_WAIT_MS));
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-	EXPECT_EQ(0, ue_unregister(fd, &word, 0)); /* the parent's enabler survived */
-	close(fd);
+    ASSERT_EQ(0, recv_msg(rep[0], &r, sizeof r, PEER_MS));
+    EXPECT_EQ(0, r.err[0]);      /* the child had its copy of the enabler */
+    EXPECT_EQ(ENOENT, r.err[1]); /* and it is gone */
+    pfd = perf_open_tracepoint(id, 0, false);
+    ASSERT_LE(0, pfd)
+    {
+        TH_LOG("perf_event_open: %s", strerror(errno));
+    }
+    EXPECT_TRUE(wait_bits(&word, 1, true, UE_WAIT_MS))
+    {
+        TH_LOG("the parent's word no longer follows the tracer");
+    }
+    ASSERT_EQ(0, send_cmd(cmd[1], 'T'));
+    ASSERT_EQ(0, recv_msg(rep[0], &r, sizeof r, PEER_MS));
+    EXPECT_EQ(1, r.step);
+    EXPECT_EQ(0u, r.val[0]);
+    EXPECT_EQ(0u, r.val[1]);
+    close(pfd);
+    EXPECT_TRUE(wait_bits(&word, 1, false, UE_WAIT_MS));
+    ASSERT_EQ(pid, waitpid(pid, &status, 0));
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    EXPECT_EQ(0, ue_unregister(fd, &word, 0)); /* the parent's enabler survived */
+    close(fd);
 }
 
 /* ---- K40: threads --------------------------------------------------------------- */
 
 static bool wait_flag(const int *flag, int ms)
 {
-	for (int i = 0; i <= ms; i++) {
-		if (__atomic_load_n(flag, __ATOMIC_ACQUIRE))
-			return true;
-		ue_sleep_ms(1);
-	}
-	return false;
+    for (int i = 0; i <= ms; i++) {
+        if (__atomic_load_n(flag, __ATOMIC_ACQUIRE))
+            return true;
+        ue_sleep_ms(1);
+    }
+    return false;
 }
 
 static void set_flag(int *flag)
 {
-	__atomic_store_n(flag, 1, __ATOMIC_RELEASE);
+    __atomic_store_n(flag, 1, __ATOMIC_RELEASE);
 }
 
 struct sharer {
-	int fd;
-	const char *name, *own_name;
-	uint32_t *word, *own_word;
-	int dup_err, own_err;
-	uint32_t own_index;
-	int registered, seen_set, seen_clear;
+    int fd;
+    const char *name, *own_name;
+    uint32_t *word, *own_word;
+    int dup_err, own_err;
+    uint32_t own_index;
+    int registered, seen_set, seen_clear;
 };
 
 static void *sharer_thread(void *arg)
 {
-	struct sharer *s = arg;
-	uint32_t index = 0;
+    struct sharer *s = arg;
+    uint32_t index = 0;
 
-	s->dup_err = ue_register(s->fd, s->name, "u32 value", s->word, 0, &index);
-	s->own_err = ue_register(s->fd, s->own_name, "u32 value", s->own_word, 1, &s->own_index);
-	set_flag(&s->registered);
-	s->seen_set = wait_bits(s->word, 1, true, PEER_MS);
-	set_flag(&s->seen_set);
-	s->seen_clear = wait_bits(s->word, 1, false, PEER_MS);
-	return NULL;
+    s->dup_err = ue_register(s->fd, s->name, "u32 value", s->word, 0, &index);
+    s->own_err = ue_register(s->fd, s->own_name, "u32 value", s->own_word, 1, &s->own_index);
+    set_flag(&s->registered);
+    s->seen_set = wait_bits(s->word, 1, true, PEER_MS);
+    set_flag(&s->seen_set);
+    s->seen_clear = wait_bits(s->word, 1, false, PEER_MS);
+    return NULL;
 }
 
 /* K40: a later thread shares the enablers both ways; per-thread copies fail every part. */
 TEST(K40_threads_share_the_enablers)
 {
-	char name[64], own_name[64];
-	uint32_t word = 0, own_word = 0, index = 0;
-	struct sharer s;
-	pthread_t t;
-	long id, own_id;
-	int fd, pfd, seen = 0;
+    char name[64], own_name[64];
+    uint32_t word = 0, own_word = 0, index = 0;
+    struct sharer s;
+    pthread_t t;
+    long id, own_id;
+    int fd, pfd, seen = 0;
 
-	NEED_USER_EVENTS();
-	/* The thread sees the process's word flip, finds the pair taken (EADDRINUSE), and what
+    NEED_USER_EVENTS();
+    /* The thread sees the process's word flip, finds the pair taken (EADDRINUSE), and what
 	 * it registers keeps working for the process after it has exited. */
-	ue_event_name(name, sizeof name, "thread_main");
-	ue_event_name(own_name, sizeof own_name, "thread_own");
-	fd = ue_open();
-	ASSERT_LE(0, fd);
-	/* the first registration, before the thread exists */
-	ASSERT_EQ(0, ue_register(fd, name, "u32 value", &word, 0, &index));
-	id = tracepoint_id(name);
-	ASSERT_LT(0, id);
+    ue_event_name(name, sizeof name, "thread_main");
+    ue_event_name(own_name, sizeof own_name, "thread_own");
+    fd = ue_open();
+    ASSERT_LE(0, fd);
+    /* the first registration, before the thread exists */
+    ASSERT_EQ(0, ue_register(fd, name, "u32 value", &word, 0, &index));
+    id = tracepoint_id(name);
+    ASSERT_LT(0, id);
 
-	memset(&s, 0, sizeof s);
-	s.fd = fd;
-	s.name = name;
-	s.own_name = own_name;
-	s.word = &word;
-	s.own_word = &own_word;
-	ASSERT_EQ(0, pthread_create(&t, NULL, sharer_thread, &s));
-	if (wait_flag(&s.registered, PEER_MS)) {
-		pfd = perf_open_tracepoint(id, 0, false);
-		EXPECT_LE(0, pfd);
-		seen = wait_flag(&s.seen_set, PEER_MS);
-		if (pfd >= 0)
-			close(pfd);
-	}
-	pthread_join(t, NULL);
-	EXPECT_EQ(EADDRINUSE, s.dup_err) {
-		TH_LOG("the thread could register the process's pair again: %s",
-		       strerror(s.dup_err));
-	}
-	EXPECT_EQ(0, s.own_err);
-	EXPECT_TRUE(seen);
-	EXPECT_TRUE(s.seen_set);
-	EXPECT_TRUE(s.seen_clear);
+    memset(&s, 0, sizeof s);
+    s.fd = fd;
+    s.name = name;
+    s.own_name = own_name;
+    s.word = &word;
+    s.own_word = &own_word;
+    ASSERT_EQ(0, pthread_create(&t, NULL, sharer_thread, &s));
+    if (wait_flag(&s.registered, PEER_MS)) {
+        pfd = perf_open_tracepoint(id, 0, false);
+        EXPECT_LE(0, pfd);
+        seen = wait_flag(&s.seen_set, PEER_MS);
+        if (pfd >= 0)
+            close(pfd);
+    }
+    pthread_join(t, NULL);
+    EXPECT_EQ(EADDRINUSE, s.dup_err)
+    {
+        TH_LOG("the thread could register the process's pair again: %s", strerror(s.dup_err));
+    }
+    EXPECT_EQ(0, s.own_err);
+    EXPECT_TRUE(seen);
+    EXPECT_TRUE(s.seen_set);
+    EXPECT_TRUE(s.seen_clear);
 
-	/* the thread has exited: its registration belongs to the process */
-	own_id = tracepoint_id(own_name);
-	ASSERT_LT(0, own_id);
-	pfd = perf_open_tracepoint(own_id, 0, false);
-	ASSERT_LE(0, pfd) {
-		TH_LOG("perf_event_open: %s", strerror(errno));
-	}
-	EXPECT_TRUE(wait_bits(&own_word, 1u << 1, true, UE_WAIT_MS));
-	close(pfd);
-	EXPECT_TRUE(wait_bits(&own_word, 1u << 1, false, UE_WAIT_MS));
-	EXPECT_EQ(0, ue_unregister(fd, &own_word, 1)); /* from another thread: shared */
-	EXPECT_EQ(0, ue_unregister(fd, &word, 0));
-	close(fd);
+    /* the thread has exited: its registration belongs to the process */
+    own_id = tracepoint_id(own_name);
+    ASSERT_LT(0, own_id);
+    pfd = perf_open_tracepoint(own_id, 0, false);
+    ASSERT_LE(0, pfd)
+    {
+        TH_LOG("perf_event_open: %s", strerror(errno));
+    }
+    EXPECT_TRUE(wait_bits(&own_word, 1u << 1, true, UE_WAIT_MS));
+    close(pfd);
+    EXPECT_TRUE(wait_bits(&own_word, 1u << 1, false, UE_WAIT_MS));
+    EXPECT_EQ(0, ue_unregister(fd, &own_word, 1)); /* from another thread: shared */
+    EXPECT_EQ(0, ue_unregister(fd, &word, 0));
+    close(fd);
 }
 
 struct loner {
-	int fd;
-	const char *name;
-	uint32_t *word;
-	int err;
-	uint32_t index;
-	int registered, may_exit;
+    int fd;
+    const char *name;
+    uint32_t *word;
+    int err;
+    uint32_t index;
+    int registered, may_exit;
 };
 
 static void *loner_thread(void *arg)
 {
-	struct loner *l = arg;
+    struct loner *l = arg;
 
-	l->err = ue_register(l->fd, l->name, "u32 value", l->word, 0, &l->index);
-	set_flag(&l->registered);
-	wait_flag(&l->may_exit, PEER_MS);
-	return NULL;
+    l->err = ue_register(l->fd, l->name, "u32 value", l->word, 0, &l->index);
+    set_flag(&l->registered);
+    wait_flag(&l->may_exit, PEER_MS);
+    return NULL;
 }
 
 /* K40: a first-registering thread's enablers end with it (6.12 per-task); per-mm state fails. */
 TEST(K40_first_use_in_a_thread_is_that_threads_alone)
 {
-	char name[64];
-	uint32_t word = 0, mine = 0, index = 0;
-	struct loner l;
-	pthread_t t;
-	long id;
-	int fd, pfd, ok = 0;
+    char name[64];
+    uint32_t word = 0, mine = 0, index = 0;
+    struct loner l;
+    pthread_t t;
+    long id;
+    int fd, pfd, ok = 0;
 
-	NEED_USER_EVENTS();
-	/* 6.12 keeps the enablers in a per-task state that threads cloned LATER share; a
+    NEED_USER_EVENTS();
+    /* 6.12 keeps the enablers in a per-task state that threads cloned LATER share; a
 	 * thread registering before the process ever did gets a state of its own, dropped at
 	 * its exit (like a process exit) while the process lives on. Asserted so a change
 	 * shows: the exited thread's word no longer follows the tracer, main's does. */
-	ue_event_name(name, sizeof name, "thread_first");
-	fd = ue_open();
-	ASSERT_LE(0, fd);
-	memset(&l, 0, sizeof l);
-	l.fd = fd;
-	l.name = name;
-	l.word = &word;
-	ASSERT_EQ(0, pthread_create(&t, NULL, loner_thread, &l));
-	if (wait_flag(&l.registered, PEER_MS) && l.err == 0) {
-		id = tracepoint_id(name);
-		pfd = id > 0 ? perf_open_tracepoint(id, 0, false) : -1;
-		if (pfd >= 0) {
-			/* while the thread lives, its enabler works */
-			ok = wait_bits(&word, 1, true, UE_WAIT_MS);
-			close(pfd);
-			ok = ok && wait_bits(&word, 1, false, UE_WAIT_MS);
-		}
-	}
-	set_flag(&l.may_exit);
-	pthread_join(t, NULL);
-	ASSERT_EQ(0, l.err);
-	EXPECT_TRUE(ok);
+    ue_event_name(name, sizeof name, "thread_first");
+    fd = ue_open();
+    ASSERT_LE(0, fd);
+    memset(&l, 0, sizeof l);
+    l.fd = fd;
+    l.name = name;
+    l.word = &word;
+    ASSERT_EQ(0, pthread_create(&t, NULL, loner_thread, &l));
+    if (wait_flag(&l.registered, PEER_MS) && l.err == 0) {
+        id = tracepoint_id(name);
+        pfd = id > 0 ? perf_open_tracepoint(id, 0, false) : -1;
+        if (pfd >= 0) {
+            /* while the thread lives, its enabler works */
+            ok = wait_bits(&word, 1, true, UE_WAIT_MS);
+            close(pfd);
+            ok = ok && wait_bits(&word, 1, false, UE_WAIT_MS);
+        }
+    }
+    set_flag(&l.may_exit);
+    pthread_join(t, NULL);
+    ASSERT_EQ(0, l.err);
+    EXPECT_TRUE(ok);
 
-	/* the main thread's first registration, after the thread has exited */
-	ASSERT_EQ(0, ue_register(fd, name, "u32 value", &mine, 0, &index));
-	EXPECT_EQ(l.index, index);
-	id = tracepoint_id(name);
-	ASSERT_LT(0, id);
-	pfd = perf_open_tracepoint(id, 0, false);
-	ASSERT_LE(0, pfd) {
-		TH_LOG("perf_event_open: %s", strerror(errno));
-	}
-	EXPECT_TRUE(wait_bits(&mine, 1, true, UE_WAIT_MS));
-	EXPECT_EQ(0u, load_word(&word)) {
-		TH_LOG("the exited thread's enabler still updates its word");
-	}
-	close(pfd);
-	EXPECT_TRUE(wait_bits(&mine, 1, false, UE_WAIT_MS));
-	EXPECT_EQ(ENOENT, ue_unregister(fd, &word, 0)); /* not the main thread's pair */
-	EXPECT_EQ(0, ue_unregister(fd, &mine, 0));
-	close(fd);
+    /* the main thread's first registration, after the thread has exited */
+    ASSERT_EQ(0, ue_register(fd, name, "u32 value", &mine, 0, &index));
+    EXPECT_EQ(l.index, index);
+    id = tracepoint_id(name);
+    ASSERT_LT(0, id);
+    pfd = perf_open_tracepoint(id, 0, false);
+    ASSERT_LE(0, pfd)
+    {
+        TH_LOG("perf_event_open: %s", strerror(errno));
+    }
+    EXPECT_TRUE(wait_bits(&mine, 1, true, UE_WAIT_MS));
+    EXPECT_EQ(0u, load_word(&word))
+    {
+        TH_LOG("the exited thread's enabler still updates its word");
+    }
+    close(pfd);
+    EXPECT_TRUE(wait_bits(&mine, 1, false, UE_WAIT_MS));
+    EXPECT_EQ(ENOENT, ue_unregister(fd, &word, 0)); /* not the main thread's pair */
+    EXPECT_EQ(0, ue_unregister(fd, &mine, 0));
+    close(fd);
 }
 
 /* ---- K41: exec ------------------------------------------------------------------ */
@@ -824,408 +844,419 @@ TEST(K40_first_use_in_a_thread_is_that_threads_alone)
 #define EXEC_HELPER_ENV "EHCONF_KERNEL_ENABLE_EXEC_HELPER"
 /* A page both images map at the same address: far from the kernel's mmap area (near
  * 0x7f..) and outside ASan's shadow (below 0x10007fff8000). */
-#define EXEC_ADDR ((uintptr_t)0x6e5a00000000ull)
+#define EXEC_ADDR   ((uintptr_t)0x6e5a00000000ull)
 #define EXEC_MARKER 0x4b343131u /* the payload of the helper's write */
 
 static void *map_exec_page(int *err)
 {
-	long page = sysconf(_SC_PAGESIZE);
-	void *p = mmap((void *)EXEC_ADDR, (size_t)page, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+    long page = sysconf(_SC_PAGESIZE);
+    void *p = mmap((void *)EXEC_ADDR, (size_t)page, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
 
-	*err = 0;
-	if (p == MAP_FAILED)
-		*err = errno;
-	else if ((uintptr_t)p != EXEC_ADDR)
-		*err = EEXIST; /* taken as a hint only: treat as "address in use" */
-	return *err ? NULL : p;
+    *err = 0;
+    if (p == MAP_FAILED)
+        *err = errno;
+    else if ((uintptr_t)p != EXEC_ADDR)
+        *err = EEXIST; /* taken as a hint only: treat as "address in use" */
+    return *err ? NULL : p;
 }
 
 /* The helper, in the new image after exec: steps 1 (ready) and 2 (tracer seen). */
 static int exec_helper(const char *spec)
 {
-	struct report r = { .step = 1 };
-	int rep, cmd, data;
-	unsigned index;
-	char name[128];
-	uint32_t *old, *fresh, index2 = 0, marker = EXEC_MARKER;
-	void *page;
+    struct report r = {.step = 1};
+    int rep, cmd, data;
+    unsigned index;
+    char name[128];
+    uint32_t *old, *fresh, index2 = 0, marker = EXEC_MARKER;
+    void *page;
 
-	if (sscanf(spec, "%d %d %d %u %127s", &rep, &cmd, &data, &index, name) != 5)
-		return 2;
-	page = map_exec_page(&r.err[0]);
-	if (page) {
-		old = page;
-		fresh = old + 16;
-		r.err[1] = ue_register(data, name, "u32 value", fresh, 0, &index2);
-		r.val[0] = index2;
-		r.val[1] = load_word(fresh);
-		r.val[2] = load_word(old);
-	}
-	send_msg(rep, &r, sizeof r);
-	if (!page || r.err[1])
-		return 1;
-	if (!wait_cmd(cmd, 'T', PEER_MS))
-		return 3;
-	r.step = 2;
-	r.val[0] = wait_bits(fresh, 1, true, UE_WAIT_MS);
-	r.val[1] = load_word(old); /* the old image's enablers were at this address */
-	r.err[0] = ue_writev(data, index, &marker, sizeof marker);
-	send_msg(rep, &r, sizeof r);
-	if (!wait_cmd(cmd, 'X', PEER_MS))
-		return 3;
-	ue_unregister(data, fresh, 0);
-	return 0;
+    if (sscanf(spec, "%d %d %d %u %127s", &rep, &cmd, &data, &index, name) != 5)
+        return 2;
+    page = map_exec_page(&r.err[0]);
+    if (page) {
+        old = page;
+        fresh = old + 16;
+        r.err[1] = ue_register(data, name, "u32 value", fresh, 0, &index2);
+        r.val[0] = index2;
+        r.val[1] = load_word(fresh);
+        r.val[2] = load_word(old);
+    }
+    send_msg(rep, &r, sizeof r);
+    if (!page || r.err[1])
+        return 1;
+    if (!wait_cmd(cmd, 'T', PEER_MS))
+        return 3;
+    r.step = 2;
+    r.val[0] = wait_bits(fresh, 1, true, UE_WAIT_MS);
+    r.val[1] = load_word(old); /* the old image's enablers were at this address */
+    r.err[0] = ue_writev(data, index, &marker, sizeof marker);
+    send_msg(rep, &r, sizeof r);
+    if (!wait_cmd(cmd, 'X', PEER_MS))
+        return 3;
+    ue_unregister(data, fresh, 0);
+    return 0;
 }
 
 /* Runs before kselftest's main() in every start of this binary; only the K41 helper
  * has the variable set. */
 __attribute__((constructor)) static void exec_helper_hook(void)
 {
-	const char *spec = getenv(EXEC_HELPER_ENV);
+    const char *spec = getenv(EXEC_HELPER_ENV);
 
-	if (spec)
-		_exit(exec_helper(spec));
+    if (spec)
+        _exit(exec_helper(spec));
 }
 
 /* The forked child before exec: step 0, then exec (step -1 reports a failed exec). */
 static void exec_child(int rep, int cmd, const char *kept, const char *dropped)
 {
-	struct report r = { .step = 0 };
-	uint32_t *word, index = 0, dropped_index = 0;
-	char spec[256];
-	int data, gone;
+    struct report r = {.step = 0};
+    uint32_t *word, index = 0, dropped_index = 0;
+    char spec[256];
+    int data, gone;
 
-	child_setup();
-	word = map_exec_page(&r.err[0]);
-	if (!word) {
-		send_msg(rep, &r, sizeof r);
-		_exit(1);
-	}
-	data = open(UE_DATA, O_RDWR);   /* no O_CLOEXEC: survives exec */
-	gone = ue_open();               /* O_CLOEXEC: closed by exec */
-	r.err[1] = data < 0 ? errno : ue_register(data, kept, "u32 value", word, 0, &index);
-	r.err[2] = gone < 0 ? errno : ue_register(gone, dropped, "u32 value", word, 1,
-						  &dropped_index);
-	r.val[0] = index;
-	send_msg(rep, &r, sizeof r);
-	if (r.err[1] || r.err[2])
-		_exit(1);
-	fcntl(rep, F_SETFD, 0);
-	fcntl(cmd, F_SETFD, 0);
-	snprintf(spec, sizeof spec, "%d %d %d %u %s", rep, cmd, data, index, kept);
-	setenv(EXEC_HELPER_ENV, spec, 1);
-	execl("/proc/self/exe", "kernel_enable-exec-helper", (char *)NULL);
-	r.step = -1;
-	r.err[0] = errno;
-	send_msg(rep, &r, sizeof r);
-	_exit(127);
+    child_setup();
+    word = map_exec_page(&r.err[0]);
+    if (!word) {
+        send_msg(rep, &r, sizeof r);
+        _exit(1);
+    }
+    data = open(UE_DATA, O_RDWR); /* no O_CLOEXEC: survives exec */
+    gone = ue_open();             /* O_CLOEXEC: closed by exec */
+    r.err[1] = data < 0 ? errno : ue_register(data, kept, "u32 value", word, 0, &index);
+    r.err[2] = gone < 0 ? errno : ue_register(gone, dropped, "u32 value", word, 1, &dropped_index);
+    r.val[0] = index;
+    send_msg(rep, &r, sizeof r);
+    if (r.err[1] || r.err[2])
+        _exit(1);
+    fcntl(rep, F_SETFD, 0);
+    fcntl(cmd, F_SETFD, 0);
+    snprintf(spec, sizeof spec, "%d %d %d %u %s", rep, cmd, data, index, kept);
+    setenv(EXEC_HELPER_ENV, spec, 1);
+    execl("/proc/self/exe", "kernel_enable-exec-helper", (char *)NULL);
+    r.step = -1;
+    r.err[0] = errno;
+    send_msg(rep, &r, sizeof r);
+    _exit(127);
 }
 
 /* K41: exec drops enablers, keeps the fd and its index; kept enablers keep `dropped` alive. */
 TEST(K41_exec_drops_enablers_keeps_the_fd)
 {
-	static struct perf_ring ring;
-	char kept[64], dropped[64];
-	struct report r0, r1, r2;
-	const uint8_t *raw;
-	uint32_t raw_len, value;
-	int rep[2], cmd[2], status = -1, found = 0, err;
-	long id;
-	pid_t pid;
+    static struct perf_ring ring;
+    char kept[64], dropped[64];
+    struct report r0, r1, r2;
+    const uint8_t *raw;
+    uint32_t raw_len, value;
+    int rep[2], cmd[2], status = -1, found = 0, err;
+    long id;
+    pid_t pid;
 
-	NEED_USER_EVENTS();
-	/* Design in the file comment: an enabler kept across exec would keep `dropped` alive
+    NEED_USER_EVENTS();
+    /* Design in the file comment: an enabler kept across exec would keep `dropped` alive
 	 * (or write into the new image); closed fd slots would refuse the pre-exec index. */
-	if (access("/proc/self/exe", X_OK) != 0)
-		SKIP(return, "/proc/self/exe is not executable");
-	ASSERT_EQ(0, ue_pin_cpu0()); /* inherited: the helper's write lands in the cpu 0 ring */
-	ue_event_name(kept, sizeof kept, "exec_kept");
-	ue_event_name(dropped, sizeof dropped, "exec_dropped");
-	ASSERT_EQ(0, pipe2(rep, O_CLOEXEC));
-	ASSERT_EQ(0, pipe2(cmd, O_CLOEXEC));
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (pid == 0)
-		exec_child(rep[1], cmd[0], kept, dropped);
-	close(rep[1]);
-	close(cmd[0]);
+    if (access("/proc/self/exe", X_OK) != 0)
+        SKIP(return, "/proc/self/exe is not executable");
+    ASSERT_EQ(0, ue_pin_cpu0()); /* inherited: the helper's write lands in the cpu 0 ring */
+    ue_event_name(kept, sizeof kept, "exec_kept");
+    ue_event_name(dropped, sizeof dropped, "exec_dropped");
+    ASSERT_EQ(0, pipe2(rep, O_CLOEXEC));
+    ASSERT_EQ(0, pipe2(cmd, O_CLOEXEC));
+    pid = fork();
+    ASSERT_LE(0, pid);
+    if (pid == 0)
+        exec_child(rep[1], cmd[0], kept, dropped);
+    close(rep[1]);
+    close(cmd[0]);
 
-	ASSERT_EQ(0, recv_msg(rep[0], &r0, sizeof r0, PEER_MS));
-	if (r0.err[0] == EEXIST) {
-		kill(pid, SIGKILL);
-		waitpid(pid, NULL, 0);
-		SKIP(return, "the fixed test address is in use in this process");
-	}
-	ASSERT_EQ(0, r0.err[0]);
-	ASSERT_EQ(0, r0.err[1]);
-	ASSERT_EQ(0, r0.err[2]);
-	ASSERT_EQ(0, recv_msg(rep[0], &r1, sizeof r1, PEER_MS)) {
-		TH_LOG("no word from the helper after exec");
-	}
-	ASSERT_EQ(1, r1.step) {
-		TH_LOG("exec of /proc/self/exe failed: %s", strerror(r1.err[0]));
-	}
-	if (r1.err[0] == EEXIST) {
-		kill(pid, SIGKILL);
-		waitpid(pid, NULL, 0);
-		SKIP(return, "the fixed test address is in use in the new image");
-	}
-	ASSERT_EQ(0, r1.err[0]);
-	ASSERT_EQ(0, r1.err[1]) {
-		TH_LOG("registering again on the inherited fd: %s", strerror(r1.err[1]));
-	}
-	EXPECT_EQ(r0.val[0], r1.val[0]); /* the fd's slot survived exec */
-	EXPECT_EQ(0u, r1.val[1]);        /* no tracer yet */
-	EXPECT_EQ(0u, r1.val[2]);        /* a fresh page */
+    ASSERT_EQ(0, recv_msg(rep[0], &r0, sizeof r0, PEER_MS));
+    if (r0.err[0] == EEXIST) {
+        kill(pid, SIGKILL);
+        waitpid(pid, NULL, 0);
+        SKIP(return, "the fixed test address is in use in this process");
+    }
+    ASSERT_EQ(0, r0.err[0]);
+    ASSERT_EQ(0, r0.err[1]);
+    ASSERT_EQ(0, r0.err[2]);
+    ASSERT_EQ(0, recv_msg(rep[0], &r1, sizeof r1, PEER_MS))
+    {
+        TH_LOG("no word from the helper after exec");
+    }
+    ASSERT_EQ(1, r1.step)
+    {
+        TH_LOG("exec of /proc/self/exe failed: %s", strerror(r1.err[0]));
+    }
+    if (r1.err[0] == EEXIST) {
+        kill(pid, SIGKILL);
+        waitpid(pid, NULL, 0);
+        SKIP(return, "the fixed test address is in use in the new image");
+    }
+    ASSERT_EQ(0, r1.err[0]);
+    ASSERT_EQ(0, r1.err[1])
+    {
+        TH_LOG("registering again on the inherited fd: %s", strerror(r1.err[1]));
+    }
+    EXPECT_EQ(r0.val[0], r1.val[0]); /* the fd's slot survived exec */
+    EXPECT_EQ(0u, r1.val[1]);        /* no tracer yet */
+    EXPECT_EQ(0u, r1.val[2]);        /* a fresh page */
 
-	/* `dropped` had only its O_CLOEXEC fd and its enabler: both gone with exec */
-	EXPECT_TRUE(wait_event_presence(dropped, false, UE_WAIT_MS)) {
-		TH_LOG("an event referenced only by the old image's enabler outlived exec");
-	}
-	EXPECT_EQ(0, waitpid(pid, &status, WNOHANG)); /* the helper is still running */
-	EXPECT_TRUE(tracefs_event_exists("user_events", kept));
+    /* `dropped` had only its O_CLOEXEC fd and its enabler: both gone with exec */
+    EXPECT_TRUE(wait_event_presence(dropped, false, UE_WAIT_MS))
+    {
+        TH_LOG("an event referenced only by the old image's enabler outlived exec");
+    }
+    EXPECT_EQ(0, waitpid(pid, &status, WNOHANG)); /* the helper is still running */
+    EXPECT_TRUE(tracefs_event_exists("user_events", kept));
 
-	id = tracepoint_id(kept);
-	ASSERT_LT(0, id);
-	err = perf_ring_open(&ring, id);
-	ASSERT_EQ(0, err) {
-		TH_LOG("perf ring: %s", strerror(err));
-	}
-	EXPECT_EQ(0, send_cmd(cmd[1], 'T'));
-	EXPECT_EQ(0, recv_msg(rep[0], &r2, sizeof r2, PEER_MS));
-	EXPECT_EQ(2, r2.step);
-	EXPECT_EQ(1u, r2.val[0]) {
-		TH_LOG("the helper's new word never got the bit");
-	}
-	EXPECT_EQ(0u, r2.val[1]) {
-		TH_LOG("the old image's address was written in the new image: 0x%08x", r2.val[1]);
-	}
-	EXPECT_EQ(0, r2.err[0]) {
-		TH_LOG("write with the index from before exec: %s", strerror(r2.err[0]));
-	}
-	while (perf_ring_next(&ring, &raw, &raw_len)) {
-		if (raw_len < 8 + sizeof value)
-			continue;
-		memcpy(&value, raw + 8, sizeof value);
-		found += value == EXEC_MARKER;
-	}
-	EXPECT_EQ(1, found);
-	perf_ring_close(&ring);
-	EXPECT_EQ(0, send_cmd(cmd[1], 'X'));
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-		TH_LOG("helper status 0x%x", status);
-	}
-	/* exit dropped the helper's enablers and its fd: the event deletes itself */
-	EXPECT_TRUE(wait_event_presence(kept, false, UE_WAIT_MS));
+    id = tracepoint_id(kept);
+    ASSERT_LT(0, id);
+    err = perf_ring_open(&ring, id);
+    ASSERT_EQ(0, err)
+    {
+        TH_LOG("perf ring: %s", strerror(err));
+    }
+    EXPECT_EQ(0, send_cmd(cmd[1], 'T'));
+    EXPECT_EQ(0, recv_msg(rep[0], &r2, sizeof r2, PEER_MS));
+    EXPECT_EQ(2, r2.step);
+    EXPECT_EQ(1u, r2.val[0])
+    {
+        TH_LOG("the helper's new word never got the bit");
+    }
+    EXPECT_EQ(0u, r2.val[1])
+    {
+        TH_LOG("the old image's address was written in the new image: 0x%08x", r2.val[1]);
+    }
+    EXPECT_EQ(0, r2.err[0])
+    {
+        TH_LOG("write with the index from before exec: %s", strerror(r2.err[0]));
+    }
+    while (perf_ring_next(&ring, &raw, &raw_len)) {
+        if (raw_len < 8 + sizeof value)
+            continue;
+        memcpy(&value, raw + 8, sizeof value);
+        found += value == EXEC_MARKER;
+    }
+    EXPECT_EQ(1, found);
+    perf_ring_close(&ring);
+    EXPECT_EQ(0, send_cmd(cmd[1], 'X'));
+    ASSERT_EQ(pid, waitpid(pid, &status, 0));
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+    {
+        TH_LOG("helper status 0x%x", status);
+    }
+    /* exit dropped the helper's enablers and its fd: the event deletes itself */
+    EXPECT_TRUE(wait_event_presence(kept, false, UE_WAIT_MS));
 }
 
 /* ---- K42: fork racing register/unregister --------------------------------------- */
 
-#define STRESS_MS 3000
+#define STRESS_MS    3000
 #define STRESS_WORDS 8
 
 struct stress {
-	int fd;
-	const char *name;
-	int stop;
-	/* per register thread */
-	struct {
-		pthread_t t;
-		uint32_t words[STRESS_WORDS];
-		unsigned long pairs, busy, bad;
-		int first_bad;
-	} reg[2];
-	/* the fork thread */
-	pthread_t fork_t;
-	unsigned long forks, fork_bad;
-	int fork_first_bad;
+    int fd;
+    const char *name;
+    int stop;
+    /* per register thread */
+    struct {
+        pthread_t t;
+        uint32_t words[STRESS_WORDS];
+        unsigned long pairs, busy, bad;
+        int first_bad;
+    } reg[2];
+    /* the fork thread */
+    pthread_t fork_t;
+    unsigned long forks, fork_bad;
+    int fork_first_bad;
 };
 
 struct reg_arg {
-	struct stress *s;
-	int n;
+    struct stress *s;
+    int n;
 };
 
 static void *stress_register(void *arg)
 {
-	struct reg_arg *a = arg;
-	struct stress *s = a->s;
-	__typeof__(s->reg[0]) *me = &s->reg[a->n];
-	uint32_t index = 0;
+    struct reg_arg *a = arg;
+    struct stress *s = a->s;
+    __typeof__(s->reg[0]) *me = &s->reg[a->n];
+    uint32_t index = 0;
 
-	while (!__atomic_load_n(&s->stop, __ATOMIC_ACQUIRE)) {
-		bool registered[STRESS_WORDS];
+    while (!__atomic_load_n(&s->stop, __ATOMIC_ACQUIRE)) {
+        bool registered[STRESS_WORDS];
 
-		for (int i = 0; i < STRESS_WORDS; i++) {
-			int err = ue_register(s->fd, s->name, "u32 value", &me->words[i],
-					      (unsigned)i, &index);
+        for (int i = 0; i < STRESS_WORDS; i++) {
+            int err = ue_register(s->fd, s->name, "u32 value", &me->words[i], (unsigned)i, &index);
 
-			/* EADDRINUSE: an unregistered enabler whose asynchronous fault-in (the
+            /* EADDRINUSE: an unregistered enabler whose asynchronous fault-in (the
 			 * page was copy-on-write after a fork) had not finished yet stays in
 			 * the list until that work runs */
-			registered[i] = err == 0;
-			if (err == EADDRINUSE)
-				me->busy++;
-			else if (err && !me->bad++)
-				me->first_bad = err;
-		}
-		for (int i = 0; i < STRESS_WORDS; i++) {
-			int err;
+            registered[i] = err == 0;
+            if (err == EADDRINUSE)
+                me->busy++;
+            else if (err && !me->bad++)
+                me->first_bad = err;
+        }
+        for (int i = 0; i < STRESS_WORDS; i++) {
+            int err;
 
-			if (!registered[i])
-				continue;
-			err = ue_unregister(s->fd, &me->words[i], (unsigned)i);
-			if (err && !me->bad++)
-				me->first_bad = err;
-			else if (!err)
-				me->pairs++;
-		}
-	}
-	return NULL;
+            if (!registered[i])
+                continue;
+            err = ue_unregister(s->fd, &me->words[i], (unsigned)i);
+            if (err && !me->bad++)
+                me->first_bad = err;
+            else if (!err)
+                me->pairs++;
+        }
+    }
+    return NULL;
 }
 
 static void *stress_fork(void *arg)
 {
-	struct stress *s = arg;
+    struct stress *s = arg;
 
-	while (!__atomic_load_n(&s->stop, __ATOMIC_ACQUIRE)) {
-		int status = -1;
-		pid_t pid = fork();
+    while (!__atomic_load_n(&s->stop, __ATOMIC_ACQUIRE)) {
+        int status = -1;
+        pid_t pid = fork();
 
-		if (pid == 0)
-			_exit(0); /* at once: the exit races the other threads too */
-		if (pid < 0) {
-			if (!s->fork_bad++)
-				s->fork_first_bad = errno;
-			continue;
-		}
-		if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
-		    WEXITSTATUS(status) != 0) {
-			if (!s->fork_bad++)
-				s->fork_first_bad = ECHILD;
-		}
-		s->forks++;
-	}
-	return NULL;
+        if (pid == 0)
+            _exit(0); /* at once: the exit races the other threads too */
+        if (pid < 0) {
+            if (!s->fork_bad++)
+                s->fork_first_bad = errno;
+            continue;
+        }
+        if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+            if (!s->fork_bad++)
+                s->fork_first_bad = ECHILD;
+        }
+        s->forks++;
+    }
+    return NULL;
 }
 
 /* The race of K42: fork, register/unregister, child exits and tracer changes at once;
  * any failed call or a leaked reference fails the calling test. */
 static void fork_unregister_race(struct __test_metadata *_metadata)
 {
-	static struct stress s;
-	struct reg_arg args[2];
-	char name[64];
-	uint32_t anchor = 0, index = 0;
-	unsigned long toggles = 0;
-	struct timespec t0;
-	long id;
-	int fd, pfd;
+    static struct stress s;
+    struct reg_arg args[2];
+    char name[64];
+    uint32_t anchor = 0, index = 0;
+    unsigned long toggles = 0;
+    struct timespec t0;
+    long id;
+    int fd, pfd;
 
-	/* fork (walks the enablers), register/unregister (add and free them), child exits
+    /* fork (walks the enablers), register/unregister (add and free them), child exits
 	 * and tracer changes at once. On 6.12.117 every call succeeds (EADDRINUSE only while
 	 * a freed enabler's fault work is pending); the event still works and deletes itself
 	 * at the end (no leaked reference). The user_event_mm_dup use-after-free panics the
 	 * KASAN kernel variant. */
-	ue_event_name(name, sizeof name, "stress");
-	fd = ue_open();
-	ASSERT_LE(0, fd);
-	/* registered first, so the threads share this process's enabler state */
-	ASSERT_EQ(0, ue_register(fd, name, "u32 value", &anchor, 0, &index));
-	id = tracepoint_id(name);
-	ASSERT_LT(0, id);
+    ue_event_name(name, sizeof name, "stress");
+    fd = ue_open();
+    ASSERT_LE(0, fd);
+    /* registered first, so the threads share this process's enabler state */
+    ASSERT_EQ(0, ue_register(fd, name, "u32 value", &anchor, 0, &index));
+    id = tracepoint_id(name);
+    ASSERT_LT(0, id);
 
-	memset(&s, 0, sizeof s);
-	s.fd = fd;
-	s.name = name;
-	for (int n = 0; n < 2; n++) {
-		args[n].s = &s;
-		args[n].n = n;
-		ASSERT_EQ(0, pthread_create(&s.reg[n].t, NULL, stress_register, &args[n]));
-	}
-	ASSERT_EQ(0, pthread_create(&s.fork_t, NULL, stress_fork, &s));
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	while (ue_elapsed_ms(&t0) < STRESS_MS) {
-		pfd = perf_open_tracepoint(id, 0, false);
-		ue_sleep_ms(20);
-		if (pfd >= 0) {
-			close(pfd);
-			toggles++;
-		}
-		ue_sleep_ms(20);
-	}
-	__atomic_store_n(&s.stop, 1, __ATOMIC_RELEASE);
-	for (int n = 0; n < 2; n++)
-		pthread_join(s.reg[n].t, NULL);
-	pthread_join(s.fork_t, NULL);
-	printf("# stress: %lu + %lu register/unregister pairs (%lu + %lu EADDRINUSE), "
-	       "%lu forks, %lu tracer toggles in %ld ms\n", s.reg[0].pairs, s.reg[1].pairs,
-	       s.reg[0].busy, s.reg[1].busy, s.forks, toggles, ue_elapsed_ms(&t0));
-	fflush(stdout);
+    memset(&s, 0, sizeof s);
+    s.fd = fd;
+    s.name = name;
+    for (int n = 0; n < 2; n++) {
+        args[n].s = &s;
+        args[n].n = n;
+        ASSERT_EQ(0, pthread_create(&s.reg[n].t, NULL, stress_register, &args[n]));
+    }
+    ASSERT_EQ(0, pthread_create(&s.fork_t, NULL, stress_fork, &s));
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    while (ue_elapsed_ms(&t0) < STRESS_MS) {
+        pfd = perf_open_tracepoint(id, 0, false);
+        ue_sleep_ms(20);
+        if (pfd >= 0) {
+            close(pfd);
+            toggles++;
+        }
+        ue_sleep_ms(20);
+    }
+    __atomic_store_n(&s.stop, 1, __ATOMIC_RELEASE);
+    for (int n = 0; n < 2; n++)
+        pthread_join(s.reg[n].t, NULL);
+    pthread_join(s.fork_t, NULL);
+    printf("# stress: %lu + %lu register/unregister pairs (%lu + %lu EADDRINUSE), "
+           "%lu forks, %lu tracer toggles in %ld ms\n",
+           s.reg[0].pairs, s.reg[1].pairs, s.reg[0].busy, s.reg[1].busy, s.forks, toggles,
+           ue_elapsed_ms(&t0));
+    fflush(stdout);
 
-	for (int n = 0; n < 2; n++) {
-		EXPECT_EQ(0ul, s.reg[n].bad) {
-			TH_LOG("register thread %d: %lu unexpected results, first %s", n,
-			       s.reg[n].bad, strerror(s.reg[n].first_bad));
-		}
-		EXPECT_LT(10ul, s.reg[n].pairs);
-	}
-	EXPECT_EQ(0ul, s.fork_bad) {
-		TH_LOG("fork thread: %lu failures, first %s", s.fork_bad,
-		       strerror(s.fork_first_bad));
-	}
-	EXPECT_LT(5ul, s.forks);
-	EXPECT_LT(5ul, toggles);
+    for (int n = 0; n < 2; n++) {
+        EXPECT_EQ(0ul, s.reg[n].bad)
+        {
+            TH_LOG("register thread %d: %lu unexpected results, first %s", n, s.reg[n].bad,
+                   strerror(s.reg[n].first_bad));
+        }
+        EXPECT_LT(10ul, s.reg[n].pairs);
+    }
+    EXPECT_EQ(0ul, s.fork_bad)
+    {
+        TH_LOG("fork thread: %lu failures, first %s", s.fork_bad, strerror(s.fork_first_bad));
+    }
+    EXPECT_LT(5ul, s.forks);
+    EXPECT_LT(5ul, toggles);
 
-	/* The process's enabler still works. */
-	pfd = perf_open_tracepoint(id, 0, false);
-	ASSERT_LE(0, pfd) {
-		TH_LOG("perf_event_open: %s", strerror(errno));
-	}
-	EXPECT_TRUE(wait_bits(&anchor, 1, true, UE_WAIT_MS));
-	close(pfd);
-	EXPECT_TRUE(wait_bits(&anchor, 1, false, UE_WAIT_MS));
-	EXPECT_EQ(0, ue_unregister(fd, &anchor, 0));
-	close(fd);
-	/* Nothing holds the event any more: every reference taken in the race was put. */
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	EXPECT_TRUE(wait_event_presence(name, false, 2 * UE_WAIT_MS)) {
-		TH_LOG("the event is still there: a reference leaked");
-	}
-	printf("# stress: event deleted %ld ms after the last close\n", ue_elapsed_ms(&t0));
-	fflush(stdout);
+    /* The process's enabler still works. */
+    pfd = perf_open_tracepoint(id, 0, false);
+    ASSERT_LE(0, pfd)
+    {
+        TH_LOG("perf_event_open: %s", strerror(errno));
+    }
+    EXPECT_TRUE(wait_bits(&anchor, 1, true, UE_WAIT_MS));
+    close(pfd);
+    EXPECT_TRUE(wait_bits(&anchor, 1, false, UE_WAIT_MS));
+    EXPECT_EQ(0, ue_unregister(fd, &anchor, 0));
+    close(fd);
+    /* Nothing holds the event any more: every reference taken in the race was put. */
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    EXPECT_TRUE(wait_event_presence(name, false, 2 * UE_WAIT_MS))
+    {
+        TH_LOG("the event is still there: a reference leaked");
+    }
+    printf("# stress: event deleted %ld ms after the last close\n", ue_elapsed_ms(&t0));
+    fflush(stdout);
 }
 
 /* K42 on any kernel: the race runs to the end with every call answered as expected. */
 TEST(K42_fork_races_register_and_unregister)
 {
-	NEED_USER_EVENTS();
-	fork_unregister_race(_metadata);
+    NEED_USER_EVENTS();
+    fork_unregister_race(_metadata);
 }
 
 /* K42 with full strength: a use-after-free in the race is a KASAN report. */
 TEST(K42_kasan_kernel_reports_nothing_after_the_race)
 {
-	char *log;
+    char *log;
 
-	NEED_USER_EVENTS();
-	log = ue_kernel_log();
-	if (!log)
-		SKIP(return, "cannot read the kernel log (klogctl)");
-	if (!strstr(log, "KernelAddressSanitizer initialized")) {
-		free(log);
-		SKIP(return, "kernel without KASAN: make check-vm KASAN=1 decides K42 fully");
-	}
-	free(log);
-	fork_unregister_race(_metadata);
-	log = ue_kernel_log();
-	ASSERT_NE(NULL, log);
-	EXPECT_EQ(NULL, strstr(log, "BUG: KASAN")) {
-		TH_LOG("%.400s", strstr(log, "BUG: KASAN"));
-	}
-	free(log);
+    NEED_USER_EVENTS();
+    log = ue_kernel_log();
+    if (!log)
+        SKIP(return, "cannot read the kernel log (klogctl)");
+    if (!strstr(log, "KernelAddressSanitizer initialized")) {
+        free(log);
+        SKIP(return, "kernel without KASAN: make check-vm KASAN=1 decides K42 fully");
+    }
+    free(log);
+    fork_unregister_race(_metadata);
+    log = ue_kernel_log();
+    ASSERT_NE(NULL, log);
+    EXPECT_EQ(NULL, strstr(log, "BUG: KASAN"))
+    {
+        TH_LOG("%.400s", strstr(log, "BUG: KASAN"));
+    }
+    free(log);
 }
 
 TEST_HARNESS_MAIN

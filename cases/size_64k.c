@@ -46,142 +46,143 @@ static EH_DEFINE_PROVIDER(size_provider, "EhconfSize");
 
 /* Every record of this case: u32 record size + "EhconfSize_L4K1\0" + the event. */
 #define RECORD_OVERHEAD (4 + sizeof("EhconfSize_L4K1"))
-#define SIZE_BASE 42u     /* T of a "Size" event with n = 0 and k = 0 */
-#define DYN_SIZE_BASE 45u /* same for "DynSize" (3 more name bytes) */
+#define SIZE_BASE       42u /* T of a "Size" event with n = 0 and k = 0 */
+#define DYN_SIZE_BASE   45u /* same for "DynSize" (3 more name bytes) */
 
 static const uint64_t zeros[65536 / 8];
 static const char pad[] = "ppppppp";
 
 static int write_size(uint32_t t)
 {
-	uint32_t n = (t - SIZE_BASE) / 8, k = (t - SIZE_BASE) % 8;
+    uint32_t n = (t - SIZE_BASE) / 8, k = (t - SIZE_BASE) % 8;
 
-	return EH_WRITE(size_provider, EH_EVENT("Size", EH_LEVEL_INFORMATIONAL, 0x1),
-			EH_U32("size", t), EH_U64_SLICE("fill", zeros, n), EH_STR8("pad", pad, k));
+    return EH_WRITE(size_provider, EH_EVENT("Size", EH_LEVEL_INFORMATIONAL, 0x1), EH_U32("size", t),
+                    EH_U64_SLICE("fill", zeros, n), EH_STR8("pad", pad, k));
 }
 
 static int write_dyn_size(eh_builder *b, eh_tracepoint *tp, uint32_t t)
 {
-	uint32_t n = (t - DYN_SIZE_BASE) / 8, k = (t - DYN_SIZE_BASE) % 8;
-	int err = eh_builder_reset(b, "DynSize", EH_OPCODE_INFO, 0, 0, 0);
+    uint32_t n = (t - DYN_SIZE_BASE) / 8, k = (t - DYN_SIZE_BASE) % 8;
+    int err = eh_builder_reset(b, "DynSize", EH_OPCODE_INFO, 0, 0, 0);
 
-	if (!err)
-		err = eh_builder_add_value(b, "size", EH_ENC_VALUE32, EH_FMT_DEFAULT, 0, &t);
-	if (!err)
-		err = eh_builder_add_array(b, "fill", EH_ENC_VALUE64, EH_FMT_DEFAULT, 0, zeros, n);
-	if (!err)
-		err = eh_builder_add_string(b, "pad", EH_ENC_STRING_LENGTH16_CHAR8, EH_FMT_DEFAULT, 0,
-					    pad, k);
-	if (!err)
-		err = eh_builder_write(b, tp, NULL, NULL);
-	return err;
+    if (!err)
+        err = eh_builder_add_value(b, "size", EH_ENC_VALUE32, EH_FMT_DEFAULT, 0, &t);
+    if (!err)
+        err = eh_builder_add_array(b, "fill", EH_ENC_VALUE64, EH_FMT_DEFAULT, 0, zeros, n);
+    if (!err)
+        err = eh_builder_add_string(b, "pad", EH_ENC_STRING_LENGTH16_CHAR8, EH_FMT_DEFAULT, 0, pad,
+                                    k);
+    if (!err)
+        err = eh_builder_write(b, tp, NULL, NULL);
+    return err;
 }
 
 /* Offline: a .dat capture grew by exactly one record holding t event bytes; a
  * TraceLogging capture (records of another layout) grew. */
-#define EXPECT_GREW_BY_EVENT(before, t)                                                   \
-	do {                                                                              \
-		const char *path_;                                                        \
-		off_t after_ = case_capture_size();                                       \
-		if ((before) >= 0 && case_capture(&path_) == CASE_CAPTURE_DAT) {          \
-			EXPECT_EQ((off_t)((before) + RECORD_OVERHEAD + (t)), after_) {    \
-				TH_LOG("event of %u bytes", (unsigned)(t));               \
-			}                                                                 \
-		} else if ((before) >= 0) {                                               \
-			EXPECT_LT((before), after_) {                                     \
-				TH_LOG("event of %u bytes", (unsigned)(t));               \
-			}                                                                 \
-		}                                                                         \
-	} while (0)
+#define EXPECT_GREW_BY_EVENT(before, t)                                  \
+    do {                                                                 \
+        const char *path_;                                               \
+        off_t after_ = case_capture_size();                              \
+        if ((before) >= 0 && case_capture(&path_) == CASE_CAPTURE_DAT) { \
+            EXPECT_EQ((off_t)((before) + RECORD_OVERHEAD + (t)), after_) \
+            {                                                            \
+                TH_LOG("event of %u bytes", (unsigned)(t));              \
+            }                                                            \
+        } else if ((before) >= 0) {                                      \
+            EXPECT_LT((before), after_)                                  \
+            {                                                            \
+                TH_LOG("event of %u bytes", (unsigned)(t));              \
+            }                                                            \
+        }                                                                \
+    } while (0)
 
 TEST(tiny_16)
 {
-	off_t before;
+    off_t before;
 
-	ASSERT_EQ(0, eh_provider_register(&size_provider));
-	before = case_capture_size();
-	ASSERT_EQ(0, EH_WRITE(size_provider, EH_EVENT("S16", EH_LEVEL_INFORMATIONAL, 0x1)));
-	EXPECT_GREW_BY_EVENT(before, 16u);
-	EXPECT_EQ(0, eh_provider_unregister(&size_provider));
+    ASSERT_EQ(0, eh_provider_register(&size_provider));
+    before = case_capture_size();
+    ASSERT_EQ(0, EH_WRITE(size_provider, EH_EVENT("S16", EH_LEVEL_INFORMATIONAL, 0x1)));
+    EXPECT_GREW_BY_EVENT(before, 16u);
+    EXPECT_EQ(0, eh_provider_unregister(&size_provider));
 }
 
 TEST(ladder)
 {
-	static const uint32_t sizes[] = {
-		1000,
-		4060, 4061, 4062, 4063, 4064, 4065, 4066, 4067, 4068, 4069, 4070,
-		8180, 8181, 8182, 8183, 8184, 8185, 8186, 8187, 8188, 8189, 8190,
-		30000,
-	};
+    static const uint32_t sizes[] = {
+        1000, 4060, 4061, 4062, 4063, 4064, 4065, 4066, 4067, 4068, 4069, 4070,
+        8180, 8181, 8182, 8183, 8184, 8185, 8186, 8187, 8188, 8189, 8190, 30000,
+    };
 
-	ASSERT_EQ(0, eh_provider_register(&size_provider));
-	for (unsigned i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
-		off_t before = case_capture_size();
+    ASSERT_EQ(0, eh_provider_register(&size_provider));
+    for (unsigned i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        off_t before = case_capture_size();
 
-		EXPECT_EQ(0, write_size(sizes[i])) {
-			TH_LOG("size %u", (unsigned)sizes[i]);
-		}
-		EXPECT_GREW_BY_EVENT(before, sizes[i]);
-	}
-	EXPECT_EQ(0, eh_provider_unregister(&size_provider));
+        EXPECT_EQ(0, write_size(sizes[i]))
+        {
+            TH_LOG("size %u", (unsigned)sizes[i]);
+        }
+        EXPECT_GREW_BY_EVENT(before, sizes[i]);
+    }
+    EXPECT_EQ(0, eh_provider_unregister(&size_provider));
 }
 
 TEST(exactly_65535_accepted)
 {
-	off_t before;
-	int err;
+    off_t before;
+    int err;
 
-	ASSERT_EQ(0, eh_provider_register(&size_provider));
-	before = case_capture_size();
-	err = write_size(65535);
-	if (case_backend_is_tracelogging()) {
-		EXPECT_EQ(E2BIG, err);
-		EXPECT_EQ(before, case_capture_size());
-	} else {
-		ASSERT_EQ(0, err);
-		EXPECT_GREW_BY_EVENT(before, 65535u);
-	}
-	EXPECT_EQ(0, eh_provider_unregister(&size_provider));
+    ASSERT_EQ(0, eh_provider_register(&size_provider));
+    before = case_capture_size();
+    err = write_size(65535);
+    if (case_backend_is_tracelogging()) {
+        EXPECT_EQ(E2BIG, err);
+        EXPECT_EQ(before, case_capture_size());
+    } else {
+        ASSERT_EQ(0, err);
+        EXPECT_GREW_BY_EVENT(before, 65535u);
+    }
+    EXPECT_EQ(0, eh_provider_unregister(&size_provider));
 }
 
 TEST(over_65535_refused)
 {
-	off_t before;
+    off_t before;
 
-	ASSERT_EQ(0, eh_provider_register(&size_provider));
-	before = case_capture_size();
-	EXPECT_EQ(E2BIG, write_size(65536));
-	/* one u64 more than fits, and far more than fits */
-	EXPECT_EQ(E2BIG, write_size(65535 + 8));
-	EXPECT_EQ(E2BIG, EH_WRITE(size_provider, EH_EVENT("Huge", EH_LEVEL_INFORMATIONAL, 0x1),
-				  EH_U64_SLICE("fill", zeros, 65535 / 8),
-				  EH_U64_SLICE("more", zeros, 65535 / 8)));
-	EXPECT_EQ(before, case_capture_size());
-	EXPECT_EQ(0, eh_provider_unregister(&size_provider));
+    ASSERT_EQ(0, eh_provider_register(&size_provider));
+    before = case_capture_size();
+    EXPECT_EQ(E2BIG, write_size(65536));
+    /* one u64 more than fits, and far more than fits */
+    EXPECT_EQ(E2BIG, write_size(65535 + 8));
+    EXPECT_EQ(E2BIG, EH_WRITE(size_provider, EH_EVENT("Huge", EH_LEVEL_INFORMATIONAL, 0x1),
+                              EH_U64_SLICE("fill", zeros, 65535 / 8),
+                              EH_U64_SLICE("more", zeros, 65535 / 8)));
+    EXPECT_EQ(before, case_capture_size());
+    EXPECT_EQ(0, eh_provider_unregister(&size_provider));
 }
 
 TEST(builder_65535_and_65536)
 {
-	eh_tracepoint *tp = NULL;
-	eh_builder b;
-	off_t before;
+    eh_tracepoint *tp = NULL;
+    eh_builder b;
+    off_t before;
 
-	ASSERT_EQ(0, eh_provider_register(&size_provider));
-	ASSERT_EQ(0, eh_provider_tracepoint(&size_provider, EH_LEVEL_INFORMATIONAL, 0x1, &tp));
-	eh_builder_init(&b);
-	before = case_capture_size();
-	if (case_backend_is_tracelogging()) {
-		EXPECT_EQ(E2BIG, write_dyn_size(&b, tp, 65535));
-		EXPECT_EQ(before, case_capture_size());
-	} else {
-		EXPECT_EQ(0, write_dyn_size(&b, tp, 65535));
-		EXPECT_GREW_BY_EVENT(before, 65535u);
-	}
-	before = case_capture_size();
-	EXPECT_EQ(E2BIG, write_dyn_size(&b, tp, 65536));
-	EXPECT_EQ(before, case_capture_size());
-	eh_builder_destroy(&b);
-	EXPECT_EQ(0, eh_provider_unregister(&size_provider));
+    ASSERT_EQ(0, eh_provider_register(&size_provider));
+    ASSERT_EQ(0, eh_provider_tracepoint(&size_provider, EH_LEVEL_INFORMATIONAL, 0x1, &tp));
+    eh_builder_init(&b);
+    before = case_capture_size();
+    if (case_backend_is_tracelogging()) {
+        EXPECT_EQ(E2BIG, write_dyn_size(&b, tp, 65535));
+        EXPECT_EQ(before, case_capture_size());
+    } else {
+        EXPECT_EQ(0, write_dyn_size(&b, tp, 65535));
+        EXPECT_GREW_BY_EVENT(before, 65535u);
+    }
+    before = case_capture_size();
+    EXPECT_EQ(E2BIG, write_dyn_size(&b, tp, 65536));
+    EXPECT_EQ(before, case_capture_size());
+    eh_builder_destroy(&b);
+    EXPECT_EQ(0, eh_provider_unregister(&size_provider));
 }
 
 TEST_HARNESS_MAIN

@@ -27,25 +27,23 @@
 static EH_DEFINE_PROVIDER(bench_provider, "EhconfBench");
 static EH_DEFINE_PROVIDER(bench_silent, "EhconfBenchOff"); /* never registered */
 
-
-static const uint8_t guid[16] = { 0x10, 0x32, 0x54, 0x76, 0x98, 0xba, 0xdc, 0xfe,
-				  1, 2, 3, 4, 5, 6, 7, 8 };
+static const uint8_t guid[16] = {0x10, 0x32, 0x54, 0x76, 0x98, 0xba, 0xdc, 0xfe,
+                                 1,    2,    3,    4,    5,    6,    7,    8};
 static const char text[] = "bench_vm payload";
 
 static double now_ns(void)
 {
-	struct timespec ts;
+    struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
 static __attribute__((noinline)) int lib_write(uint32_t i)
 {
-	return EH_WRITE(bench_provider, EH_EVENT("Bench5", EH_LEVEL_VERBOSE, 0x1),
-			EH_U32("u32", i), EH_I64("i64", -(int64_t)i),
-			EH_STR8("str8", text, sizeof text - 1), EH_GUID("guid", guid),
-			EH_F64("f64", 2.5));
+    return EH_WRITE(bench_provider, EH_EVENT("Bench5", EH_LEVEL_VERBOSE, 0x1), EH_U32("u32", i),
+                    EH_I64("i64", -(int64_t)i), EH_STR8("str8", text, sizeof text - 1),
+                    EH_GUID("guid", guid), EH_F64("f64", 2.5));
 }
 
 /*
@@ -56,102 +54,101 @@ static __attribute__((noinline)) int lib_write(uint32_t i)
  */
 static size_t encode_event(uint8_t *out, uint32_t i)
 {
-	static const uint8_t head[8] = { 0x07, 0, 0, 0, 0, 0, 0, 5 };
-	static const uint8_t meta[] = {
-		'B', 'e', 'n', 'c', 'h', '5', 0,
-		'u', '3', '2', 0, 0x04,          /* Value32 */
-		'i', '6', '4', 0, 0x85, 0x02,    /* Value64 + SignedInt */
-		's', 't', 'r', '8', 0, 0x0a,     /* StringLength16Char8 */
-		'g', 'u', 'i', 'd', 0, 0x86, 0x0f, /* Value128 + Uuid */
-		'f', '6', '4', 0, 0x85, 0x08,    /* Value64 + Float */
-	};
-	uint16_t ext[2] = { sizeof meta, 1 }, len = sizeof text - 1;
-	int64_t i64 = -(int64_t)i;
-	double f = 2.5;
-	size_t n = 0;
+    static const uint8_t head[8] = {0x07, 0, 0, 0, 0, 0, 0, 5};
+    static const uint8_t meta[] = {
+        'B', 'e', 'n', 'c', 'h',  '5',  0,    'u', '3', '2', 0, 0x04, /* Value32 */
+        'i', '6', '4', 0,   0x85, 0x02,                               /* Value64 + SignedInt */
+        's', 't', 'r', '8', 0,    0x0a,                               /* StringLength16Char8 */
+        'g', 'u', 'i', 'd', 0,    0x86, 0x0f,                         /* Value128 + Uuid */
+        'f', '6', '4', 0,   0x85, 0x08,                               /* Value64 + Float */
+    };
+    uint16_t ext[2] = {sizeof meta, 1}, len = sizeof text - 1;
+    int64_t i64 = -(int64_t)i;
+    double f = 2.5;
+    size_t n = 0;
 
-	memcpy(out + n, head, sizeof head), n += sizeof head;
-	memcpy(out + n, ext, sizeof ext), n += sizeof ext;
-	memcpy(out + n, meta, sizeof meta), n += sizeof meta;
-	memcpy(out + n, &i, 4), n += 4;
-	memcpy(out + n, &i64, 8), n += 8;
-	memcpy(out + n, &len, 2), n += 2;
-	memcpy(out + n, text, len), n += len;
-	memcpy(out + n, guid, 16), n += 16;
-	memcpy(out + n, &f, 8), n += 8;
-	return n;
+    memcpy(out + n, head, sizeof head), n += sizeof head;
+    memcpy(out + n, ext, sizeof ext), n += sizeof ext;
+    memcpy(out + n, meta, sizeof meta), n += sizeof meta;
+    memcpy(out + n, &i, 4), n += 4;
+    memcpy(out + n, &i64, 8), n += 8;
+    memcpy(out + n, &len, 2), n += 2;
+    memcpy(out + n, text, len), n += len;
+    memcpy(out + n, guid, 16), n += 16;
+    memcpy(out + n, &f, 8), n += 8;
+    return n;
 }
 
 int main(int argc, char **argv)
 {
-	int rounds = argc > 1 ? atoi(argv[1]) : 5, per_round = argc > 2 ? atoi(argv[2]) : 20000;
-	long disabled_n = 50000000; /* the guest clock may tick in 4 ms steps: long loops */
-	char cmd[EH_NAME_MAX + sizeof(" " EH_COMMAND_FIELDS)], name[EH_NAME_MAX];
-	uint32_t raw_enabled = 0;
-	struct eh_user_reg reg;
-	uint8_t event[256];
-	double best_lib = 1e30, best_raw = 1e30, t0;
-	int fd, errors = 0, sink = 0;
+    int rounds = argc > 1 ? atoi(argv[1]) : 5, per_round = argc > 2 ? atoi(argv[2]) : 20000;
+    long disabled_n = 50000000; /* the guest clock may tick in 4 ms steps: long loops */
+    char cmd[EH_NAME_MAX + sizeof(" " EH_COMMAND_FIELDS)], name[EH_NAME_MAX];
+    uint32_t raw_enabled = 0;
+    struct eh_user_reg reg;
+    uint8_t event[256];
+    double best_lib = 1e30, best_raw = 1e30, t0;
+    int fd, errors = 0, sink = 0;
 
-	unsetenv("EHCONF_CAPTURE");
-	if (eh_provider_register(&bench_provider) != 0 ||
-	    eh_tracepoint_name(name, "EhconfBench", NULL, EH_LEVEL_VERBOSE, 0x1) != 0) {
-		fprintf(stderr, "bench_vm: cannot register with user_events\n");
-		return 1;
-	}
-	/* perf records this tracepoint: wait (bounded) until the kernel says so. */
-	for (int i = 0; i < 5000 && lib_write(0) == EBADF; i++)
-		usleep(1000);
-	if (lib_write(0) != 0) {
-		fprintf(stderr, "bench_vm: %s is not enabled (is perf recording it?)\n", name);
-		return 1;
-	}
-	fd = open("/sys/kernel/tracing/user_events_data", O_RDWR | O_CLOEXEC);
-	snprintf(cmd, sizeof cmd, "%s %s", name, EH_COMMAND_FIELDS);
-	memset(&reg, 0, sizeof reg);
-	reg.size = sizeof reg;
-	reg.enable_size = sizeof raw_enabled;
-	reg.enable_addr = (uint64_t)(uintptr_t)&raw_enabled;
-	reg.name_args = (uint64_t)(uintptr_t)cmd;
-	if (fd < 0 || ioctl(fd, EH_DIAG_IOCSREG, &reg) != 0) {
-		fprintf(stderr, "bench_vm: raw registration of %s failed: %s\n", name, strerror(errno));
-		return 1;
-	}
+    unsetenv("EHCONF_CAPTURE");
+    if (eh_provider_register(&bench_provider) != 0 ||
+        eh_tracepoint_name(name, "EhconfBench", NULL, EH_LEVEL_VERBOSE, 0x1) != 0) {
+        fprintf(stderr, "bench_vm: cannot register with user_events\n");
+        return 1;
+    }
+    /* perf records this tracepoint: wait (bounded) until the kernel says so. */
+    for (int i = 0; i < 5000 && lib_write(0) == EBADF; i++)
+        usleep(1000);
+    if (lib_write(0) != 0) {
+        fprintf(stderr, "bench_vm: %s is not enabled (is perf recording it?)\n", name);
+        return 1;
+    }
+    fd = open("/sys/kernel/tracing/user_events_data", O_RDWR | O_CLOEXEC);
+    snprintf(cmd, sizeof cmd, "%s %s", name, EH_COMMAND_FIELDS);
+    memset(&reg, 0, sizeof reg);
+    reg.size = sizeof reg;
+    reg.enable_size = sizeof raw_enabled;
+    reg.enable_addr = (uint64_t)(uintptr_t)&raw_enabled;
+    reg.name_args = (uint64_t)(uintptr_t)cmd;
+    if (fd < 0 || ioctl(fd, EH_DIAG_IOCSREG, &reg) != 0) {
+        fprintf(stderr, "bench_vm: raw registration of %s failed: %s\n", name, strerror(errno));
+        return 1;
+    }
 
-	/* Interleaved rounds, best of each: both paths see the same machine noise. */
-	for (int r = 0; r < rounds; r++) {
-		uint32_t index = reg.write_index;
-		size_t len = encode_event(event, 7);
-		struct iovec iov[2] = { { &index, sizeof index }, { event, len } };
-		double lib, raw;
+    /* Interleaved rounds, best of each: both paths see the same machine noise. */
+    for (int r = 0; r < rounds; r++) {
+        uint32_t index = reg.write_index;
+        size_t len = encode_event(event, 7);
+        struct iovec iov[2] = {{&index, sizeof index}, {event, len}};
+        double lib, raw;
 
-		t0 = now_ns();
-		for (int i = 0; i < per_round; i++)
-			errors += lib_write((uint32_t)i) != 0;
-		lib = (now_ns() - t0) / per_round;
-		t0 = now_ns();
-		for (int i = 0; i < per_round; i++)
-			errors += writev(fd, iov, 2) != (ssize_t)(sizeof index + len);
-		raw = (now_ns() - t0) / per_round;
-		best_lib = lib < best_lib ? lib : best_lib;
-		best_raw = raw < best_raw ? raw : best_raw;
-	}
-	t0 = now_ns();
-	for (long i = 0; i < disabled_n; i++)
-		sink += EH_WRITE(bench_silent, EH_EVENT("Off", EH_LEVEL_VERBOSE, 0x1),
-				 EH_U32("i", (uint32_t)i)) == 0;
-	printf("bench_vm: enabled 5-field event via libeventheader: %.0f ns/event (best of %d x %d)\n",
-	       best_lib, rounds, per_round);
-	printf("bench_vm: raw writev of the same %zu bytes:          %.0f ns/event\n",
-	       encode_event(event, 7), best_raw);
-	printf("bench_vm: library / raw: %.2f\n", best_lib / best_raw);
-	printf("bench_vm: disabled check: %.2f ns/op (%d enabled, expected 0)\n",
-	       (now_ns() - t0) / (double)disabled_n, sink);
-	eh_provider_unregister(&bench_provider);
-	close(fd);
-	if (errors) {
-		fprintf(stderr, "bench_vm: %d writes failed\n", errors);
-		return 1;
-	}
-	return 0;
+        t0 = now_ns();
+        for (int i = 0; i < per_round; i++)
+            errors += lib_write((uint32_t)i) != 0;
+        lib = (now_ns() - t0) / per_round;
+        t0 = now_ns();
+        for (int i = 0; i < per_round; i++)
+            errors += writev(fd, iov, 2) != (ssize_t)(sizeof index + len);
+        raw = (now_ns() - t0) / per_round;
+        best_lib = lib < best_lib ? lib : best_lib;
+        best_raw = raw < best_raw ? raw : best_raw;
+    }
+    t0 = now_ns();
+    for (long i = 0; i < disabled_n; i++)
+        sink += EH_WRITE(bench_silent, EH_EVENT("Off", EH_LEVEL_VERBOSE, 0x1),
+                         EH_U32("i", (uint32_t)i)) == 0;
+    printf("bench_vm: enabled 5-field event via libeventheader: %.0f ns/event (best of %d x %d)\n",
+           best_lib, rounds, per_round);
+    printf("bench_vm: raw writev of the same %zu bytes:          %.0f ns/event\n",
+           encode_event(event, 7), best_raw);
+    printf("bench_vm: library / raw: %.2f\n", best_lib / best_raw);
+    printf("bench_vm: disabled check: %.2f ns/op (%d enabled, expected 0)\n",
+           (now_ns() - t0) / (double)disabled_n, sink);
+    eh_provider_unregister(&bench_provider);
+    close(fd);
+    if (errors) {
+        fprintf(stderr, "bench_vm: %d writes failed\n", errors);
+        return 1;
+    }
+    return 0;
 }

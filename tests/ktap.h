@@ -51,8 +51,8 @@ __attribute__((unused)) static void kt_fail_at(const char *file, int line, const
  * neighbourhood; returns 1 if equal. Marks no test failed, so helpers linked
  * into several tests (tests/<area>/support_*.c) can use it too. */
 __attribute__((unused)) static int kt_mem_diff(const char *file, int line, const char *what,
-                                               const void *got, size_t got_len,
-                                               const void *want, size_t want_len)
+                                               const void *got, size_t got_len, const void *want,
+                                               size_t want_len)
 {
     const uint8_t *g = got, *w = want;
     size_t n = got_len < want_len ? got_len : want_len, i = 0;
@@ -60,8 +60,8 @@ __attribute__((unused)) static int kt_mem_diff(const char *file, int line, const
         i++;
     if (i == n && got_len == want_len)
         return 1;
-    printf("# %s:%d: %s: bytes differ at offset %zu (got %zu bytes, want %zu)\n", file, line,
-           what, i, got_len, want_len);
+    printf("# %s:%d: %s: bytes differ at offset %zu (got %zu bytes, want %zu)\n", file, line, what,
+           i, got_len, want_len);
     size_t from = i >= 8 ? i - 8 : 0;
     printf("#   got :");
     for (size_t k = from; k < got_len && k < from + 24; k++)
@@ -75,8 +75,8 @@ __attribute__((unused)) static int kt_mem_diff(const char *file, int line, const
 
 /* kt_mem_diff that also marks the current test failed. */
 __attribute__((unused)) static int kt_mem_eq(const char *file, int line, const char *what,
-                                             const void *got, size_t got_len,
-                                             const void *want, size_t want_len)
+                                             const void *got, size_t got_len, const void *want,
+                                             size_t want_len)
 {
     int equal = kt_mem_diff(file, line, what, got, got_len, want, want_len);
     if (!equal)
@@ -84,43 +84,46 @@ __attribute__((unused)) static int kt_mem_eq(const char *file, int line, const c
     return equal;
 }
 
-#define KT_EXPECT(cond)                                                                    \
-    do {                                                                                   \
-        if (!(cond))                                                                       \
-            kt_fail_at(__FILE__, __LINE__, "expected: " #cond);                           \
+#define KT_EXPECT(cond)                                         \
+    do {                                                        \
+        if (!(cond))                                            \
+            kt_fail_at(__FILE__, __LINE__, "expected: " #cond); \
     } while (0)
 
-#define KT_EXPECT_EQ(got, want)                                                            \
-    do {                                                                                   \
-        long long kt_g_ = (long long)(got), kt_w_ = (long long)(want);                     \
-        if (kt_g_ != kt_w_) {                                                              \
-            kt_failed_now = 1;                                                             \
-            printf("# %s:%d: %s == %lld, want %s == %lld\n", __FILE__, __LINE__, #got,     \
-                   kt_g_, #want, kt_w_);                                                   \
-        }                                                                                  \
+#define KT_EXPECT_EQ(got, want)                                                               \
+    do {                                                                                      \
+        long long kt_g_ = (long long)(got), kt_w_ = (long long)(want);                        \
+        if (kt_g_ != kt_w_) {                                                                 \
+            kt_failed_now = 1;                                                                \
+            printf("# %s:%d: %s == %lld, want %s == %lld\n", __FILE__, __LINE__, #got, kt_g_, \
+                   #want, kt_w_);                                                             \
+        }                                                                                     \
     } while (0)
 
-#define KT_EXPECT_STR(got, want)                                                           \
-    do {                                                                                   \
-        const char *kt_g_ = (got), *kt_w_ = (want);                                        \
-        if (!kt_g_ || strcmp(kt_g_, kt_w_) != 0) {                                         \
-            kt_failed_now = 1;                                                             \
-            printf("# %s:%d: %s\n#   got : %s\n#   want: %s\n", __FILE__, __LINE__, #got,  \
-                   kt_g_ ? kt_g_ : "(null)", kt_w_);                                       \
-        }                                                                                  \
+#define KT_EXPECT_STR(got, want)                                                          \
+    do {                                                                                  \
+        const char *kt_g_ = (got), *kt_w_ = (want);                                       \
+        if (!kt_g_ || strcmp(kt_g_, kt_w_) != 0) {                                        \
+            kt_failed_now = 1;                                                            \
+            printf("# %s:%d: %s\n#   got : %s\n#   want: %s\n", __FILE__, __LINE__, #got, \
+                   kt_g_ ? kt_g_ : "(null)", kt_w_);                                      \
+        }                                                                                 \
     } while (0)
 
-#define KT_EXPECT_MEM(got, got_len, want, want_len)                                        \
+#define KT_EXPECT_MEM(got, got_len, want, want_len) \
     kt_mem_eq(__FILE__, __LINE__, #got, (got), (got_len), (want), (want_len))
 
 /* Ends the current test as skipped with a one-line reason. */
-#define KT_SKIP(reason)                                                                    \
-    do {                                                                                   \
-        kt_skip_reason = (reason);                                                         \
-        return;                                                                            \
+#define KT_SKIP(reason)            \
+    do {                           \
+        kt_skip_reason = (reason); \
+        return;                    \
     } while (0)
 
-#define KT_CASE(fn) { #fn, fn }
+#define KT_CASE(fn) \
+    {               \
+#fn, fn     \
+    }
 
 __attribute__((unused)) static int kt_run(const struct kt_case *cases, size_t n)
 {
@@ -149,11 +152,11 @@ __attribute__((unused)) static int kt_run(const struct kt_case *cases, size_t n)
     return failed ? 1 : 0;
 }
 
-#define KT_MAIN(...)                                                                       \
-    int main(void)                                                                         \
-    {                                                                                      \
-        static const struct kt_case kt_cases_[] = { __VA_ARGS__ };                         \
-        return kt_run(kt_cases_, sizeof kt_cases_ / sizeof kt_cases_[0]);                  \
+#define KT_MAIN(...)                                                      \
+    int main(void)                                                        \
+    {                                                                     \
+        static const struct kt_case kt_cases_[] = {__VA_ARGS__};          \
+        return kt_run(kt_cases_, sizeof kt_cases_ / sizeof kt_cases_[0]); \
     }
 
 #endif /* EHCONF_KTAP_H */

@@ -186,7 +186,7 @@ static int decode_dat(FILE *f, struct out_state *o, struct diag_state *d)
 static int decode_one(const char *arg, struct out_state *o)
 {
     int is_stdin = arg[0] == 0 || strcmp(arg, "-") == 0;
-    struct diag_state d = { is_stdin ? "stdin" : arg };
+    struct diag_state d = {is_stdin ? "stdin" : arg};
     FILE *f = is_stdin ? stdin : fopen(arg, "rb");
     if (!f) {
         char why[160];
@@ -200,7 +200,7 @@ static int decode_one(const char *arg, struct out_state *o)
     if (fseeko(f, 0, SEEK_SET) != 0) {
         /* not seekable: replay the sniffed bytes in front of the rest */
         struct replay *rp = calloc(1, sizeof *rp);
-        cookie_io_functions_t io = { .read = replay_read, .close = replay_close };
+        cookie_io_functions_t io = {.read = replay_read, .close = replay_close};
         if (rp) {
             rp->src = f;
             memcpy(rp->head, head, n);
@@ -237,7 +237,7 @@ static int decode_one(const char *arg, struct out_state *o)
 
 int main(int argc, char **argv)
 {
-    struct opts op = { EHD_JSON_SPACE | EHD_JSON_FIELD_TAG, 0, 0, NULL };
+    struct opts op = {EHD_JSON_SPACE | EHD_JSON_FIELD_TAG, 0, 0, NULL};
     const char **files = calloc((size_t)argc + 1, sizeof *files);
     size_t nfiles = 0;
     int only_files = 0;
@@ -294,7 +294,7 @@ int main(int argc, char **argv)
     static char obuf[1 << 20];
     setvbuf(out, obuf, _IOFBF, sizeof obuf);
 
-    struct out_state o = { out, op.json_lines, op.flags, 1 };
+    struct out_state o = {out, op.json_lines, op.flags, 1};
     int status = 0;
     if (!op.json_lines) {
         if (!op.no_bom && !isatty(fileno(out)))

@@ -39,7 +39,7 @@ static int name_ok(const char *name)
 
 static void hold(long seconds)
 {
-    struct timespec left = { seconds, 0 };
+    struct timespec left = {seconds, 0};
     if (seconds <= 0) {
         for (;;)
             pause();

@@ -57,7 +57,7 @@ static int name_add(struct names *nm, const char *s, size_t len)
 
 int main(int argc, char **argv)
 {
-    ehd_perf_writer_opts o = { 0 };
+    ehd_perf_writer_opts o = {0};
     o.round_every = 16;
     const char *out_name = NULL, *in_name = NULL;
     for (int i = 1; i < argc; i++) {
@@ -95,7 +95,7 @@ int main(int argc, char **argv)
         return 1;
     }
     int status = 0;
-    struct names nm = { 0 };
+    struct names nm = {0};
     const char *reason;
     uint64_t off;
     ehd_dat_record rec;

@@ -25,22 +25,21 @@
 
 /* Three little-endian EventHeader events (header, metadata extension, payload). */
 static const uint8_t ev_hello[] = {
-    0x07, 0, 0, 0, 0, 0, 0, 5,
-    27, 0, 1, 0, 'H', 'e', 'l', 'l', 'o', 0, 'n', 0, 0x04, 'm', 's', 'g', 0, 0x0a,
-    'p', 't', 0, 0x81, 2, 'x', 0, 0x83, 2, 'y', 0, 0x83, 2,
-    42, 0, 0, 0, 8, 0, 'h', 'e', 'l', 'l', 'o', ' ', '#', '1', 0xf6, 0xff, 0xfe, 0xff,
+    0x07, 0,   0,   0,    0,   0,    0,   5,    27,   0,    1,    0,    'H', 'e', 'l',
+    'l',  'o', 0,   'n',  0,   0x04, 'm', 's',  'g',  0,    0x0a, 'p',  't', 0,   0x81,
+    2,    'x', 0,   0x83, 2,   'y',  0,   0x83, 2,    42,   0,    0,    0,   8,   0,
+    'h',  'e', 'l', 'l',  'o', ' ',  '#', '1',  0xf6, 0xff, 0xfe, 0xff,
 };
 static const uint8_t ev_numbers[] = {
-    0x07, 1, 7, 0, 0x34, 0x12, 0, 4,
-    24, 0, 1, 0, 'N', 'u', 'm', 0, 'h', 0, 0x85, 0x03, 'f', 0, 0x85, 0x08,
-    'b', 0, 0x84, 0x07, 'e', 0, 0x84, 0x04, 's', 0, 0x82, 0x02,
-    0xef, 0xbe, 0xad, 0xde, 0, 0, 0, 0, 0x18, 0x2d, 0x44, 0x54, 0xfb, 0x21, 0x09, 0x40,
-    1, 0, 0, 0, 2, 0, 0, 0, 0xfb,
+    0x07, 1,    7,    0,    0x34, 0x12, 0,    4,    24,  0, 1,    0,    'N',  'u',  'm',  0,
+    'h',  0,    0x85, 0x03, 'f',  0,    0x85, 0x08, 'b', 0, 0x84, 0x07, 'e',  0,    0x84, 0x04,
+    's',  0,    0x82, 0x02, 0xef, 0xbe, 0xad, 0xde, 0,   0, 0,    0,    0x18, 0x2d, 0x44, 0x54,
+    0xfb, 0x21, 0x09, 0x40, 1,    0,    0,    0,    2,   0, 0,    0,    0xfb,
 };
 static const uint8_t ev_strings[] = {
-    0x07, 0, 0, 0, 0, 0, 1, 5,
-    13, 0, 1, 0, 'S', 't', 'r', 0, 'z', 0, 0x07, 'b', 0, 0x0d, 'a', 0, 0x43,
-    'a', ' ', 'z', 's', 't', 'r', 'i', 'n', 'g', 0, 4, 0, 1, 2, 3, 4, 3, 0, 1, 0, 2, 0, 3, 0,
+    0x07, 0,    0,   0, 0,    0,   1, 5,    13,  0,   1,   0,   'S', 't', 'r', 0,   'z',
+    0,    0x07, 'b', 0, 0x0d, 'a', 0, 0x43, 'a', ' ', 'z', 's', 't', 'r', 'i', 'n', 'g',
+    0,    4,    0,   1, 2,    3,   4, 3,    0,   1,   0,   2,   0,   3,   0,
 };
 
 static double now(void)
@@ -57,10 +56,10 @@ static int generate(const char *path)
         return -1;
     static char buf[1 << 20];
     setvbuf(f, buf, _IOFBF, sizeof buf);
-    ehd_perf_writer_opts o = { 0 };
+    ehd_perf_writer_opts o = {0};
     o.sched = 1;
     o.round_every = 1000;
-    static const char *const names[3] = { "Bench_L5K1", "Bench_L4K3", "Bench2_L5K0" };
+    static const char *const names[3] = {"Bench_L5K1", "Bench_L4K3", "Bench2_L5K0"};
     const char *reason;
     ehd_perf_writer *w = ehd_perf_writer_open(f, &o, names, 3, &reason);
     if (!w) {
@@ -76,9 +75,7 @@ static int generate(const char *path)
             continue;
         }
         switch (i % 3) {
-        case 0:
-            ehd_perf_writer_sample(w, 0, ev_hello, sizeof ev_hello, t, 100, 101, i % 2);
-            break;
+        case 0: ehd_perf_writer_sample(w, 0, ev_hello, sizeof ev_hello, t, 100, 101, i % 2); break;
         case 1:
             ehd_perf_writer_sample(w, 1, ev_numbers, sizeof ev_numbers, t, 100, 101, i % 2);
             break;
@@ -115,8 +112,7 @@ static double tv(struct timeval t)
 }
 
 /* Runs ehdecode [arg] path > /dev/null as a child; returns its peak RSS in KiB. */
-static long run_child(const char *bin, const char *arg, const char *path, double *secs,
-                      double *cpu)
+static long run_child(const char *bin, const char *arg, const char *path, double *secs, double *cpu)
 {
     double t0 = now();
     fflush(stdout);
@@ -172,9 +168,8 @@ int main(void)
         static const struct {
             const char *name;
             unsigned flags;
-        } modes[2] = { { "library (default)", EHD_JSON_SPACE | EHD_JSON_FIELD_TAG },
-                       { "library (golden)",
-                         EHD_JSON_SPACE | EHD_JSON_FIELD_TAG | EHD_META_GOLDEN } };
+        } modes[2] = {{"library (default)", EHD_JSON_SPACE | EHD_JSON_FIELD_TAG},
+                      {"library (golden)", EHD_JSON_SPACE | EHD_JSON_FIELD_TAG | EHD_META_GOLDEN}};
         FILE *dn = fopen("/dev/null", "w");
         for (int m = 0; m < 2 && dn; m++) {
             FILE *in = fopen(path, "rb");

@@ -35,31 +35,29 @@ static double user_ns(void)
     return (double)ru.ru_utime.tv_sec * 1e9 + (double)ru.ru_utime.tv_usec * 1e3;
 }
 
-static const uint8_t guid[16] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 };
+static const uint8_t guid[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
 static const char msg[] = "benchmark message";
 
 static __attribute__((noinline)) int write_enabled(uint32_t i)
 {
-    return EH_WRITE(bench_on, EH_EVENT("Bench5", 5, 1), EH_U32("u32", i), EH_I64("i64", -(int64_t)i),
-                    EH_STR8("str8", msg, sizeof msg - 1), EH_GUID("guid", guid),
-                    EH_F64("f64", 1.5));
+    return EH_WRITE(bench_on, EH_EVENT("Bench5", 5, 1), EH_U32("u32", i),
+                    EH_I64("i64", -(int64_t)i), EH_STR8("str8", msg, sizeof msg - 1),
+                    EH_GUID("guid", guid), EH_F64("f64", 1.5));
 }
 
 /* The same record, encoded by hand once: u32 size | name\0 | header | metadata | payload. */
 static size_t encode_record(uint8_t *out, uint32_t i)
 {
     static const char name[] = "BenchLib_L5K1";
-    static const uint8_t head[] = { 0x07, 0, 0, 0, 0, 0, 0, 5 };
-    static const uint8_t meta[] = { 'B', 'e', 'n', 'c', 'h', '5', 0,
-                                    'u', '3', '2', 0, 0x04,
-                                    'i', '6', '4', 0, 0x85, 0x02,
-                                    's', 't', 'r', '8', 0, 0x0a,
-                                    'g', 'u', 'i', 'd', 0, 0x86, 0x0f,
-                                    'f', '6', '4', 0, 0x85, 0x08 };
+    static const uint8_t head[] = {0x07, 0, 0, 0, 0, 0, 0, 5};
+    static const uint8_t meta[] = {'B',  'e',  'n', 'c',  'h', '5',  0,    'u',  '3', '2',
+                                   0,    0x04, 'i', '6',  '4', 0,    0x85, 0x02, 's', 't',
+                                   'r',  '8',  0,   0x0a, 'g', 'u',  'i',  'd',  0,   0x86,
+                                   0x0f, 'f',  '6', '4',  0,   0x85, 0x08};
     size_t n = 4;
     memcpy(out + n, name, sizeof name), n += sizeof name;
     memcpy(out + n, head, sizeof head), n += sizeof head;
-    uint16_t ext[2] = { sizeof meta, 1 };
+    uint16_t ext[2] = {sizeof meta, 1};
     memcpy(out + n, ext, 4), n += 4;
     memcpy(out + n, meta, sizeof meta), n += sizeof meta;
     int64_t i64 = -(int64_t)i;
@@ -100,7 +98,7 @@ int main(void)
     int fd = open("/dev/null", O_WRONLY | O_APPEND | O_CLOEXEC);
     uint8_t rec[256];
     size_t rec_len = encode_record(rec, 7);
-    struct iovec iov = { rec, rec_len };
+    struct iovec iov = {rec, rec_len};
     double best_lib = 1e30, best_raw = 1e30, user_lib = 0, user_raw = 0;
     int errors = 0;
     for (int r = 0; r < rounds; r++) {

@@ -24,7 +24,7 @@ static void put(ehb_bytes *b, const void *p, size_t n)
 
 static void put16(ehb_bytes *b, uint16_t v, int be)
 {
-    uint8_t t[2] = { be ? (uint8_t)(v >> 8) : (uint8_t)v, be ? (uint8_t)v : (uint8_t)(v >> 8) };
+    uint8_t t[2] = {be ? (uint8_t)(v >> 8) : (uint8_t)v, be ? (uint8_t)v : (uint8_t)(v >> 8)};
     put(b, t, 2);
 }
 
@@ -133,7 +133,7 @@ const uint8_t *ehb_finish(ehb *e, size_t *len)
 {
     ehb_bytes *o = &e->event;
     o->len = 0;
-    uint8_t h[2] = { e->flags, e->version };
+    uint8_t h[2] = {e->flags, e->version};
     put(o, h, 2);
     put16(o, e->id, e->big_endian);
     put16(o, e->tag, e->big_endian);

@@ -16,17 +16,17 @@ typedef struct ehb_bytes {
 } ehb_bytes;
 
 typedef struct ehb {
-    int big_endian;   /* fields, header ids and extension headers in big-endian */
-    uint8_t flags;    /* header flags; ehb_init sets the usual 0x07 / 0x05 */
+    int big_endian; /* fields, header ids and extension headers in big-endian */
+    uint8_t flags;  /* header flags; ehb_init sets the usual 0x07 / 0x05 */
     uint8_t version, opcode, level;
     uint16_t id, tag;
-    int no_metadata;  /* leave the metadata extension out */
+    int no_metadata; /* leave the metadata extension out */
     int have_activity;
     uint8_t activity[32];
     size_t activity_size;
-    ehb_bytes meta;   /* event name + field definitions */
-    ehb_bytes data;   /* payload */
-    ehb_bytes event;  /* result of ehb_finish */
+    ehb_bytes meta;  /* event name + field definitions */
+    ehb_bytes data;  /* payload */
+    ehb_bytes event; /* result of ehb_finish */
 } ehb;
 
 void ehb_init(ehb *e, int big_endian, uint8_t level, const char *event_name);
@@ -46,8 +46,8 @@ void ehb_u16(ehb *e, uint16_t v);
 void ehb_u32(ehb *e, uint32_t v);
 void ehb_u64(ehb *e, uint64_t v);
 void ehb_raw(ehb *e, const void *p, size_t n);
-void ehb_str8(ehb *e, const char *s);                 /* u16 length + bytes */
-void ehb_sz8(ehb *e, const char *s);                  /* bytes + NUL */
+void ehb_str8(ehb *e, const char *s); /* u16 length + bytes */
+void ehb_sz8(ehb *e, const char *s);  /* bytes + NUL */
 
 void ehb_activity(ehb *e, const uint8_t id[16], const uint8_t *related /* or NULL */);
 

@@ -135,26 +135,19 @@ static int value(struct jp *j)
     if (j->p >= j->end)
         return 0;
     switch (*j->p) {
-    case '{':
-        return container(j, '{', '}');
-    case '[':
-        return container(j, '[', ']');
-    case '"':
-        return string(j);
-    case 't':
-        return literal(j, "true");
-    case 'f':
-        return literal(j, "false");
-    case 'n':
-        return literal(j, "null");
-    default:
-        return number(j);
+    case '{': return container(j, '{', '}');
+    case '[': return container(j, '[', ']');
+    case '"': return string(j);
+    case 't': return literal(j, "true");
+    case 'f': return literal(j, "false");
+    case 'n': return literal(j, "null");
+    default: return number(j);
     }
 }
 
 int perf_test_json_valid(const char *s, size_t n)
 {
-    struct jp j = { s, s + n, 0 };
+    struct jp j = {s, s + n, 0};
     ws(&j);
     if (!value(&j))
         return 0;

@@ -10,13 +10,13 @@
 #include "ehd_perf.h"
 
 #define PERF_TEST_MAX_EVENTS 1024
-#define PERF_TEST_MAX_DIAG 64
+#define PERF_TEST_MAX_DIAG   64
 
 struct perf_test_out {
     char *ev[PERF_TEST_MAX_EVENTS]; /* emitted JSON objects, in emit order */
     size_t n;
     size_t overflow;
-    size_t invalid;                 /* objects that are not valid JSON */
+    size_t invalid; /* objects that are not valid JSON */
     char *diag[PERF_TEST_MAX_DIAG];
     uint64_t diag_off[PERF_TEST_MAX_DIAG];
     size_t ndiag;

@@ -12,8 +12,8 @@
 
 static void put_record(FILE *f, uint32_t size_field, const void *body, size_t n)
 {
-    uint8_t s[4] = { (uint8_t)size_field, (uint8_t)(size_field >> 8), (uint8_t)(size_field >> 16),
-                     (uint8_t)(size_field >> 24) };
+    uint8_t s[4] = {(uint8_t)size_field, (uint8_t)(size_field >> 8), (uint8_t)(size_field >> 16),
+                    (uint8_t)(size_field >> 24)};
     fwrite(s, 1, 4, f);
     fwrite(body, 1, n, f);
 }
@@ -28,8 +28,8 @@ static FILE *file_of(void (*fill)(FILE *))
 
 static void fill_good(FILE *f)
 {
-    put_record(f, 4 + 7 + 3, "A_L5K0\0xyz", 10);   /* offset 0, event "xyz" */
-    put_record(f, 4 + 7, "B_L1K2\0", 7);           /* offset 14, empty event */
+    put_record(f, 4 + 7 + 3, "A_L5K0\0xyz", 10); /* offset 0, event "xyz" */
+    put_record(f, 4 + 7, "B_L1K2\0", 7);         /* offset 14, empty event */
     static uint8_t big[5000];
     memcpy(big, "C_L5K0", 7);
     for (size_t i = 7; i < sizeof big; i++)
@@ -85,8 +85,8 @@ static void test_empty_file(void)
 
 static void fill_bad_name_then_good(FILE *f)
 {
-    put_record(f, 4 + 3, "abc", 3);             /* no NUL: record skipped */
-    put_record(f, 4 + 4, "D_L\0", 4);           /* offset 7 */
+    put_record(f, 4 + 3, "abc", 3);   /* no NUL: record skipped */
+    put_record(f, 4 + 4, "D_L\0", 4); /* offset 7 */
 }
 
 static void test_name_not_terminated_is_skippable(void)
@@ -175,6 +175,7 @@ static void test_huge_size_no_huge_allocation(void)
     expect_fatal_second(fill_huge_size, "past the end");
 }
 
-KT_MAIN(KT_CASE(test_huge_size_no_huge_allocation), KT_CASE(test_reads_records), KT_CASE(test_empty_file),
-        KT_CASE(test_name_not_terminated_is_skippable), KT_CASE(test_size_below_minimum),
-        KT_CASE(test_record_past_eof), KT_CASE(test_size_field_cut))
+KT_MAIN(KT_CASE(test_huge_size_no_huge_allocation), KT_CASE(test_reads_records),
+        KT_CASE(test_empty_file), KT_CASE(test_name_not_terminated_is_skippable),
+        KT_CASE(test_size_below_minimum), KT_CASE(test_record_past_eof),
+        KT_CASE(test_size_field_cut))

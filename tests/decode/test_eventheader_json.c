@@ -46,13 +46,13 @@ static void check_value(int line, const char *want_value)
 }
 
 #define EXPECT_JSON(e, tp, flags, want) check_json(__LINE__, e, tp, flags, want)
-#define EXPECT_VALUE(want) check_value(__LINE__, want)
+#define EXPECT_VALUE(want)              check_value(__LINE__, want)
 /* Start a one-field event, append payload bytes given as a string literal. */
-#define RAW(enc, fmt, bytes, want)                                                         \
-    do {                                                                                   \
-        start(enc, fmt);                                                                   \
-        ehb_raw(&E, bytes, sizeof(bytes) - 1);                                             \
-        EXPECT_VALUE(want);                                                                \
+#define RAW(enc, fmt, bytes, want)             \
+    do {                                       \
+        start(enc, fmt);                       \
+        ehb_raw(&E, bytes, sizeof(bytes) - 1); \
+        EXPECT_VALUE(want);                    \
     } while (0)
 
 enum { DEF = -1 }; /* no format byte */
@@ -70,9 +70,9 @@ static void test_value8(void)
     RAW(EH_ENC_VALUE8, EH_FMT_BOOLEAN, "\x01", "true");
     RAW(EH_ENC_VALUE8, EH_FMT_BOOLEAN, "\xff", "255");
     RAW(EH_ENC_VALUE8, EH_FMT_HEX_BYTES, "\xab", "\"ab\"");
-    RAW(EH_ENC_VALUE8, EH_FMT_STRING8, "\xfe", "\"\xc3\xbe\"");  /* þ */
+    RAW(EH_ENC_VALUE8, EH_FMT_STRING8, "\xfe", "\"\xc3\xbe\""); /* þ */
     RAW(EH_ENC_VALUE8, EH_FMT_STRING8, "\x00", "\"\\u0000\"");
-    RAW(EH_ENC_VALUE8, EH_FMT_FLOAT, "\x07", "7");               /* unsupported -> unsigned */
+    RAW(EH_ENC_VALUE8, EH_FMT_FLOAT, "\x07", "7"); /* unsupported -> unsigned */
     RAW(EH_ENC_VALUE8, EH_FMT_ERRNO, "\x02", "2");
 }
 
@@ -82,12 +82,12 @@ static void test_value16(void)
     RAW(EH_ENC_VALUE16, EH_FMT_SIGNED_INT, "\x00\x80", "-32768");
     RAW(EH_ENC_VALUE16, EH_FMT_SIGNED_INT, "\xff\xff", "-1");
     RAW(EH_ENC_VALUE16, EH_FMT_HEX_INT, "\xef\xbe", "\"0xBEEF\"");
-    RAW(EH_ENC_VALUE16, EH_FMT_BOOLEAN, "\xff\xff", "65535");      /* zero-extended */
+    RAW(EH_ENC_VALUE16, EH_FMT_BOOLEAN, "\xff\xff", "65535"); /* zero-extended */
     RAW(EH_ENC_VALUE16, EH_FMT_BOOLEAN, "\x01\x00", "true");
     RAW(EH_ENC_VALUE16, EH_FMT_HEX_BYTES, "\x01\x02", "\"01 02\"");
     RAW(EH_ENC_VALUE16, EH_FMT_STRING_UTF, "\xe9\x00", "\"\xc3\xa9\"");
     RAW(EH_ENC_VALUE16, EH_FMT_STRING_UTF, "\x00\xd8", "\"\xef\xbf\xbd\""); /* pinned U+FFFD */
-    RAW(EH_ENC_VALUE16, EH_FMT_PORT, "\x00\x50", "80");             /* network order */
+    RAW(EH_ENC_VALUE16, EH_FMT_PORT, "\x00\x50", "80");                     /* network order */
     RAW(EH_ENC_VALUE16, EH_FMT_PORT, "\x1f\x90", "8080");
     RAW(EH_ENC_VALUE16, EH_FMT_PID, "\xff\xff", "65535");
     RAW(EH_ENC_VALUE16, EH_FMT_STRING8, "\x41\x00", "65");
@@ -143,7 +143,8 @@ static void test_value64(void)
         "\"0x8000000000000000\"");
     RAW(EH_ENC_VALUE64, EH_FMT_PID, "\xfb\xff\xff\xff\xff\xff\xff\xff", "18446744073709551611");
     /* 253402300800 = 0x3AFFF44180: 10000-01-01 (pinned year form) */
-    RAW(EH_ENC_VALUE64, EH_FMT_TIME, "\x80\x41\xf4\xff\x3a\x00\x00\x00", "\"10000-01-01T00:00:00\"");
+    RAW(EH_ENC_VALUE64, EH_FMT_TIME, "\x80\x41\xf4\xff\x3a\x00\x00\x00",
+        "\"10000-01-01T00:00:00\"");
     RAW(EH_ENC_VALUE64, EH_FMT_TIME, "\xff\xff\xff\xff\xff\xff\xff\xff", "\"1969-12-31T23:59:59\"");
     RAW(EH_ENC_VALUE64, EH_FMT_TIME, "\x00\x00\x00\x00\x00\x00\x00\x80",
         "\"-292277022657-01-27T08:29:52\"");
@@ -163,26 +164,25 @@ static void test_value64(void)
 static void test_value128(void)
 {
     RAW(EH_ENC_VALUE128, DEF, B16, "\"01 02 03 04 05 06 07 08 09 0a 0b 0c 0d 0e 0f 10\"");
-    RAW(EH_ENC_VALUE128, EH_FMT_UUID, "\x01\x02\x03\x04\x05\x06\x07\x08\x01\x02\x03\x04\x05\x06\x07\x08",
+    RAW(EH_ENC_VALUE128, EH_FMT_UUID,
+        "\x01\x02\x03\x04\x05\x06\x07\x08\x01\x02\x03\x04\x05\x06\x07\x08",
         "\"01020304-0506-0708-0102-030405060708\"");
     RAW(EH_ENC_VALUE128, EH_FMT_IP_ADDRESS, B16, "\"102:304:506:708:90a:b0c:d0e:f10\"");
-    RAW(EH_ENC_VALUE128, EH_FMT_IP_ADDRESS,
-        "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01", "\"::1\"");
-    RAW(EH_ENC_VALUE128, EH_FMT_IP_ADDRESS,
-        "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", "\"::\"");
-    RAW(EH_ENC_VALUE128, EH_FMT_IP_ADDRESS_OBSOLETE,
-        "\0\0\0\0\0\0\0\0\0\0\xff\xff\x01\x02\x03\x04", "\"::ffff:1.2.3.4\"");
-    RAW(EH_ENC_VALUE128, EH_FMT_IP_ADDRESS,
-        "\0\0\0\0\0\0\0\0\0\0\0\0\x01\x02\x03\x04", "\"::1.2.3.4\"");
-    RAW(EH_ENC_VALUE128, EH_FMT_IP_ADDRESS,
-        "\0\x01\0\0\0\0\0\x01\0\0\0\0\0\0\0\x01", "\"1:0:0:1::1\""); /* longest run wins */
-    RAW(EH_ENC_VALUE128, EH_FMT_IP_ADDRESS,
-        "\xfe\x80\0\0\0\0\0\0\0\x01\0\0\0\0\0\0", "\"fe80::1:0:0:0\""); /* first of equal runs */
-    RAW(EH_ENC_VALUE128, EH_FMT_IP_ADDRESS,
-        "\0\x01\0\0\0\0\0\0\0\0\0\0\0\0\0\0", "\"1::\"");
-    RAW(EH_ENC_VALUE128, EH_FMT_IP_ADDRESS,
-        "\0\x01\0\0\0\x02\0\x03\0\x04\0\x05\0\x06\0\x07", "\"1:0:2:3:4:5:6:7\""); /* one 0: no :: */
-    RAW(EH_ENC_VALUE128, EH_FMT_SIGNED_INT, B16, "\"01 02 03 04 05 06 07 08 09 0a 0b 0c 0d 0e 0f 10\"");
+    RAW(EH_ENC_VALUE128, EH_FMT_IP_ADDRESS, "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01", "\"::1\"");
+    RAW(EH_ENC_VALUE128, EH_FMT_IP_ADDRESS, "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", "\"::\"");
+    RAW(EH_ENC_VALUE128, EH_FMT_IP_ADDRESS_OBSOLETE, "\0\0\0\0\0\0\0\0\0\0\xff\xff\x01\x02\x03\x04",
+        "\"::ffff:1.2.3.4\"");
+    RAW(EH_ENC_VALUE128, EH_FMT_IP_ADDRESS, "\0\0\0\0\0\0\0\0\0\0\0\0\x01\x02\x03\x04",
+        "\"::1.2.3.4\"");
+    RAW(EH_ENC_VALUE128, EH_FMT_IP_ADDRESS, "\0\x01\0\0\0\0\0\x01\0\0\0\0\0\0\0\x01",
+        "\"1:0:0:1::1\""); /* longest run wins */
+    RAW(EH_ENC_VALUE128, EH_FMT_IP_ADDRESS, "\xfe\x80\0\0\0\0\0\0\0\x01\0\0\0\0\0\0",
+        "\"fe80::1:0:0:0\""); /* first of equal runs */
+    RAW(EH_ENC_VALUE128, EH_FMT_IP_ADDRESS, "\0\x01\0\0\0\0\0\0\0\0\0\0\0\0\0\0", "\"1::\"");
+    RAW(EH_ENC_VALUE128, EH_FMT_IP_ADDRESS, "\0\x01\0\0\0\x02\0\x03\0\x04\0\x05\0\x06\0\x07",
+        "\"1:0:2:3:4:5:6:7\""); /* one 0: no :: */
+    RAW(EH_ENC_VALUE128, EH_FMT_SIGNED_INT, B16,
+        "\"01 02 03 04 05 06 07 08 09 0a 0b 0c 0d 0e 0f 10\"");
 }
 
 /* ---- §4.7, §4.8 strings ------------------------------------------------------ */
@@ -192,7 +192,7 @@ static void test_zstring_char8(void)
     RAW(EH_ENC_ZSTRING_CHAR8, DEF, "hello\0", "\"hello\"");
     RAW(EH_ENC_ZSTRING_CHAR8, DEF, "\0", "\"\"");
     RAW(EH_ENC_ZSTRING_CHAR8, EH_FMT_STRING_UTF, "a\xc3\xa9\0", "\"a\xc3\xa9\"");
-    RAW(EH_ENC_ZSTRING_CHAR8, DEF, "\xc0\xaf\0", "\"\xc3\x80\xc2\xaf\"");  /* Latin-1 fallback */
+    RAW(EH_ENC_ZSTRING_CHAR8, DEF, "\xc0\xaf\0", "\"\xc3\x80\xc2\xaf\""); /* Latin-1 fallback */
     RAW(EH_ENC_ZSTRING_CHAR8, EH_FMT_STRING8, "\xe9\0", "\"\xc3\xa9\"");
     RAW(EH_ENC_ZSTRING_CHAR8, EH_FMT_HEX_BYTES, "HowAr\0", "\"48 6f 77 41 72\"");
     RAW(EH_ENC_ZSTRING_CHAR8, EH_FMT_HEX_BYTES, "\0", "\"\"");
@@ -220,22 +220,27 @@ static void test_zstring_char16_char32(void)
 
 static void test_counted_strings(void)
 {
-    RAW(EH_ENC_STRING_LENGTH16_CHAR8, DEF, "\x03\x00" "a\0b", "\"a\\u0000b\"");
+    RAW(EH_ENC_STRING_LENGTH16_CHAR8, DEF,
+        "\x03\x00"
+        "a\0b",
+        "\"a\\u0000b\"");
     RAW(EH_ENC_STRING_LENGTH16_CHAR8, DEF, "\x00\x00", "\"\"");
     RAW(EH_ENC_STRING_LENGTH16_CHAR8, EH_FMT_STRING8, "\x01\x00\xe9", "\"\xc3\xa9\"");
     RAW(EH_ENC_STRING_LENGTH16_CHAR8, EH_FMT_STRING_UTF_BOM, "\x04\x00\xff\xfe\x61\x00", "\"a\"");
     RAW(EH_ENC_STRING_LENGTH16_CHAR8, EH_FMT_STRING_UTF_BOM, "\x02\x00hi", "\"hi\"");
     RAW(EH_ENC_STRING_LENGTH16_CHAR8, EH_FMT_STRING_JSON,
-        "\x06\x00\xff\xfe\x00\x00" "z\0", "\"\xef\xbf\xbd\""); /* UTF-32 BOM, 2 bytes left */
-    RAW(EH_ENC_STRING_LENGTH16_CHAR8, EH_FMT_STRING_XML,
-        "\x08\x00\x00\x00\xfe\xff\0\0\0z", "\"z\"");              /* UTF-32BE BOM */
+        "\x06\x00\xff\xfe\x00\x00"
+        "z\0",
+        "\"\xef\xbf\xbd\""); /* UTF-32 BOM, 2 bytes left */
+    RAW(EH_ENC_STRING_LENGTH16_CHAR8, EH_FMT_STRING_XML, "\x08\x00\x00\x00\xfe\xff\0\0\0z",
+        "\"z\""); /* UTF-32BE BOM */
     RAW(EH_ENC_STRING_LENGTH16_CHAR8, EH_FMT_HEX_BYTES, "\x02\x00\xf0\xf1", "\"f0 f1\"");
     RAW(EH_ENC_STRING_LENGTH16_CHAR16, DEF, "\x02\x00h\0\xe9\0", "\"h\xc3\xa9\"");
     RAW(EH_ENC_STRING_LENGTH16_CHAR16, DEF, "\x02\x00\0\0x\0", "\"\\u0000x\"");
     RAW(EH_ENC_STRING_LENGTH16_CHAR16, EH_FMT_HEX_BYTES, "\x01\x00h\0", "\"68 00\"");
     RAW(EH_ENC_STRING_LENGTH16_CHAR32, DEF, "\x02\x00z\0\0\0\xe9\0\0\0", "\"z\xc3\xa9\"");
-    RAW(EH_ENC_STRING_LENGTH16_CHAR32, EH_FMT_STRING_UTF_BOM,
-        "\x02\x00\0\0\xfe\xff\0\0\0z", "\"z\"");
+    RAW(EH_ENC_STRING_LENGTH16_CHAR32, EH_FMT_STRING_UTF_BOM, "\x02\x00\0\0\xfe\xff\0\0\0z",
+        "\"z\"");
 }
 
 static void test_binary(void)
@@ -254,10 +259,10 @@ static void test_binary(void)
 static void test_length16_fixed_formats(void)
 {
     /* length 0 -> null */
-    static const int nullable[] = { EH_FMT_UNSIGNED_INT, EH_FMT_SIGNED_INT, EH_FMT_HEX_INT,
-                                    EH_FMT_ERRNO, EH_FMT_PID, EH_FMT_TIME, EH_FMT_BOOLEAN,
-                                    EH_FMT_FLOAT, EH_FMT_UUID, EH_FMT_PORT,
-                                    EH_FMT_IP_ADDRESS, EH_FMT_IP_ADDRESS_OBSOLETE };
+    static const int nullable[] = {
+        EH_FMT_UNSIGNED_INT, EH_FMT_SIGNED_INT, EH_FMT_HEX_INT,    EH_FMT_ERRNO,
+        EH_FMT_PID,          EH_FMT_TIME,       EH_FMT_BOOLEAN,    EH_FMT_FLOAT,
+        EH_FMT_UUID,         EH_FMT_PORT,       EH_FMT_IP_ADDRESS, EH_FMT_IP_ADDRESS_OBSOLETE};
     for (size_t i = 0; i < sizeof nullable / sizeof nullable[0]; i++) {
         RAW(EH_ENC_STRING_LENGTH16_CHAR8, nullable[i], "\x00\x00", "null");
         RAW(EH_ENC_BINARY_LENGTH16_CHAR8, nullable[i], "\x00\x00", "null");
@@ -297,11 +302,23 @@ static void test_length16_fixed_formats(void)
 
     /* other sizes -> the encoding's default: binary hex bytes, string UTF-8 */
     RAW(EH_ENC_STRING_LENGTH16_CHAR8, EH_FMT_SIGNED_INT, "\x01\x00\xf0", "-16");
-    RAW(EH_ENC_STRING_LENGTH16_CHAR8, EH_FMT_SIGNED_INT, "\x03\x00\xf0" "ab", "\"\xc3\xb0" "ab\"");
-    RAW(EH_ENC_STRING_LENGTH16_CHAR8, EH_FMT_FLOAT, "\x01\x00" "A", "\"A\"");
-    RAW(EH_ENC_STRING_LENGTH16_CHAR8, EH_FMT_ERRNO, "\x02\x00" "ab", "\"ab\"");
+    RAW(EH_ENC_STRING_LENGTH16_CHAR8, EH_FMT_SIGNED_INT,
+        "\x03\x00\xf0"
+        "ab",
+        "\"\xc3\xb0"
+        "ab\"");
+    RAW(EH_ENC_STRING_LENGTH16_CHAR8, EH_FMT_FLOAT,
+        "\x01\x00"
+        "A",
+        "\"A\"");
+    RAW(EH_ENC_STRING_LENGTH16_CHAR8, EH_FMT_ERRNO,
+        "\x02\x00"
+        "ab",
+        "\"ab\"");
     RAW(EH_ENC_BINARY_LENGTH16_CHAR8, EH_FMT_UNSIGNED_INT, "\x03\x00\x01\x02\x03", "\"01 02 03\"");
-    RAW(EH_ENC_BINARY_LENGTH16_CHAR8, EH_FMT_BOOLEAN, "\x08\x00" "\1\0\0\0\0\0\0\0",
+    RAW(EH_ENC_BINARY_LENGTH16_CHAR8, EH_FMT_BOOLEAN,
+        "\x08\x00"
+        "\1\0\0\0\0\0\0\0",
         "\"01 00 00 00 00 00 00 00\"");
     RAW(EH_ENC_BINARY_LENGTH16_CHAR8, EH_FMT_UUID, "\x04\x00\x01\x02\x03\x04", "\"01 02 03 04\"");
 }
@@ -322,9 +339,10 @@ static void test_hello_event(void)
     ehb_str8(&e, "hello #0");
     ehb_u16(&e, (uint16_t)-20);
     ehb_u16(&e, 0);
-    EXPECT_JSON(&e, "Sample_Provider_L5K1", EHD_JSON_SPACE | EHD_JSON_FIELD_TAG,
-                "{ \"n\": \"Sample_Provider:Hello\", \"n\": 0, \"msg\": \"hello #0\", "
-                "\"pt\": { \"x\": -20, \"y\": 0 }, \"meta\": { \"level\": 5, \"keyword\": \"0x1\" } }");
+    EXPECT_JSON(
+        &e, "Sample_Provider_L5K1", EHD_JSON_SPACE | EHD_JSON_FIELD_TAG,
+        "{ \"n\": \"Sample_Provider:Hello\", \"n\": 0, \"msg\": \"hello #0\", "
+        "\"pt\": { \"x\": -20, \"y\": 0 }, \"meta\": { \"level\": 5, \"keyword\": \"0x1\" } }");
     EXPECT_JSON(&e, "Sample_Provider_L5K1", 0,
                 "{\"n\":\"Sample_Provider:Hello\",\"n\":0,\"msg\":\"hello #0\","
                 "\"pt\":{\"x\":-20,\"y\":0},\"meta\":{\"level\":5,\"keyword\":\"0x1\"}}");
@@ -339,16 +357,17 @@ static void test_meta_all_members(void)
     e.version = 11;
     e.opcode = 3;
     e.tag = 0x1234;
-    static const uint8_t act[16] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 };
-    static const uint8_t rel[16] = { 0xff, 0xee, 0xdd, 0xcc, 0xbb, 0xaa, 0x99, 0x88,
-                                     0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11, 0x00 };
+    static const uint8_t act[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
+    static const uint8_t rel[16] = {0xff, 0xee, 0xdd, 0xcc, 0xbb, 0xaa, 0x99, 0x88,
+                                    0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11, 0x00};
     ehb_activity(&e, act, rel);
     ehb_field(&e, "v", EH_ENC_VALUE8, 0);
     ehb_u8(&e, 9);
-    const char *golden_meta = "\"id\":1000,\"version\":11,\"level\":4,\"keyword\":\"0xF123456789ABCDEF\","
-                              "\"opcode\":3,\"tag\":\"0x1234\","
-                              "\"activity\":\"01020304-0506-0708-090a-0b0c0d0e0f10\","
-                              "\"relatedActivity\":\"ffeeddcc-bbaa-9988-7766-554433221100\"";
+    const char *golden_meta =
+        "\"id\":1000,\"version\":11,\"level\":4,\"keyword\":\"0xF123456789ABCDEF\","
+        "\"opcode\":3,\"tag\":\"0x1234\","
+        "\"activity\":\"01020304-0506-0708-090a-0b0c0d0e0f10\","
+        "\"relatedActivity\":\"ffeeddcc-bbaa-9988-7766-554433221100\"";
     char want[1024];
     snprintf(want, sizeof want, "{\"n\":\"Prov:Ev\",\"v\":9,\"meta\":{%s}}", golden_meta);
     EXPECT_JSON(&e, "Prov_L4Kf123456789abcdef", 0, want);
@@ -356,37 +375,43 @@ static void test_meta_all_members(void)
     /* with sample info: time, cpu, pid, tid first (time as given) */
     size_t len;
     const uint8_t *p = ehb_finish(&e, &len);
-    ehd_sample_info si = { .time_json = "\"2024-03-28T00:45:14.789573967Z\"", .has_cpu = 1,
-                           .cpu = 16, .has_pid = 1, .pid = 2004, .tid = 2005 };
+    ehd_sample_info si = {.time_json = "\"2024-03-28T00:45:14.789573967Z\"",
+                          .has_cpu = 1,
+                          .cpu = 16,
+                          .has_pid = 1,
+                          .pid = 2004,
+                          .tid = 2005};
     ehd_buf out;
     ehd_buf_init(&out);
     const char *reason = NULL;
     size_t off = 0;
-    KT_EXPECT_EQ(ehd_eventheader_json(&out, "Prov_L4Kf123456789abcdef", 24, p, len, &si, 0,
-                                      &reason, &off), 0);
+    KT_EXPECT_EQ(
+        ehd_eventheader_json(&out, "Prov_L4Kf123456789abcdef", 24, p, len, &si, 0, &reason, &off),
+        0);
     snprintf(want, sizeof want,
              "{\"n\":\"Prov:Ev\",\"v\":9,\"meta\":{\"time\":\"2024-03-28T00:45:14.789573967Z\","
-             "\"cpu\":16,\"pid\":2004,\"tid\":2005,%s}}", golden_meta);
+             "\"cpu\":16,\"pid\":2004,\"tid\":2005,%s}}",
+             golden_meta);
     KT_EXPECT_STR(out.data, want);
 
     /* golden meta: no time/cpu/pid/tid even when known */
     ehd_buf_reset(&out);
     KT_EXPECT_EQ(ehd_eventheader_json(&out, "Prov_L4Kf123456789abcdef", 24, p, len, &si,
-                                      EHD_META_GOLDEN, &reason, &off), 0);
+                                      EHD_META_GOLDEN, &reason, &off),
+                 0);
     snprintf(want, sizeof want, "{\"n\":\"Prov:Ev\",\"v\":9,\"meta\":{%s}}", golden_meta);
     KT_EXPECT_STR(out.data, want);
 
     /* unquoted raw-clock time, no cpu, pid only */
     ehd_buf_reset(&out);
-    ehd_sample_info si2 = { .time_json = "123.123456789", .has_pid = 1, .pid = 7, .tid = 8 };
-    KT_EXPECT_EQ(ehd_eventheader_json(&out, "Prov_L4K0", 9, p, len, &si2, EHD_JSON_SPACE,
-                                      &reason, &off), 0);
-    KT_EXPECT_STR(out.data,
-                  "{ \"n\": \"Prov:Ev\", \"v\": 9, \"meta\": { \"time\": 123.123456789, "
-                  "\"pid\": 7, \"tid\": 8, \"id\": 1000, \"version\": 11, \"level\": 4, "
-                  "\"opcode\": 3, \"tag\": \"0x1234\", "
-                  "\"activity\": \"01020304-0506-0708-090a-0b0c0d0e0f10\", "
-                  "\"relatedActivity\": \"ffeeddcc-bbaa-9988-7766-554433221100\" } }");
+    ehd_sample_info si2 = {.time_json = "123.123456789", .has_pid = 1, .pid = 7, .tid = 8};
+    KT_EXPECT_EQ(
+        ehd_eventheader_json(&out, "Prov_L4K0", 9, p, len, &si2, EHD_JSON_SPACE, &reason, &off), 0);
+    KT_EXPECT_STR(out.data, "{ \"n\": \"Prov:Ev\", \"v\": 9, \"meta\": { \"time\": 123.123456789, "
+                            "\"pid\": 7, \"tid\": 8, \"id\": 1000, \"version\": 11, \"level\": 4, "
+                            "\"opcode\": 3, \"tag\": \"0x1234\", "
+                            "\"activity\": \"01020304-0506-0708-090a-0b0c0d0e0f10\", "
+                            "\"relatedActivity\": \"ffeeddcc-bbaa-9988-7766-554433221100\" } }");
     ehd_buf_free(&out);
     ehb_free(&e);
 }
@@ -395,10 +420,11 @@ static void test_meta_activity_only_and_empty(void)
 {
     ehb e;
     ehb_init(&e, 0, 0, "Ev");
-    static const uint8_t act[16] = { 0xaa, 0xbb, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x01 };
+    static const uint8_t act[16] = {0xaa, 0xbb, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x01};
     ehb_activity(&e, act, NULL);
-    EXPECT_JSON(&e, "P_L0K0", 0,
-                "{\"n\":\"P:Ev\",\"meta\":{\"activity\":\"aabb0000-0000-0000-0000-000000000001\"}}");
+    EXPECT_JSON(
+        &e, "P_L0K0", 0,
+        "{\"n\":\"P:Ev\",\"meta\":{\"activity\":\"aabb0000-0000-0000-0000-000000000001\"}}");
     ehb_free(&e);
     /* level 0, nothing else: empty meta object */
     ehb_init(&e, 0, 0, "Ev");
@@ -532,11 +558,12 @@ static void test_arrays_simple(void)
                 "\"MyStrings3\":[\"ABC\",\"\",\"XYZ\"],\"counted\":[\"q\",\"\"],"
                 "\"bin\":[\"01 02\"],\"u\":[\"01020304-0506-0708-090a-0b0c0d0e0f10\"],"
                 "\"meta\":{\"level\":5}}");
-    EXPECT_JSON(&e, "P_L5K0", EHD_JSON_SPACE,
-                "{ \"n\": \"P:E\", \"c\": [ 1, -2, 3 ], \"v\": [ \"0xA\", \"0x0\" ], \"empty\": [ ], "
-                "\"MyStrings3\": [ \"ABC\", \"\", \"XYZ\" ], \"counted\": [ \"q\", \"\" ], "
-                "\"bin\": [ \"01 02\" ], \"u\": [ \"01020304-0506-0708-090a-0b0c0d0e0f10\" ], "
-                "\"meta\": { \"level\": 5 } }");
+    EXPECT_JSON(
+        &e, "P_L5K0", EHD_JSON_SPACE,
+        "{ \"n\": \"P:E\", \"c\": [ 1, -2, 3 ], \"v\": [ \"0xA\", \"0x0\" ], \"empty\": [ ], "
+        "\"MyStrings3\": [ \"ABC\", \"\", \"XYZ\" ], \"counted\": [ \"q\", \"\" ], "
+        "\"bin\": [ \"01 02\" ], \"u\": [ \"01020304-0506-0708-090a-0b0c0d0e0f10\" ], "
+        "\"meta\": { \"level\": 5 } }");
     ehb_free(&e);
 }
 
@@ -567,9 +594,11 @@ static void test_array_of_struct(void)
 {
     ehb e;
     array_of_struct_event(&e, 1, 0); /* count 0: struct metadata skipped, "post" still found */
-    EXPECT_JSON(&e, "P_L5K0", 0, "{\"n\":\"P:E\",\"pre\":100,\"sa\":[],\"post\":200,\"meta\":{\"level\":5}}");
-    EXPECT_JSON(&e, "P_L5K0", EHD_JSON_SPACE,
-                "{ \"n\": \"P:E\", \"pre\": 100, \"sa\": [ ], \"post\": 200, \"meta\": { \"level\": 5 } }");
+    EXPECT_JSON(&e, "P_L5K0", 0,
+                "{\"n\":\"P:E\",\"pre\":100,\"sa\":[],\"post\":200,\"meta\":{\"level\":5}}");
+    EXPECT_JSON(
+        &e, "P_L5K0", EHD_JSON_SPACE,
+        "{ \"n\": \"P:E\", \"pre\": 100, \"sa\": [ ], \"post\": 200, \"meta\": { \"level\": 5 } }");
     ehb_free(&e);
     array_of_struct_event(&e, 0, 1);
     EXPECT_JSON(&e, "P_L5K0", 0,
@@ -605,7 +634,8 @@ static void test_array_in_array_of_struct(void)
     ehb_u8(&e, 1);
     ehb_u8(&e, 2);
     ehb_u16(&e, 0);
-    EXPECT_JSON(&e, "P_L5K0", 0, "{\"n\":\"P:E\",\"o\":[{\"v\":[1,2]},{\"v\":[]}],\"meta\":{\"level\":5}}");
+    EXPECT_JSON(&e, "P_L5K0", 0,
+                "{\"n\":\"P:E\",\"o\":[{\"v\":[1,2]},{\"v\":[]}],\"meta\":{\"level\":5}}");
     ehb_free(&e);
 }
 
@@ -616,7 +646,7 @@ static void build_mixed(ehb *e, int be)
     ehb_init(e, be, 5, "Mixed");
     e->id = 0x1234;
     e->tag = 0xABCD;
-    static const uint8_t act[16] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 };
+    static const uint8_t act[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
     ehb_activity(e, act, NULL);
     ehb_field(e, "u16", EH_ENC_VALUE16, 0);
     ehb_field(e, "i32", EH_ENC_VALUE32, EH_FMT_SIGNED_INT);
@@ -630,7 +660,7 @@ static void build_mixed(ehb *e, int be)
     ehb_u16(e, 0x0102);
     ehb_u32(e, (uint32_t)-70000);
     ehb_u64(e, 0x0102030405060708ull);
-    ehb_u32(e, 0x4048F5C3); /* 3.14f */
+    ehb_u32(e, 0x4048F5C3);    /* 3.14f */
     ehb_raw(e, "\x00\x50", 2); /* port bytes are network order in both */
     ehb_u16(e, 2);
     ehb_u16(e, 'h');
@@ -684,10 +714,8 @@ static void test_padding_ignored(void)
 static void test_unknown_extension_skipped(void)
 {
     /* Header flags 0x07, then an unknown kind 0x55 extension (chained), then metadata. */
-    static const uint8_t ev[] = { 0x07, 0, 0, 0, 0, 0, 0, 5,
-                                  3, 0, 0x55, 0x80, 0xaa, 0xbb, 0xcc,
-                                  5, 0, 1, 0, 'E', 0, 'x', 0, 2,
-                                  9 };
+    static const uint8_t ev[] = {0x07, 0,    0, 0, 0, 0, 0,   5, 3,   0, 0x55, 0x80, 0xaa,
+                                 0xbb, 0xcc, 5, 0, 1, 0, 'E', 0, 'x', 0, 2,    9};
     ehd_buf out;
     ehd_buf_init(&out);
     const char *reason = NULL;
@@ -773,7 +801,8 @@ static void expect_error_raw(int line, const uint8_t *p, size_t len, const char 
     ehd_buf_puts(&out, "prefix");
     const char *reason = NULL;
     size_t off = (size_t)-1;
-    int err = ehd_eventheader_json(&out, tp, strlen(tp), p, len, NULL, EHD_JSON_SPACE, &reason, &off);
+    int err =
+        ehd_eventheader_json(&out, tp, strlen(tp), p, len, NULL, EHD_JSON_SPACE, &reason, &off);
     if (err != want_err) {
         kt_fail_at(__FILE__, line, "unexpected errno");
         kt_diag("  got %d (%s), want %d", err, reason ? reason : "-", want_err);
@@ -798,7 +827,7 @@ static void expect_error(int line, ehb *e, const char *tp, int want_err)
     expect_error_raw(line, p, len, tp, want_err);
 }
 #define EXPECT_ERROR_RAW(bytes, tp, err) expect_error_raw(__LINE__, bytes, sizeof(bytes), tp, err)
-#define EXPECT_ERROR(e, tp, err) expect_error(__LINE__, e, tp, err)
+#define EXPECT_ERROR(e, tp, err)         expect_error(__LINE__, e, tp, err)
 
 static void test_error_truncated_values(void)
 {
@@ -920,17 +949,17 @@ static void test_error_header_and_name(void)
     ehb_init(&e, 0, 5, "E");
     ehb_field(&e, "x", EH_ENC_VALUE8, 0);
     ehb_u8(&e, 1);
-    EXPECT_ERROR(&e, "P_L5K0", 0);                  /* the event itself is fine */
-    EXPECT_ERROR(&e, "P_L4K0", EINVAL);             /* level in name differs from header */
-    EXPECT_ERROR(&e, "PL5K0", EINVAL);              /* no '_' */
-    EXPECT_ERROR(&e, "P_L5K0_", EINVAL);            /* nothing after the last '_' */
-    EXPECT_ERROR(&e, "P_5K0", EINVAL);              /* no 'L' */
-    EXPECT_ERROR(&e, "P_L5", EINVAL);               /* no 'K' */
-    EXPECT_ERROR(&e, "P_L5K", EINVAL);              /* no keyword digits */
-    EXPECT_ERROR(&e, "P_LK0", EINVAL);              /* no level digits */
-    EXPECT_ERROR(&e, "P_L5KA", EINVAL);             /* uppercase hex is not the name format */
-    EXPECT_ERROR(&e, "P_L5K0g", EINVAL);            /* option must start with [A-Z] */
-    EXPECT_ERROR(&e, "P_L5K0G_x", EINVAL);          /* the last '_' is in the options */
+    EXPECT_ERROR(&e, "P_L5K0", 0);                      /* the event itself is fine */
+    EXPECT_ERROR(&e, "P_L4K0", EINVAL);                 /* level in name differs from header */
+    EXPECT_ERROR(&e, "PL5K0", EINVAL);                  /* no '_' */
+    EXPECT_ERROR(&e, "P_L5K0_", EINVAL);                /* nothing after the last '_' */
+    EXPECT_ERROR(&e, "P_5K0", EINVAL);                  /* no 'L' */
+    EXPECT_ERROR(&e, "P_L5", EINVAL);                   /* no 'K' */
+    EXPECT_ERROR(&e, "P_L5K", EINVAL);                  /* no keyword digits */
+    EXPECT_ERROR(&e, "P_LK0", EINVAL);                  /* no level digits */
+    EXPECT_ERROR(&e, "P_L5KA", EINVAL);                 /* uppercase hex is not the name format */
+    EXPECT_ERROR(&e, "P_L5K0g", EINVAL);                /* option must start with [A-Z] */
+    EXPECT_ERROR(&e, "P_L5K0G_x", EINVAL);              /* the last '_' is in the options */
     EXPECT_ERROR(&e, "P_L5K11111111111111111", EINVAL); /* keyword over 64 bits */
     ehb_free(&e);
 
@@ -947,35 +976,35 @@ static void test_error_header_and_name(void)
     e.no_metadata = 1;
     e.flags = 0x03;
     EXPECT_ERROR(&e, "P_L5K0", EBADMSG);
-    static const uint8_t id[16] = { 1 };
+    static const uint8_t id[16] = {1};
     ehb_activity(&e, id, NULL);
     e.flags = 0x07;
     EXPECT_ERROR(&e, "P_L5K0", EBADMSG);
     ehb_free(&e);
 
-    static const uint8_t short_event[] = { 0x07, 0, 0, 0, 0, 0, 0 };
+    static const uint8_t short_event[] = {0x07, 0, 0, 0, 0, 0, 0};
     EXPECT_ERROR_RAW(short_event, "P_L0K0", EBADMSG);
-    static const uint8_t chain_cut[] = { 0x07, 0, 0, 0, 0, 0, 0, 5, 4, 0 };
+    static const uint8_t chain_cut[] = {0x07, 0, 0, 0, 0, 0, 0, 5, 4, 0};
     EXPECT_ERROR_RAW(chain_cut, "P_L5K0", EBADMSG);
-    static const uint8_t ext_too_big[] = { 0x07, 0, 0, 0, 0, 0, 0, 5, 9, 0, 1, 0, 'E', 0 };
+    static const uint8_t ext_too_big[] = {0x07, 0, 0, 0, 0, 0, 0, 5, 9, 0, 1, 0, 'E', 0};
     EXPECT_ERROR_RAW(ext_too_big, "P_L5K0", EBADMSG);
-    static const uint8_t kind0[] = { 0x07, 0, 0, 0, 0, 0, 0, 5, 2, 0, 0, 0, 'E', 0 };
+    static const uint8_t kind0[] = {0x07, 0, 0, 0, 0, 0, 0, 5, 2, 0, 0, 0, 'E', 0};
     EXPECT_ERROR_RAW(kind0, "P_L5K0", EBADMSG);
-    static const uint8_t two_meta[] = { 0x07, 0, 0, 0, 0, 0, 0, 5, 2, 0, 1, 0x80, 'E', 0,
-                                        2, 0, 1, 0, 'F', 0 };
+    static const uint8_t two_meta[] = {0x07, 0,    0,   0, 0, 0, 0, 5, 2,   0,
+                                       1,    0x80, 'E', 0, 2, 0, 1, 0, 'F', 0};
     EXPECT_ERROR_RAW(two_meta, "P_L5K0", EBADMSG);
-    static const uint8_t activity20[24 + 12] = { 0x07, 0, 0, 0, 0, 0, 0, 5, 20, 0, 2, 0x80,
-                                                 [32] = 2, 0, 1, 0 };
+    static const uint8_t activity20[24 + 12] = {0x07, 0, 0, 0,    0,        0, 0, 5,
+                                                20,   0, 2, 0x80, [32] = 2, 0, 1, 0};
     EXPECT_ERROR_RAW(activity20, "P_L5K0", EBADMSG);
-    static const uint8_t two_activity[] = { 0x07, 0, 0, 0, 0, 0, 0, 5,
-                                            16, 0, 2, 0x80, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
-                                            16, 0, 2, 0x80, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
-                                            2, 0, 1, 0, 'E', 0 };
+    static const uint8_t two_activity[] = {
+        0x07, 0, 0, 0,  0,  0,  0,  5,  16, 0,  2,  0x80, 1, 2,    3, 4, 5,   6,
+        7,    8, 9, 10, 11, 12, 13, 14, 15, 16, 16, 0,    2, 0x80, 1, 2, 3,   4,
+        5,    6, 7, 8,  9,  10, 11, 12, 13, 14, 15, 16,   2, 0,    1, 0, 'E', 0};
     EXPECT_ERROR_RAW(two_activity, "P_L5K0", EBADMSG);
     /* metadata then activity, 16 bytes: fine (extension order is free) */
-    static const uint8_t meta_then_activity[] = { 0x07, 0, 0, 0, 0, 0, 0, 5,
-                                                  2, 0, 1, 0x80, 'E', 0,
-                                                  16, 0, 2, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 };
+    static const uint8_t meta_then_activity[] = {0x07, 0, 0,  0,  0,  0,  0,  5,  2,  0, 1, 0x80,
+                                                 'E',  0, 16, 0,  2,  0,  1,  2,  3,  4, 5, 6,
+                                                 7,    8, 9,  10, 11, 12, 13, 14, 15, 16};
     EXPECT_ERROR_RAW(meta_then_activity, "P_L5K0", 0);
 }
 
@@ -1006,17 +1035,16 @@ static void test_bound_output_explosion(void)
     ehb_free(&e);
 }
 
-KT_MAIN(KT_CASE(test_value8), KT_CASE(test_value16), KT_CASE(test_value32),
-        KT_CASE(test_value64), KT_CASE(test_value128), KT_CASE(test_zstring_char8),
-        KT_CASE(test_zstring_char16_char32), KT_CASE(test_counted_strings), KT_CASE(test_binary),
-        KT_CASE(test_length16_fixed_formats), KT_CASE(test_hello_event),
-        KT_CASE(test_meta_all_members), KT_CASE(test_meta_activity_only_and_empty),
-        KT_CASE(test_names), KT_CASE(test_field_tags), KT_CASE(test_struct_nesting),
-        KT_CASE(test_struct_ends_with_metadata), KT_CASE(test_arrays_simple),
-        KT_CASE(test_array_of_struct), KT_CASE(test_array_in_array_of_struct),
-        KT_CASE(test_big_endian_same_output), KT_CASE(test_padding_ignored),
-        KT_CASE(test_unknown_extension_skipped), KT_CASE(test_300_top_level_fields),
-        KT_CASE(test_nesting_40_deep), KT_CASE(test_5000_element_array),
-        KT_CASE(test_error_truncated_values), KT_CASE(test_error_metadata),
-        KT_CASE(test_error_header_and_name), KT_CASE(test_bound_struct_depth),
-        KT_CASE(test_bound_output_explosion))
+KT_MAIN(KT_CASE(test_value8), KT_CASE(test_value16), KT_CASE(test_value32), KT_CASE(test_value64),
+        KT_CASE(test_value128), KT_CASE(test_zstring_char8), KT_CASE(test_zstring_char16_char32),
+        KT_CASE(test_counted_strings), KT_CASE(test_binary), KT_CASE(test_length16_fixed_formats),
+        KT_CASE(test_hello_event), KT_CASE(test_meta_all_members),
+        KT_CASE(test_meta_activity_only_and_empty), KT_CASE(test_names), KT_CASE(test_field_tags),
+        KT_CASE(test_struct_nesting), KT_CASE(test_struct_ends_with_metadata),
+        KT_CASE(test_arrays_simple), KT_CASE(test_array_of_struct),
+        KT_CASE(test_array_in_array_of_struct), KT_CASE(test_big_endian_same_output),
+        KT_CASE(test_padding_ignored), KT_CASE(test_unknown_extension_skipped),
+        KT_CASE(test_300_top_level_fields), KT_CASE(test_nesting_40_deep),
+        KT_CASE(test_5000_element_array), KT_CASE(test_error_truncated_values),
+        KT_CASE(test_error_metadata), KT_CASE(test_error_header_and_name),
+        KT_CASE(test_bound_struct_depth), KT_CASE(test_bound_output_explosion))

@@ -76,11 +76,11 @@ static void test_doubles_python_repr(void)
     expect_f64(1.0 / 3.0, "3333333333333333", -1);        /* 0.3333333333333333 */
     expect_f64(0.1, "1", -1);
     expect_f64(0.3, "3", -1);
-    expect_f64(0.1 + 0.2, "30000000000000004", -1);       /* 0.30000000000000004 */
-    expect_f64(1e23, "1", 23);                            /* '1e+23' */
+    expect_f64(0.1 + 0.2, "30000000000000004", -1); /* 0.30000000000000004 */
+    expect_f64(1e23, "1", 23);                      /* '1e+23' */
     expect_f64(123456.789, "123456789", 5);
-    expect_f64(9007199254740992.0, "9007199254740992", 15); /* 2^53 */
-    expect_f64(0.5, "5", -1);                             /* lopsided power of two */
+    expect_f64(9007199254740992.0, "9007199254740992", 15);     /* 2^53 */
+    expect_f64(0.5, "5", -1);                                   /* lopsided power of two */
     expect_f64(8.673617379884035e-19, "8673617379884035", -19); /* 2^-60 */
     expect_f64(2.86102294921875e-06, "286102294921875", -6);    /* 3 * 2^-20, exact */
     expect_f64(1.0, "1", 0);
@@ -114,9 +114,9 @@ static void test_declines_extremes(void)
 {
     char d[24];
     int n, x;
-    KT_EXPECT_EQ(eh_float_shortest_fast(1, -1074, 0, d, &n, &x), 0);         /* 5e-324 */
+    KT_EXPECT_EQ(eh_float_shortest_fast(1, -1074, 0, d, &n, &x), 0);              /* 5e-324 */
     KT_EXPECT_EQ(eh_float_shortest_fast((1ull << 53) - 1, 971, 0, d, &n, &x), 0); /* DBL_MAX */
-    KT_EXPECT_EQ(eh_float_shortest_fast(1, -149, 0, d, &n, &x), 0);          /* 1e-45f */
+    KT_EXPECT_EQ(eh_float_shortest_fast(1, -149, 0, d, &n, &x), 0);               /* 1e-45f */
 }
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;

@@ -91,16 +91,18 @@ static void test_file_mode_hello_and_sched_switch(void)
                       "\"time\": 3.917426676, \"cpu\": 0, \"pid\": 68, \"tid\": 68 } }");
     /* perf script: migration/0 17/17 3.918261136 ... prev_state=S (1) ==> swapper/0 0 */
     if (o.n > 1)
-        KT_EXPECT(strstr(o.ev[1], "\"prev_comm\": \"migration/0\", \"prev_pid\": \"0x11\", "
-                                  "\"prev_prio\": 0, \"prev_state\": 1, \"next_comm\": "
-                                  "\"swapper/0\", \"next_pid\": \"0x0\", \"next_prio\": 120") != NULL);
+        KT_EXPECT(strstr(o.ev[1],
+                         "\"prev_comm\": \"migration/0\", \"prev_pid\": \"0x11\", "
+                         "\"prev_prio\": 0, \"prev_state\": 1, \"next_comm\": "
+                         "\"swapper/0\", \"next_pid\": \"0x0\", \"next_prio\": 120") != NULL);
     /* compact form of the same event */
     perf_test_out_free(&o);
     KT_EXPECT_EQ(perf_test_decode(d, size, EHD_META_GOLDEN, &o), 0);
     if (o.n > 0)
-        KT_EXPECT_STR(o.ev[0], "{\"n\":\"sched:sched_switch\",\"prev_comm\":\"perf\",\"prev_pid\":"
-                               "\"0x44\",\"prev_prio\":120,\"prev_state\":2,\"next_comm\":"
-                               "\"migration/0\",\"next_pid\":\"0x11\",\"next_prio\":0,\"meta\":{}}");
+        KT_EXPECT_STR(o.ev[0],
+                      "{\"n\":\"sched:sched_switch\",\"prev_comm\":\"perf\",\"prev_pid\":"
+                      "\"0x44\",\"prev_prio\":120,\"prev_state\":2,\"next_comm\":"
+                      "\"migration/0\",\"next_pid\":\"0x11\",\"next_prio\":0,\"meta\":{}}");
     perf_test_out_free(&o);
     free(d);
 }
@@ -155,8 +157,10 @@ static void test_pipe_mode_hello_decoded_as_eventheader(void)
     /* with meta: perf script shows gen_captures 73/73 on cpu 0 */
     KT_EXPECT_EQ(perf_test_decode(d, size, EHD_JSON_SPACE, &o), 0);
     if (o.n > 0)
-        KT_EXPECT(strstr(o.ev[0], "\"time\": 5.444584671, \"cpu\": 0, \"pid\": 73, \"tid\": 73, \"level\": 5, "
-                                  "\"keyword\": \"0x1\" } }") != NULL);
+        KT_EXPECT(
+            strstr(o.ev[0],
+                   "\"time\": 5.444584671, \"cpu\": 0, \"pid\": 73, \"tid\": 73, \"level\": 5, "
+                   "\"keyword\": \"0x1\" } }") != NULL);
     perf_test_out_free(&o);
     free(d);
 }
@@ -179,8 +183,8 @@ static void test_size_ladder_samples(void)
         fclose(f);
         return;
     }
-    static const uint64_t want_n[6] = { 16, 4000, 4100, 8000, 8150, 8170 };
-    uint64_t offsets[6] = { 0 };
+    static const uint64_t want_n[6] = {16, 4000, 4100, 8000, 8150, 8170};
+    uint64_t offsets[6] = {0};
     size_t k = 0;
     ehd_perf_record rec;
     while (ehd_perf_next(r, &rec) > 0) {

@@ -12,18 +12,18 @@
 #include "ktap.h"
 #include "support_perf_util.h"
 
-#define FIELDS                                                                                 \
-    "\tfield:__data_loc char[] msg;\toffset:8;\tsize:4;\tsigned:0;\n"                        \
-    "\tfield:__rel_loc char[] rel;\toffset:12;\tsize:4;\tsigned:0;\n"                        \
-    "\tfield:unsigned long flags;\toffset:16;\tsize:8;\tsigned:0;\n"                         \
-    "\tfield:const char * ptr;\toffset:24;\tsize:8;\tsigned:0;\n"                            \
-    "\tfield:u64 vals[2];\toffset:32;\tsize:16;\tsigned:0;\n"                                \
-    "\tfield:s16 sh;\toffset:48;\tsize:2;\tsigned:1;\n"                                      \
-    "\tfield:struct foo blob;\toffset:50;\tsize:3;\tsigned:0;\n"                             \
-    "\tfield:gfp_t gfp;\toffset:53;\tsize:4;\tsigned:0;\n"                                   \
-    "\tfield:unsigned char uc;\toffset:57;\tsize:1;\tsigned:0;\n"                            \
-    "\tfield:int arr[TASK_LEN];\toffset:58;\tsize:8;\tsigned:1;\n"                           \
-    "\tfield:__data_loc u16[] dyn16;\toffset:66;\tsize:4;\tsigned:0;\n"                      \
+#define FIELDS                                                          \
+    "\tfield:__data_loc char[] msg;\toffset:8;\tsize:4;\tsigned:0;\n"   \
+    "\tfield:__rel_loc char[] rel;\toffset:12;\tsize:4;\tsigned:0;\n"   \
+    "\tfield:unsigned long flags;\toffset:16;\tsize:8;\tsigned:0;\n"    \
+    "\tfield:const char * ptr;\toffset:24;\tsize:8;\tsigned:0;\n"       \
+    "\tfield:u64 vals[2];\toffset:32;\tsize:16;\tsigned:0;\n"           \
+    "\tfield:s16 sh;\toffset:48;\tsize:2;\tsigned:1;\n"                 \
+    "\tfield:struct foo blob;\toffset:50;\tsize:3;\tsigned:0;\n"        \
+    "\tfield:gfp_t gfp;\toffset:53;\tsize:4;\tsigned:0;\n"              \
+    "\tfield:unsigned char uc;\toffset:57;\tsize:1;\tsigned:0;\n"       \
+    "\tfield:int arr[TASK_LEN];\toffset:58;\tsize:8;\tsigned:1;\n"      \
+    "\tfield:__data_loc u16[] dyn16;\toffset:66;\tsize:4;\tsigned:0;\n" \
     "\tfield:bool ok;\toffset:70;\tsize:1;\tsigned:0;\n"
 
 static const char format_text[] =
@@ -31,8 +31,7 @@ static const char format_text[] =
     "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
     "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
     "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-    "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n" FIELDS
-    "\nprint fmt: \"x\"\n";
+    "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n" FIELDS "\nprint fmt: \"x\"\n";
 
 static void test_parse_fields(void)
 {
@@ -54,18 +53,18 @@ static void test_parse_fields(void)
         uint8_t kind, loc, is_array;
         uint32_t elem, count;
     } want[12] = {
-        { "msg", "__data_loc char[]", EHD_TP_STRING, EHD_TP_LOC_DATA, 1, 1, 0 },
-        { "rel", "__rel_loc char[]", EHD_TP_STRING, EHD_TP_LOC_REL, 1, 1, 0 },
-        { "flags", "unsigned long", EHD_TP_HEX, 0, 0, 8, 0 },
-        { "ptr", "const char *", EHD_TP_HEX, 0, 0, 8, 0 },
-        { "vals", "u64", EHD_TP_UNSIGNED, 0, 1, 8, 2 },
-        { "sh", "s16", EHD_TP_SIGNED, 0, 0, 2, 0 },
-        { "blob", "struct foo", EHD_TP_NONE, 0, 0, 1, 0 },
-        { "gfp", "gfp_t", EHD_TP_HEX, 0, 0, 4, 0 },
-        { "uc", "unsigned char", EHD_TP_UNSIGNED, 0, 0, 1, 0 },
-        { "arr", "int", EHD_TP_SIGNED, 0, 1, 4, 2 },
-        { "dyn16", "__data_loc u16[]", EHD_TP_UNSIGNED, EHD_TP_LOC_DATA, 1, 2, 0 },
-        { "ok", "bool", EHD_TP_HEX, 0, 0, 1, 0 },
+        {"msg", "__data_loc char[]", EHD_TP_STRING, EHD_TP_LOC_DATA, 1, 1, 0},
+        {"rel", "__rel_loc char[]", EHD_TP_STRING, EHD_TP_LOC_REL, 1, 1, 0},
+        {"flags", "unsigned long", EHD_TP_HEX, 0, 0, 8, 0},
+        {"ptr", "const char *", EHD_TP_HEX, 0, 0, 8, 0},
+        {"vals", "u64", EHD_TP_UNSIGNED, 0, 1, 8, 2},
+        {"sh", "s16", EHD_TP_SIGNED, 0, 0, 2, 0},
+        {"blob", "struct foo", EHD_TP_NONE, 0, 0, 1, 0},
+        {"gfp", "gfp_t", EHD_TP_HEX, 0, 0, 4, 0},
+        {"uc", "unsigned char", EHD_TP_UNSIGNED, 0, 0, 1, 0},
+        {"arr", "int", EHD_TP_SIGNED, 0, 1, 4, 2},
+        {"dyn16", "__data_loc u16[]", EHD_TP_UNSIGNED, EHD_TP_LOC_DATA, 1, 2, 0},
+        {"ok", "bool", EHD_TP_HEX, 0, 0, 1, 0},
     };
     for (size_t i = 0; i < 12; i++) {
         const ehd_tp_field *fd = &f.fields[4 + i];
@@ -94,15 +93,13 @@ static void test_parse_rejects(void)
     KT_EXPECT_EQ(ehd_tp_format_parse(&f, NULL, no_id, sizeof no_id - 1, &reason), EBADMSG);
     KT_EXPECT_STR(reason, "format has no name: or ID: line");
     static const char bad_field[] = "name: x\nID: 1\nformat:\n\tfield:int a;\toffset:zz;\n";
-    KT_EXPECT_EQ(ehd_tp_format_parse(&f, NULL, bad_field, sizeof bad_field - 1, &reason),
-                 EBADMSG);
+    KT_EXPECT_EQ(ehd_tp_format_parse(&f, NULL, bad_field, sizeof bad_field - 1, &reason), EBADMSG);
     KT_EXPECT_STR(reason, "malformed field line in format");
     /* the user_events format of an EventHeader tracepoint */
-    static const char eh[] =
-        "name: P_L5K1\nID: 9\nformat:\n"
-        "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-        "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
-        "\tfield:u8 eventheader_flags;\toffset:8;\tsize:1;\tsigned:0;\n";
+    static const char eh[] = "name: P_L5K1\nID: 9\nformat:\n"
+                             "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+                             "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+                             "\tfield:u8 eventheader_flags;\toffset:8;\tsize:1;\tsigned:0;\n";
     KT_EXPECT_EQ(ehd_tp_format_parse(&f, "user_events", eh, sizeof eh - 1, &reason), 0);
     KT_EXPECT_EQ(f.is_eventheader, 1);
     ehd_tp_format_free(&f);
@@ -112,25 +109,25 @@ static void test_parse_rejects(void)
 static void build_payload(uint8_t *raw, int be, uint16_t msg_off)
 {
     memset(raw, 0, 85);
-#define PUT(off, v, n)                                                                         \
-    do {                                                                                       \
-        for (int k_ = 0; k_ < (n); k_++)                                                       \
-            raw[(off) + (be ? (n) - 1 - k_ : k_)] = (uint8_t)((uint64_t)(v) >> (8 * k_));      \
+#define PUT(off, v, n)                                                                  \
+    do {                                                                                \
+        for (int k_ = 0; k_ < (n); k_++)                                                \
+            raw[(off) + (be ? (n)-1 - k_ : k_)] = (uint8_t)((uint64_t)(v) >> (8 * k_)); \
     } while (0)
-    PUT(8, (6u << 16) | msg_off, 4);        /* msg: "hello\0" at 72 */
-    PUT(12, (3u << 16) | (78 - 16), 4);     /* rel: "ab\0" at 78, counted from the end (16) */
-    PUT(16, 0x1234, 8);                     /* flags */
-    PUT(24, 0xffffffff81000000ull, 8);      /* ptr */
-    PUT(32, 1, 8);                          /* vals[0] */
-    PUT(40, UINT64_MAX, 8);                 /* vals[1] */
-    PUT(48, (uint16_t)-2, 2);               /* sh */
+    PUT(8, (6u << 16) | msg_off, 4);    /* msg: "hello\0" at 72 */
+    PUT(12, (3u << 16) | (78 - 16), 4); /* rel: "ab\0" at 78, counted from the end (16) */
+    PUT(16, 0x1234, 8);                 /* flags */
+    PUT(24, 0xffffffff81000000ull, 8);  /* ptr */
+    PUT(32, 1, 8);                      /* vals[0] */
+    PUT(40, UINT64_MAX, 8);             /* vals[1] */
+    PUT(48, (uint16_t)-2, 2);           /* sh */
     raw[50] = 0xde, raw[51] = 0xad, raw[52] = 0x01; /* blob */
-    PUT(53, 0xcc0, 4);                      /* gfp */
-    raw[57] = 200;                          /* uc */
-    PUT(58, (uint32_t)-1, 4);               /* arr[0] */
-    PUT(62, 7, 4);                          /* arr[1] */
-    PUT(66, (4u << 16) | 81, 4);            /* dyn16: 2 x u16 at 81 */
-    raw[70] = 1;                            /* ok */
+    PUT(53, 0xcc0, 4);                              /* gfp */
+    raw[57] = 200;                                  /* uc */
+    PUT(58, (uint32_t)-1, 4);                       /* arr[0] */
+    PUT(62, 7, 4);                                  /* arr[1] */
+    PUT(66, (4u << 16) | 81, 4);                    /* dyn16: 2 x u16 at 81 */
+    raw[70] = 1;                                    /* ok */
     memcpy(raw + 72, "hello", 6);
     memcpy(raw + 78, "ab", 3);
     PUT(81, 258, 2);
@@ -141,7 +138,7 @@ static void build_payload(uint8_t *raw, int be, uint16_t msg_off)
 static void test_render_non_eventheader(void)
 {
     for (int be = 0; be < 2; be++) {
-        ehd_perf_writer_opts o = { 0 };
+        ehd_perf_writer_opts o = {0};
         o.big_endian = be;
         o.custom_fields = FIELDS;
         FILE *out = tmpfile();

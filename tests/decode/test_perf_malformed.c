@@ -17,16 +17,16 @@
 #define GOLDEN (EHD_JSON_SPACE | EHD_JSON_FIELD_TAG | EHD_META_GOLDEN)
 
 /* EventHeader event: flags 07, level 4, metadata "E\0" "v\0" value8; v = 9 */
-static const uint8_t ev[] = { 0x07, 0, 0, 0, 0, 0, 0, 0x04, 0x05, 0x00, 0x01, 0x00,
-                              'E',  0, 'v', 0, 0x02, 9 };
+static const uint8_t ev[] = {0x07, 0,    0,    0,   0, 0,   0, 0x04, 0x05,
+                             0x00, 0x01, 0x00, 'E', 0, 'v', 0, 0x02, 9};
 
 static uint8_t *make(int pipe, int be, unsigned nsamples, size_t *size)
 {
-    ehd_perf_writer_opts o = { 0 };
+    ehd_perf_writer_opts o = {0};
     o.pipe = pipe;
     o.big_endian = be;
     o.round_every = 2;
-    static const char *const names[1] = { "P_L4K0" };
+    static const char *const names[1] = {"P_L4K0"};
     FILE *out = tmpfile();
     const char *reason;
     ehd_perf_writer *w = ehd_perf_writer_open(out, &o, names, 1, &reason);
@@ -214,10 +214,10 @@ static void test_not_perf_data(void)
 /* A tracing-data blob whose counts lie: rejected without reading outside it. */
 static void test_tracing_data_counts_lie(void)
 {
-    static const uint8_t blob[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g', '0',
-                                    '.',  '6',  0,    0,   8,   0,   0x10, 0,  0,   'h', 'e',
-                                    'a',  'd',  'e',  'r', '_', 'p', 'a',  'g', 'e', 0,
-                                    0xff, 0xff, 0xff, 0xff, 0,  0,   0,    0 };
+    static const uint8_t blob[] = {0x17, 0x08, 0x44, 't',  'r',  'a',  'c', 'i',  'n', 'g',
+                                   '0',  '.',  '6',  0,    0,    8,    0,   0x10, 0,   0,
+                                   'h',  'e',  'a',  'd',  'e',  'r',  '_', 'p',  'a', 'g',
+                                   'e',  0,    0xff, 0xff, 0xff, 0xff, 0,   0,    0,   0};
     ehd_tracing_data td;
     const char *reason;
     size_t at;

@@ -15,25 +15,127 @@
 static const uint8_t capture[] = {
     /* 1: MyProv_L4K2, little-endian event: flags 07, version 1, id 5, tag 0,
      *    opcode 0, level 4; metadata ext (7 bytes) "Ev1\0" "a\0" value32; a = 7 */
-    0x27, 0x00, 0x00, 0x00, 'M', 'y', 'P', 'r', 'o', 'v', '_', 'L', '4', 'K', '2', 0,
-    0x07, 0x01, 0x05, 0x00, 0x00, 0x00, 0x00, 0x04,
-    0x07, 0x00, 0x01, 0x00, 'E', 'v', '1', 0, 'a', 0, 0x04,
-    0x07, 0x00, 0x00, 0x00,
+    0x27,
+    0x00,
+    0x00,
+    0x00,
+    'M',
+    'y',
+    'P',
+    'r',
+    'o',
+    'v',
+    '_',
+    'L',
+    '4',
+    'K',
+    '2',
+    0,
+    0x07,
+    0x01,
+    0x05,
+    0x00,
+    0x00,
+    0x00,
+    0x00,
+    0x04,
+    0x07,
+    0x00,
+    0x01,
+    0x00,
+    'E',
+    'v',
+    '1',
+    0,
+    'a',
+    0,
+    0x04,
+    0x07,
+    0x00,
+    0x00,
+    0x00,
     /* 2: MyProv_L4K2, big-endian event (flags 05): level 4; ext size 10 (BE)
      *    "Ev2\0" "b\0" value16 "s\0" zstring8; b = 0x0102 BE, s = "hi" */
-    0x2b, 0x00, 0x00, 0x00, 'M', 'y', 'P', 'r', 'o', 'v', '_', 'L', '4', 'K', '2', 0,
-    0x05, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x04,
-    0x00, 0x0a, 0x00, 0x01, 'E', 'v', '2', 0, 'b', 0, 0x03, 's', 0, 0x07,
-    0x01, 0x02, 'h', 'i', 0,
+    0x2b,
+    0x00,
+    0x00,
+    0x00,
+    'M',
+    'y',
+    'P',
+    'r',
+    'o',
+    'v',
+    '_',
+    'L',
+    '4',
+    'K',
+    '2',
+    0,
+    0x05,
+    0x00,
+    0x00,
+    0x00,
+    0x00,
+    0x00,
+    0x00,
+    0x04,
+    0x00,
+    0x0a,
+    0x00,
+    0x01,
+    'E',
+    'v',
+    '2',
+    0,
+    'b',
+    0,
+    0x03,
+    's',
+    0,
+    0x07,
+    0x01,
+    0x02,
+    'h',
+    'i',
+    0,
     /* 3: Other_L5K0: flags 07, tag 0x1234, opcode 2, level 5; "Ev3\0", no fields */
-    0x1f, 0x00, 0x00, 0x00, 'O', 't', 'h', 'e', 'r', '_', 'L', '5', 'K', '0', 0,
-    0x07, 0x00, 0x00, 0x00, 0x34, 0x12, 0x02, 0x05,
-    0x04, 0x00, 0x01, 0x00, 'E', 'v', '3', 0,
+    0x1f,
+    0x00,
+    0x00,
+    0x00,
+    'O',
+    't',
+    'h',
+    'e',
+    'r',
+    '_',
+    'L',
+    '5',
+    'K',
+    '0',
+    0,
+    0x07,
+    0x00,
+    0x00,
+    0x00,
+    0x34,
+    0x12,
+    0x02,
+    0x05,
+    0x04,
+    0x00,
+    0x01,
+    0x00,
+    'E',
+    'v',
+    '3',
+    0,
 };
 
 /* Sample times: rounds of two samples, so round 1 = {3000, 1000} is sorted
  * and round 2 = {2000, sched 1500} too, but never across rounds. */
-static const uint64_t times[3] = { 3000, 1000, 2000 };
+static const uint64_t times[3] = {3000, 1000, 2000};
 
 static const char *const want_golden[4] = {
     "{ \"n\": \"MyProv:Ev2\", \"b\": 258, \"s\": \"hi\", \"meta\": { \"level\": 4, \"keyword\": "
@@ -49,7 +151,7 @@ static const char *const want_golden[4] = {
 /* Builds the perf.data image; returns malloc'd bytes. */
 static uint8_t *make_perf(int pipe, int be, int clock, size_t *size)
 {
-    ehd_perf_writer_opts o = { 0 };
+    ehd_perf_writer_opts o = {0};
     o.pipe = pipe;
     o.big_endian = be;
     o.sched = 1;
@@ -59,7 +161,7 @@ static uint8_t *make_perf(int pipe, int be, int clock, size_t *size)
         o.wall_ns = 1704067200ull * 1000000000ull; /* 2024-01-01T00:00:00Z ... */
         o.clock_ns = 1000;                         /* ... is perf time 1000 ns */
     }
-    static const char *const names[2] = { "MyProv_L4K2", "Other_L5K0" };
+    static const char *const names[2] = {"MyProv_L4K2", "Other_L5K0"};
     FILE *out = tmpfile();
     const char *reason;
     ehd_perf_writer *w = ehd_perf_writer_open(out, &o, names, 2, &reason);
@@ -97,9 +199,8 @@ static void check_variant(int pipe, int be)
     if (!img)
         return;
     struct perf_test_out o;
-    KT_EXPECT_EQ(perf_test_decode(img, size, EHD_JSON_SPACE | EHD_JSON_FIELD_TAG | EHD_META_GOLDEN,
-                                  &o),
-                 0);
+    KT_EXPECT_EQ(
+        perf_test_decode(img, size, EHD_JSON_SPACE | EHD_JSON_FIELD_TAG | EHD_META_GOLDEN, &o), 0);
     KT_EXPECT_EQ(o.n, 4);
     KT_EXPECT_EQ(o.ndiag, 0);
     for (size_t i = 0; i < o.n && i < 4; i++)
@@ -222,9 +323,9 @@ static void test_raw_layout_and_padding(void)
 static void test_lost_record_and_sample_id_trailer(void)
 {
     for (int be = 0; be < 2; be++) {
-        ehd_perf_writer_opts o = { 0 };
+        ehd_perf_writer_opts o = {0};
         o.big_endian = be;
-        static const char *const names[1] = { "MyProv_L4K2" };
+        static const char *const names[1] = {"MyProv_L4K2"};
         FILE *out = tmpfile();
         const char *reason;
         ehd_perf_writer *w = ehd_perf_writer_open(out, &o, names, 1, &reason);
@@ -234,7 +335,7 @@ static void test_lost_record_and_sample_id_trailer(void)
         }
         /* LOST body: u64 id, u64 lost; trailer: pid/tid, time, cpu/res, identifier */
         uint8_t body[48];
-        uint64_t vals[6] = { 100, 17, 0, 5555, 0, 100 };
+        uint64_t vals[6] = {100, 17, 0, 5555, 0, 100};
         for (int i = 0; i < 6; i++)
             for (int k = 0; k < 8; k++)
                 body[8 * i + (be ? 7 - k : k)] = (uint8_t)(vals[i] >> (8 * k));
@@ -290,6 +391,7 @@ static void test_lost_record_and_sample_id_trailer(void)
     }
 }
 
-KT_MAIN(KT_CASE(test_lost_record_and_sample_id_trailer), KT_CASE(test_file_little_endian), KT_CASE(test_file_big_endian),
-        KT_CASE(test_pipe_little_endian), KT_CASE(test_pipe_big_endian),
-        KT_CASE(test_clock_data_gives_utc_time), KT_CASE(test_raw_layout_and_padding))
+KT_MAIN(KT_CASE(test_lost_record_and_sample_id_trailer), KT_CASE(test_file_little_endian),
+        KT_CASE(test_file_big_endian), KT_CASE(test_pipe_little_endian),
+        KT_CASE(test_pipe_big_endian), KT_CASE(test_clock_data_gives_utc_time),
+        KT_CASE(test_raw_layout_and_padding))

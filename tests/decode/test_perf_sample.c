@@ -66,10 +66,10 @@ static void attr_record(struct img *m, uint64_t config, uint64_t st, uint64_t rf
     u64(m, id);
 }
 
-#define ST_ALL                                                                                 \
-    (EHD_PERF_SAMPLE_IP | EHD_PERF_SAMPLE_TID | EHD_PERF_SAMPLE_TIME | EHD_PERF_SAMPLE_ADDR |  \
-     EHD_PERF_SAMPLE_ID | EHD_PERF_SAMPLE_STREAM_ID | EHD_PERF_SAMPLE_CPU |                    \
-     EHD_PERF_SAMPLE_PERIOD | EHD_PERF_SAMPLE_READ | EHD_PERF_SAMPLE_CALLCHAIN |               \
+#define ST_ALL                                                                                \
+    (EHD_PERF_SAMPLE_IP | EHD_PERF_SAMPLE_TID | EHD_PERF_SAMPLE_TIME | EHD_PERF_SAMPLE_ADDR | \
+     EHD_PERF_SAMPLE_ID | EHD_PERF_SAMPLE_STREAM_ID | EHD_PERF_SAMPLE_CPU |                   \
+     EHD_PERF_SAMPLE_PERIOD | EHD_PERF_SAMPLE_READ | EHD_PERF_SAMPLE_CALLCHAIN |              \
      EHD_PERF_SAMPLE_RAW)
 
 #define RF_FLAT (EHD_PERF_FORMAT_ID | EHD_PERF_FORMAT_LOST | EHD_PERF_FORMAT_TOTAL_TIME_RUNNING)
@@ -77,31 +77,31 @@ static void attr_record(struct img *m, uint64_t config, uint64_t st, uint64_t rf
 /* A sample with every field before RAW; read part and callchain count given. */
 static void sample_record(struct img *m, uint64_t id, int group, uint64_t callchain_nr)
 {
-    uint16_t size = (uint16_t)(8 + 8 * 8 /* ip..period */ + (group ? 6 * 8 : 4 * 8) +
-                               8 + 3 * 8 /* callchain */ + 4 + 12 /* raw */);
+    uint16_t size = (uint16_t)(8 + 8 * 8 /* ip..period */ + (group ? 6 * 8 : 4 * 8) + 8 +
+                               3 * 8 /* callchain */ + 4 + 12 /* raw */);
     rec_header(m, 9, size);
     u64(m, 0xffffffff81000000ull); /* IP */
     u32(m, 11);                    /* TID: pid, tid */
     u32(m, 12);
-    u64(m, 777);                   /* TIME */
-    u64(m, 0);                     /* ADDR */
-    u64(m, id);                    /* ID */
-    u64(m, 99);                    /* STREAM_ID */
-    u32(m, 3);                     /* CPU, res */
+    u64(m, 777); /* TIME */
+    u64(m, 0);   /* ADDR */
+    u64(m, id);  /* ID */
+    u64(m, 99);  /* STREAM_ID */
+    u32(m, 3);   /* CPU, res */
     u32(m, 0);
-    u64(m, 1);                     /* PERIOD */
-    if (group) {                   /* GROUP|ID|TOTAL_TIME_ENABLED: nr, enabled, nr x {value, id} */
+    u64(m, 1);   /* PERIOD */
+    if (group) { /* GROUP|ID|TOTAL_TIME_ENABLED: nr, enabled, nr x {value, id} */
         u64(m, 2);
         u64(m, 1000);
         u64(m, 5), u64(m, id);
         u64(m, 6), u64(m, id + 1);
-    } else {                       /* ID|LOST|TOTAL_TIME_RUNNING: value, running, id, lost */
+    } else { /* ID|LOST|TOTAL_TIME_RUNNING: value, running, id, lost */
         u64(m, 5), u64(m, 1000), u64(m, id), u64(m, 0);
     }
-    u64(m, callchain_nr);          /* CALLCHAIN: nr, ips (3 present) */
+    u64(m, callchain_nr); /* CALLCHAIN: nr, ips (3 present) */
     u64(m, 1), u64(m, 2), u64(m, 3);
-    u32(m, 12);                    /* RAW: size, common header + 4 payload bytes */
-    static const uint8_t raw[12] = { 5, 0, 0, 0, 11, 0, 0, 0, 0xA1, 0xA2, 0xA3, 0xA4 };
+    u32(m, 12); /* RAW: size, common header + 4 payload bytes */
+    static const uint8_t raw[12] = {5, 0, 0, 0, 11, 0, 0, 0, 0xA1, 0xA2, 0xA3, 0xA4};
     u8s(m, raw, sizeof raw);
 }
 

@@ -14,8 +14,8 @@
 #include "support_perf_util.h"
 
 /* EventHeader event: flags 07, level 4, metadata "E\0" "v\0" value8; v = 9 */
-static const uint8_t ev[] = { 0x07, 0, 0, 0, 0, 0, 0, 0x04, 0x05, 0x00, 0x01, 0x00,
-                              'E',  0, 'v', 0, 0x02, 9 };
+static const uint8_t ev[] = {0x07, 0,    0,    0,   0, 0,   0, 0x04, 0x05,
+                             0x00, 0x01, 0x00, 'E', 0, 'v', 0, 0x02, 9};
 
 static char tool[512];
 static char dir[64];
@@ -39,9 +39,9 @@ static int setup(void)
 /* Writes a perf.data with two samples (times 20 and 10, one round) to path. */
 static int write_perf(const char *path, int pipe, int truncate_by)
 {
-    ehd_perf_writer_opts o = { 0 };
+    ehd_perf_writer_opts o = {0};
     o.pipe = pipe;
-    static const char *const names[1] = { "P_L4K0" };
+    static const char *const names[1] = {"P_L4K0"};
     FILE *out = tmpfile();
     const char *reason;
     ehd_perf_writer *w = ehd_perf_writer_open(out, &o, names, 1, &reason);
@@ -159,9 +159,9 @@ static void test_exit_status_and_messages(void)
     KT_EXPECT(perf_test_json_valid(out, strlen(out)));
 
     /* an EventHeader sample that does not decode: the pinned error object */
-    ehd_perf_writer_opts o = { 0 };
-    static const char *const names[1] = { "Bad_L4K0" };
-    static const uint8_t bad[] = { 0x03, 0, 0, 0, 0, 0, 0, 0x04, 'x' }; /* no metadata */
+    ehd_perf_writer_opts o = {0};
+    static const char *const names[1] = {"Bad_L4K0"};
+    static const uint8_t bad[] = {0x03, 0, 0, 0, 0, 0, 0, 0x04, 'x'}; /* no metadata */
     char b[128];
     snprintf(b, sizeof b, "%s/b.perf.data", dir);
     FILE *f = fopen(b, "w+b");
@@ -182,12 +182,11 @@ static void test_exit_status_and_messages(void)
 
 /* Appends one capture record (eventheader-wire-format.md §5: u32 LE size
  * including itself, then the name bytes, then the event) to f. */
-static void put_record(FILE *f, const void *name, size_t name_len, const uint8_t *data,
-                       size_t size)
+static void put_record(FILE *f, const void *name, size_t name_len, const uint8_t *data, size_t size)
 {
     uint32_t total = (uint32_t)(4 + name_len + size);
-    uint8_t le[4] = { (uint8_t)total, (uint8_t)(total >> 8), (uint8_t)(total >> 16),
-                      (uint8_t)(total >> 24) };
+    uint8_t le[4] = {(uint8_t)total, (uint8_t)(total >> 8), (uint8_t)(total >> 16),
+                     (uint8_t)(total >> 24)};
     fwrite(le, 1, 4, f);
     fwrite(name, 1, name_len, f);
     if (size)
@@ -232,7 +231,7 @@ static void test_dat_bad_record_continues(void)
     if (!f)
         return;
     put_record(f, "P_L4K0", 7, ev, sizeof ev);
-    static const uint8_t lie[] = { 100, 0, 0, 0, 'P', 0, 1, 2, 3, 4, 5 };
+    static const uint8_t lie[] = {100, 0, 0, 0, 'P', 0, 1, 2, 3, 4, 5};
     fwrite(lie, 1, sizeof lie, f);
     fclose(f);
     snprintf(cmd, sizeof cmd, "%s --golden %s 2>/dev/null", tool, d);

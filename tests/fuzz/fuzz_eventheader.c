@@ -23,8 +23,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static size_t utf8_len(const uint8_t *s, size_t n)
 {
     uint8_t c = s[0];
-    size_t len = c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3
-                 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+    size_t len = c < 0x80                 ? 1
+                 : c >= 0xC2 && c <= 0xDF ? 2
+                 : c >= 0xE0 && c <= 0xEF ? 3
+                 : c >= 0xF0 && c <= 0xF4 ? 4
+                                          : 0;
     if (len == 0 || len > n)
         return 0;
     for (size_t i = 1; i < len; i++)
@@ -82,15 +85,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char tp[64];
     int tp_len = snprintf(tp, sizeof tp, "Fuzz_Prov_L%xK1f", level);
 
-    ehd_sample_info si = { .time_json = "\"2024-01-01T00:00:00.000000000Z\"", .has_cpu = 1,
-                           .cpu = 3, .has_pid = 1, .pid = 10, .tid = 11 };
+    ehd_sample_info si = {.time_json = "\"2024-01-01T00:00:00.000000000Z\"",
+                          .has_cpu = 1,
+                          .cpu = 3,
+                          .has_pid = 1,
+                          .pid = 10,
+                          .tid = 11};
     ehd_buf out;
     ehd_buf_init(&out);
     ehd_buf_puts(&out, "pre");
     const char *reason = NULL;
     size_t off = (size_t)-1;
-    int err = ehd_eventheader_json(&out, tp, (size_t)tp_len, ev, n,
-                                   (control & 0x10) ? &si : NULL, control & 0x07, &reason, &off);
+    int err = ehd_eventheader_json(&out, tp, (size_t)tp_len, ev, n, (control & 0x10) ? &si : NULL,
+                                   control & 0x07, &reason, &off);
     if (err == 0) {
         if (out.len < 3 || memcmp(out.data, "pre", 3) != 0)
             abort();

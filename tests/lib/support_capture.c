@@ -8,7 +8,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-
 static char g_path[256];
 
 void cap_cleanup(void)
@@ -58,8 +57,8 @@ int cap_next(const uint8_t **p, const uint8_t *end, struct cap_record *rec)
         return 0;
     if (end - r < 4)
         return -1;
-    uint32_t size = (uint32_t)r[0] | (uint32_t)r[1] << 8 | (uint32_t)r[2] << 16 |
-                    (uint32_t)r[3] << 24;
+    uint32_t size =
+        (uint32_t)r[0] | (uint32_t)r[1] << 8 | (uint32_t)r[2] << 16 | (uint32_t)r[3] << 24;
     if (size < 6 || size > (size_t)(end - r))
         return -1;
     const uint8_t *nul = memchr(r + 4, 0, size - 4);
@@ -77,8 +76,8 @@ static void diag(const char *file, int line, const char *what)
     printf("# %s:%d: %s\n", file, line, what);
 }
 
-int cap_expect_one(const char *file, int line, size_t mark, const char *name,
-                   const uint8_t *event, size_t event_len)
+int cap_expect_one(const char *file, int line, size_t mark, const char *name, const uint8_t *event,
+                   size_t event_len)
 {
     size_t len;
     uint8_t *buf = cap_read_from(mark, &len);

@@ -33,8 +33,8 @@ int cap_next(const uint8_t **p, const uint8_t *end, struct cap_record *rec);
 /* Checks that exactly one record was appended since `mark`, with this tracepoint
  * name and these event bytes; prints "# " diagnostics on mismatch. Returns 1 if so.
  * Use inside KT_EXPECT so the test is marked failed. */
-int cap_expect_one(const char *file, int line, size_t mark, const char *name,
-                   const uint8_t *event, size_t event_len);
+int cap_expect_one(const char *file, int line, size_t mark, const char *name, const uint8_t *event,
+                   size_t event_len);
 #define CAP_ONE(mark, name, bytes) \
     cap_expect_one(__FILE__, __LINE__, (mark), (name), (bytes), sizeof(bytes))
 

@@ -43,17 +43,16 @@ static void expect_same_records(size_t mark_a, size_t mark_b)
 
 static void test_same_bytes_scalars_strings(void)
 {
-    static const uint8_t guid[16] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 };
-    static const uint32_t arr[3] = { 7, 8, 9 };
+    static const uint8_t guid[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
+    static const uint32_t arr[3] = {7, 8, 9};
     size_t a = cap_size();
-    KT_EXPECT_EQ(EH_WRITE(bp, EH_EVENT("Mixed", 5, 1, .opcode = 2, .tag = 0x77, .id = 9,
-                                       .version = 3),
-                          EH_U32("u", 0xdeadbeef), EH_I64_HEX("h", -5, EH_TAG(0x42)),
-                          EH_GUID("g", guid), EH_F64("d", 0.25), EH_STR8("s", "hello", 5),
-                          EH_CSTR16("z", u"wide"), EH_U32_SLICE("v", arr, 3),
-                          EH_U32_ARRAY("c", arr, 3), EH_BINARY("bin", "\0\1", 2),
-                          EH_U16("f", 80, EH_FORMAT(EH_FMT_PORT))),
-                 0);
+    KT_EXPECT_EQ(
+        EH_WRITE(bp, EH_EVENT("Mixed", 5, 1, .opcode = 2, .tag = 0x77, .id = 9, .version = 3),
+                 EH_U32("u", 0xdeadbeef), EH_I64_HEX("h", -5, EH_TAG(0x42)), EH_GUID("g", guid),
+                 EH_F64("d", 0.25), EH_STR8("s", "hello", 5), EH_CSTR16("z", u"wide"),
+                 EH_U32_SLICE("v", arr, 3), EH_U32_ARRAY("c", arr, 3), EH_BINARY("bin", "\0\1", 2),
+                 EH_U16("f", 80, EH_FORMAT(EH_FMT_PORT))),
+        0);
     size_t b = cap_size();
     uint32_t u = 0xdeadbeef;
     int64_t h = -5;
@@ -67,7 +66,8 @@ static void test_same_bytes_scalars_strings(void)
     eh_builder_add_string(&g_b, "z", EH_ENC_ZSTRING_CHAR16, 0, 0, u"wide", 4);
     eh_builder_add_array(&g_b, "v", EH_ENC_VALUE32, 0, 0, arr, 3);
     eh_builder_add_carray(&g_b, "c", EH_ENC_VALUE32, 0, 0, arr, 3);
-    eh_builder_add_string(&g_b, "bin", EH_ENC_STRING_LENGTH16_CHAR8, EH_FMT_HEX_BYTES, 0, "\0\1", 2);
+    eh_builder_add_string(&g_b, "bin", EH_ENC_STRING_LENGTH16_CHAR8, EH_FMT_HEX_BYTES, 0, "\0\1",
+                          2);
     uint16_t port = 80;
     KT_EXPECT_EQ(eh_builder_add_value(&g_b, "f", EH_ENC_VALUE16, EH_FMT_PORT, 0, &port), 0);
     KT_EXPECT_EQ(eh_builder_write(&g_b, g_tp, NULL, NULL), 0);
@@ -76,14 +76,14 @@ static void test_same_bytes_scalars_strings(void)
 
 static void test_same_bytes_structs_activity(void)
 {
-    static const uint8_t act[16] = { [0] = 0xaa, [15] = 0xbb };
-    static const uint8_t rel[16] = { [0] = 0xcc, [15] = 0xdd };
+    static const uint8_t act[16] = {[0] = 0xaa, [15] = 0xbb};
+    static const uint8_t rel[16] = {[0] = 0xcc, [15] = 0xdd};
     size_t a = cap_size();
-    KT_EXPECT_EQ(EH_WRITE(bp, EH_EVENT("Nest", 5, 1), EH_ACTIVITY_ID(act), EH_RELATED_ID(rel),
-                          EH_STRUCT("o", EH_U8("x", 1),
-                                    EH_STRUCT_TAGGED("i", 0x99, EH_I16("y", -1))),
-                          EH_U8("after", 2)),
-                 0);
+    KT_EXPECT_EQ(
+        EH_WRITE(bp, EH_EVENT("Nest", 5, 1), EH_ACTIVITY_ID(act), EH_RELATED_ID(rel),
+                 EH_STRUCT("o", EH_U8("x", 1), EH_STRUCT_TAGGED("i", 0x99, EH_I16("y", -1))),
+                 EH_U8("after", 2)),
+        0);
     size_t b = cap_size();
     uint8_t one = 1, two = 2;
     int16_t m1 = -1;
@@ -106,7 +106,7 @@ struct rec {
 
 static void test_same_bytes_struct_array(void)
 {
-    static const struct rec recs[3] = { { 1, 0x0102 }, { 2, 0x0304 }, { 3, 0x0506 } };
+    static const struct rec recs[3] = {{1, 0x0102}, {2, 0x0304}, {3, 0x0506}};
     size_t a = cap_size();
     KT_EXPECT_EQ(EH_WRITE(bp, EH_EVENT("Recs", 5, 1),
                           EH_STRUCT_ARRAY("r", recs, 3, EH_MEMBER_U8(struct rec, a),
@@ -128,7 +128,7 @@ static void test_same_bytes_struct_array(void)
 
 static void test_same_bytes_raw(void)
 {
-    static const uint8_t data[] = { 2, 0, 0x41, 0x42, 7, 0, 0, 0 };
+    static const uint8_t data[] = {2, 0, 0x41, 0x42, 7, 0, 0, 0};
     size_t a = cap_size();
     KT_EXPECT_EQ(EH_WRITE(bp, EH_EVENT("Raw", 5, 1),
                           EH_RAW_META_SLICE("cs", EH_ENC_VALUE8, EH_FORMAT(EH_FMT_STRING8)),
@@ -167,17 +167,12 @@ static void test_struct_array_nested_bytes(void)
     eh_builder_end_struct(&g_b);
     KT_EXPECT_EQ(eh_builder_write(&g_b, g_tp, NULL, NULL), 0);
     static const uint8_t want[] = {
-        0x07, 0, 0, 0, 0, 0, 0, 5,
-        29, 0, 1, 0,
-        'B', 'A', 0,
-        'a', 'r', 'r', 0, 0xc1, 2,   /* struct | VArray, 2 members */
-        'a', 0, 0x02,
-        's', 0, 0x81, 1,             /* struct, 1 member */
-        'b', 0, 0x03,
-        'n', 'o', 'n', 'e', 0, 0xc1, 1,
-        'z', 0, 0x02,
-        2, 0, 1, 2, 0, 3, 4, 0,      /* 2 elements: {1, {2}}, {3, {4}} */
-        0, 0,                        /* 0 elements */
+        0x07, 0,    0,    0,   0,   0,    0,   5, 29,   0, 1,
+        0,    'B',  'A',  0,   'a', 'r',  'r', 0, 0xc1, 2, /* struct | VArray, 2 members */
+        'a',  0,    0x02, 's', 0,   0x81, 1,               /* struct, 1 member */
+        'b',  0,    0x03, 'n', 'o', 'n',  'e', 0, 0xc1, 1, 'z',
+        0,    0x02, 2,    0,   1,   2,    0,   3, 4,    0, /* 2 elements: {1, {2}}, {3, {4}} */
+        0,    0,                                           /* 0 elements */
     };
     KT_EXPECT(CAP_ONE(mark, "TestBuilder_L5K1", want));
 }
@@ -190,7 +185,7 @@ static void test_runtime_tracepoint_name(void)
     eh_builder_reset(&g_b, "L", 0, 0, 0, 0);
     size_t mark = cap_size();
     KT_EXPECT_EQ(eh_builder_write(&g_b, tp, NULL, NULL), 0);
-    static const uint8_t want[] = { 0x07, 0, 0, 0, 0, 0, 0, 2, 2, 0, 1, 0, 'L', 0 };
+    static const uint8_t want[] = {0x07, 0, 0, 0, 0, 0, 0, 2, 2, 0, 1, 0, 'L', 0};
     KT_EXPECT(CAP_ONE(mark, "TestBuilder_L2Kabc", want));
     /* the builder can be written twice */
     mark = cap_size();

@@ -29,15 +29,15 @@ static void test_register(void)
 }
 
 /* Expects `call` to return `err` and the capture file to stay the same size. */
-#define EXPECT_FAILS_CLEANLY(call, err)                                                        \
-    do {                                                                                       \
-        size_t mark_ = cap_size();                                                             \
-        int r_ = (call);                                                                       \
-        if (r_ != (err)) {                                                                     \
-            kt_failed_now = 1;                                                                 \
-            kt_diag("%s:%d: %s returned %d, want %d", __FILE__, __LINE__, #call, r_, (err));   \
-        }                                                                                      \
-        KT_EXPECT_EQ(cap_size(), mark_);                                                       \
+#define EXPECT_FAILS_CLEANLY(call, err)                                                      \
+    do {                                                                                     \
+        size_t mark_ = cap_size();                                                           \
+        int r_ = (call);                                                                     \
+        if (r_ != (err)) {                                                                   \
+            kt_failed_now = 1;                                                               \
+            kt_diag("%s:%d: %s returned %d, want %d", __FILE__, __LINE__, #call, r_, (err)); \
+        }                                                                                    \
+        KT_EXPECT_EQ(cap_size(), mark_);                                                     \
     } while (0)
 
 static void test_bad_provider_names(void)
@@ -107,14 +107,14 @@ static void test_event_names(void)
     eh_builder_destroy(&b);
 }
 
-#define F1 EH_U8("f", 1)
-#define F2 F1, F1
-#define F4 F2, F2
-#define F8 F4, F4
-#define F16 F8, F8
-#define F32 F16, F16
-#define F64 F32, F32
-#define F127 F64, F32, F16, F8, F4, F2, F1
+#define F1    EH_U8("f", 1)
+#define F2    F1, F1
+#define F4    F2, F2
+#define F8    F4, F4
+#define F16   F8, F8
+#define F32   F16, F16
+#define F64   F32, F32
+#define F127  F64, F32, F16, F8, F4, F2, F1
 #define F1000 F64, F64, F64, F64, F64, F64, F64, F64, F64, F64, F64, F64, F64, F64, F64, F32, F8
 
 static void test_struct_member_limit_static(void)
@@ -125,8 +125,8 @@ static void test_struct_member_limit_static(void)
     EXPECT_FAILS_CLEANLY(EH_WRITE(lim, EH_EVENT("S128", 5, 1), EH_STRUCT("s", F127, F1)), EINVAL);
     /* nested: the inner struct counts as one member of the outer one */
     mark = cap_size();
-    KT_EXPECT_EQ(EH_WRITE(lim, EH_EVENT("S127n", 5, 1), EH_STRUCT("s", F64, F32, F16, F8, F4, F2,
-                                                                   EH_STRUCT("in", F127))),
+    KT_EXPECT_EQ(EH_WRITE(lim, EH_EVENT("S127n", 5, 1),
+                          EH_STRUCT("s", F64, F32, F16, F8, F4, F2, EH_STRUCT("in", F127))),
                  0);
     KT_EXPECT(cap_size() > mark);
     EXPECT_FAILS_CLEANLY(EH_WRITE(lim, EH_EVENT("R128", 5, 1), EH_RAW_STRUCT("r", 128), F127, F1),
@@ -242,10 +242,10 @@ static void test_thousand_fields(void)
     free(buf);
 }
 
-#define G1 EH_U32("g", __COUNTER__)
-#define G2 G1, G1
-#define G4 G2, G2
-#define G8 G4, G4
+#define G1  EH_U32("g", __COUNTER__)
+#define G2  G1, G1
+#define G4  G2, G2
+#define G8  G4, G4
 #define G16 G8, G8
 #define G32 G16, G16
 #define G64 G32, G32
@@ -296,21 +296,19 @@ static void test_size_limit_static(void)
     EXPECT_FAILS_CLEANLY(EH_WRITE(lim, EH_EVENT("Big", 5, 1), EH_STR8("b", big, 70000)), E2BIG);
     /* an activity id adds 20 bytes */
     static const uint8_t act[16];
-    EXPECT_FAILS_CLEANLY(EH_WRITE(lim, EH_EVENT("Big", 5, 1), EH_ACTIVITY_ID(act),
-                                  EH_STR8("b", big, 65514)),
-                         E2BIG);
+    EXPECT_FAILS_CLEANLY(
+        EH_WRITE(lim, EH_EVENT("Big", 5, 1), EH_ACTIVITY_ID(act), EH_STR8("b", big, 65514)), E2BIG);
     mark = cap_size();
-    KT_EXPECT_EQ(EH_WRITE(lim, EH_EVENT("Big", 5, 1), EH_ACTIVITY_ID(act),
-                          EH_STR8("b", big, 65494)),
-                 0);
+    KT_EXPECT_EQ(
+        EH_WRITE(lim, EH_EVENT("Big", 5, 1), EH_ACTIVITY_ID(act), EH_STR8("b", big, 65494)), 0);
     KT_EXPECT(cap_size() > mark);
     /* many pieces (linearized) at the limit: 1000 fields + a string */
     mark = cap_size();
-    KT_EXPECT_EQ(EH_WRITE(lim, EH_EVENT("Many", 5, 1), F1000, EH_STR8("b", big, 65535 - 4017 - 5)), 0);
+    KT_EXPECT_EQ(EH_WRITE(lim, EH_EVENT("Many", 5, 1), F1000, EH_STR8("b", big, 65535 - 4017 - 5)),
+                 0);
     KT_EXPECT(cap_size() > mark);
-    EXPECT_FAILS_CLEANLY(EH_WRITE(lim, EH_EVENT("Many", 5, 1), F1000,
-                                  EH_STR8("b", big, 65535 - 4017 - 4)),
-                         E2BIG);
+    EXPECT_FAILS_CLEANLY(
+        EH_WRITE(lim, EH_EVENT("Many", 5, 1), F1000, EH_STR8("b", big, 65535 - 4017 - 4)), E2BIG);
 }
 
 static void test_size_limit_builder(void)
@@ -370,5 +368,5 @@ KT_MAIN(KT_CASE(test_register), KT_CASE(test_bad_provider_names), KT_CASE(test_n
         KT_CASE(test_event_names), KT_CASE(test_struct_member_limit_static),
         KT_CASE(test_struct_member_limit_builder), KT_CASE(test_deep_nesting),
         KT_CASE(test_thousand_fields), KT_CASE(test_many_small_values),
-        KT_CASE(test_size_limit_static),
-        KT_CASE(test_size_limit_builder), KT_CASE(test_write_after_unregister))
+        KT_CASE(test_size_limit_static), KT_CASE(test_size_limit_builder),
+        KT_CASE(test_write_after_unregister))

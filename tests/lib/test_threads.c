@@ -24,9 +24,8 @@ enum { THREADS = 8, EVENTS = 10000 };
 
 /* "T" event, hand-encoded: header, metadata of T{thread u32, seq u32}. */
 static const uint8_t t_prefix[] = {
-    0x07, 0, 0, 0, 0, 0, 0, 5,
-    15, 0, 1, 0,
-    'T', 0, 't', 'h', 'r', 'e', 'a', 'd', 0, 0x04, 's', 'e', 'q', 0, 0x04,
+    0x07, 0,   0,   0,   0,   0,   0, 5,    15,  0,   1,   0, 'T',  0,
+    't',  'h', 'r', 'e', 'a', 'd', 0, 0x04, 's', 'e', 'q', 0, 0x04,
 };
 
 static void test_register(void)
@@ -100,7 +99,7 @@ static void *toggler(void *arg)
 {
     (void)arg;
     /* Toggle for about 300 ms, leaving the writers time inside each window. */
-    struct timespec start, now, pause = { 0, 20000 };
+    struct timespec start, now, pause = {0, 20000};
     clock_gettime(CLOCK_MONOTONIC, &start);
     do {
         eh_provider_register(&tog);
@@ -148,8 +147,8 @@ static void test_writers_while_registering(void)
     const uint8_t *p = buf, *end = buf + len;
     struct cap_record rec;
     int n = 0, bad = 0, r;
-    static const uint8_t want[] = { 0x07, 0, 0, 0, 0, 0, 0, 4, 7, 0, 1, 0,
-                                    'T', 'o', 'g', 0, 'w', 0, 0x04 };
+    static const uint8_t want[] = {0x07, 0, 0,   0,   0,   0, 0,   4, 7,   0,
+                                   1,    0, 'T', 'o', 'g', 0, 'w', 0, 0x04};
     while ((r = cap_next(&p, end, &rec)) == 1) {
         n++;
         bad += strcmp(rec.name, "TestToggle_L4K2") != 0 || rec.event_len != sizeof want + 4 ||

@@ -62,9 +62,9 @@ static void test_no_evaluation_when_disabled(void)
     int counter = 0, counter2 = 0;
     g_evaluated = 0;
     for (int i = 0; i < 10; i++) {
-        int r = EH_WRITE(ue, EH_EVENT("Side", 5, 1), EH_I32("c", counter++),
-                         EH_U32("f", side_effect()), EH_CSTR8("s", side_effect_str()),
-                         EH_STRUCT("st", EH_I32("c2", ++counter2)));
+        int r =
+            EH_WRITE(ue, EH_EVENT("Side", 5, 1), EH_I32("c", counter++), EH_U32("f", side_effect()),
+                     EH_CSTR8("s", side_effect_str()), EH_STRUCT("st", EH_I32("c2", ++counter2)));
         KT_EXPECT_EQ(r, EBADF);
     }
     KT_EXPECT_EQ(counter, 0);
@@ -137,7 +137,8 @@ static int field_is(const char *line, const char *name, unsigned v)
 
 static void test_kernel_enable(void)
 {
-    static const char enable[] = "/sys/kernel/tracing/events/user_events/TestUserEvents_L5K1/enable";
+    static const char enable[] =
+        "/sys/kernel/tracing/events/user_events/TestUserEvents_L5K1/enable";
     if (g_register_err != 0)
         KT_SKIP("user_events not available on this kernel");
     KT_EXPECT(!EH_ENABLED(ue, 5, 1));
@@ -145,10 +146,11 @@ static void test_kernel_enable(void)
         KT_SKIP("cannot enable the tracepoint through tracefs");
     KT_EXPECT(EH_ENABLED(ue, 5, 1));
     KT_EXPECT(!EH_ENABLED(ue, 4, 1)); /* another tracepoint stays off */
-    KT_EXPECT_EQ(EH_WRITE(ue, EH_EVENT("KernelEvent", 5, 1, .version = 1, .id = 0x33, .tag = 0x44,
-                                       .opcode = 2),
-                          EH_U32("a", 0x1234)),
-                 0);
+    KT_EXPECT_EQ(
+        EH_WRITE(ue,
+                 EH_EVENT("KernelEvent", 5, 1, .version = 1, .id = 0x33, .tag = 0x44, .opcode = 2),
+                 EH_U32("a", 0x1234)),
+        0);
     const char *line = trace_line("TestUserEvents_L5K1");
     kt_diag("ftrace: %s", line);
     /* ftrace shows the six header fields the command declared */

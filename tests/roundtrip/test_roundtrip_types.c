@@ -25,9 +25,9 @@
 
 static EH_DEFINE_PROVIDER(rt_provider, "RtProv");
 
-#define LV EH_LEVEL_VERBOSE
-#define KW 0x1
-#define META ", \"meta\": { \"level\": 5, \"keyword\": \"0x1\" } }"
+#define LV      EH_LEVEL_VERBOSE
+#define KW      0x1
+#define META    ", \"meta\": { \"level\": 5, \"keyword\": \"0x1\" } }"
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 static char cap_path[] = "/tmp/ehconf-roundtrip-XXXXXX";
@@ -90,9 +90,9 @@ static void rt_check(const char *const *want, size_t n)
         size_t at = 0;
         const char *why = NULL;
         ehd_buf_reset(&out);
-        int err = ehd_eventheader_json(&out, rec.tp_name, rec.tp_name_len, rec.data, rec.size,
-                                       NULL, EHD_JSON_SPACE | EHD_JSON_FIELD_TAG | EHD_META_GOLDEN,
-                                       &why, &at);
+        int err =
+            ehd_eventheader_json(&out, rec.tp_name, rec.tp_name_len, rec.data, rec.size, NULL,
+                                 EHD_JSON_SPACE | EHD_JSON_FIELD_TAG | EHD_META_GOLDEN, &why, &at);
         if (err) {
             kt_failed_now = 1;
             kt_diag("record %zu (%s): decode error %d at %zu: %s", i, rec.tp_name, err, at,
@@ -149,15 +149,18 @@ static void test_integers(void)
     KT_EXPECT_EQ(EH_WRITE(rt_provider, EH_EVENT("u8", LV, KW), EH_U8("u8", 200)), 0);
     KT_EXPECT_EQ(EH_WRITE(rt_provider, EH_EVENT("u16", LV, KW), EH_U16("u16", 65000)), 0);
     KT_EXPECT_EQ(EH_WRITE(rt_provider, EH_EVENT("u32", LV, KW), EH_U32("u32", 4294967295u)), 0);
-    KT_EXPECT_EQ(EH_WRITE(rt_provider, EH_EVENT("u64", LV, KW), EH_U64("u64", 0x8000000000000000ull)), 0);
+    KT_EXPECT_EQ(
+        EH_WRITE(rt_provider, EH_EVENT("u64", LV, KW), EH_U64("u64", 0x8000000000000000ull)), 0);
     KT_EXPECT_EQ(EH_WRITE(rt_provider, EH_EVENT("i8", LV, KW), EH_I8("i8", -1)), 0);
     KT_EXPECT_EQ(EH_WRITE(rt_provider, EH_EVENT("i16", LV, KW), EH_I16("i16", -300)), 0);
     KT_EXPECT_EQ(EH_WRITE(rt_provider, EH_EVENT("i32", LV, KW), EH_I32("i32", -70000)), 0);
     KT_EXPECT_EQ(EH_WRITE(rt_provider, EH_EVENT("i64", LV, KW), EH_I64("i64", -5000000000ll)), 0);
-    KT_EXPECT_EQ(EH_WRITE(rt_provider, EH_EVENT("hex", LV, KW), EH_U8_HEX("u8_hex", 0x0F), EH_U16_HEX("u16_hex", 0xABC),
-             EH_U32_HEX("u32_hex", 0x10), EH_U64_HEX("u64_hex", 0xFFFF00000000ull),
-             EH_I8_HEX("i8_hex", -2), EH_I16_HEX("i16_hex", -2), EH_I32_HEX("i32_hex", -2),
-             EH_I64_HEX("i64_hex", -2)), 0);
+    KT_EXPECT_EQ(EH_WRITE(rt_provider, EH_EVENT("hex", LV, KW), EH_U8_HEX("u8_hex", 0x0F),
+                          EH_U16_HEX("u16_hex", 0xABC), EH_U32_HEX("u32_hex", 0x10),
+                          EH_U64_HEX("u64_hex", 0xFFFF00000000ull), EH_I8_HEX("i8_hex", -2),
+                          EH_I16_HEX("i16_hex", -2), EH_I32_HEX("i32_hex", -2),
+                          EH_I64_HEX("i64_hex", -2)),
+                 0);
     rt_check(want, N_OF(want));
 }
 
@@ -172,10 +175,14 @@ static void test_floats(void)
     };
     if (!rt_begin())
         return;
-    KT_EXPECT_EQ(EH_WRITE(rt_provider, EH_EVENT("f32", LV, KW), EH_F32("f32", 0.1f), EH_F32("f32", 1.5f),
-             EH_F32("f32", -2.5e-10f), EH_F32("f32", NAN), EH_F32("f32", -INFINITY)), 0);
-    KT_EXPECT_EQ(EH_WRITE(rt_provider, EH_EVENT("f64", LV, KW), EH_F64("f64", 0.1), EH_F64("f64", 1e100),
-             EH_F64("f64", 9007199254740992.0), EH_F64("f64", INFINITY), EH_F64("f64", -NAN)), 0);
+    KT_EXPECT_EQ(EH_WRITE(rt_provider, EH_EVENT("f32", LV, KW), EH_F32("f32", 0.1f),
+                          EH_F32("f32", 1.5f), EH_F32("f32", -2.5e-10f), EH_F32("f32", NAN),
+                          EH_F32("f32", -INFINITY)),
+                 0);
+    KT_EXPECT_EQ(EH_WRITE(rt_provider, EH_EVENT("f64", LV, KW), EH_F64("f64", 0.1),
+                          EH_F64("f64", 1e100), EH_F64("f64", 9007199254740992.0),
+                          EH_F64("f64", INFINITY), EH_F64("f64", -NAN)),
+                 0);
     rt_check(want, N_OF(want));
 }
 
@@ -190,19 +197,21 @@ static void test_bool_char(void)
     };
     if (!rt_begin())
         return;
-    KT_EXPECT_EQ(EH_WRITE(rt_provider, EH_EVENT("bool", LV, KW), EH_BOOL8("bool8", 1), EH_BOOL8("bool8", 0),
-             EH_BOOL32("bool32", 1), EH_BOOL32("bool32", 7)), 0);
+    KT_EXPECT_EQ(EH_WRITE(rt_provider, EH_EVENT("bool", LV, KW), EH_BOOL8("bool8", 1),
+                          EH_BOOL8("bool8", 0), EH_BOOL32("bool32", 1), EH_BOOL32("bool32", 7)),
+                 0);
     KT_EXPECT_EQ(EH_WRITE(rt_provider, EH_EVENT("char", LV, KW), EH_CHAR8_CP1252("char8", 'z'),
-             EH_CHAR8_CP1252("char8", 0xC4), EH_CHAR16("char16", 0x3A9)), 0);
+                          EH_CHAR8_CP1252("char8", 0xC4), EH_CHAR16("char16", 0x3A9)),
+                 0);
     rt_check(want, N_OF(want));
 }
 
 static void test_strings(void)
 {
-    static const uint16_t zurich16[] = { 'Z', 0xFC, 'r', 'i', 'c', 'h' };
-    static const uint32_t bolt32[] = { 0x26A1 };
-    static const uint16_t hi16[] = { 'h', 'i', 0 };
-    static const uint32_t yo32[] = { 'y', 'o', 0 };
+    static const uint16_t zurich16[] = {'Z', 0xFC, 'r', 'i', 'c', 'h'};
+    static const uint32_t bolt32[] = {0x26A1};
+    static const uint16_t hi16[] = {'h', 'i', 0};
+    static const uint32_t yo32[] = {'y', 'o', 0};
     static const char *const want[] = {
         /* counted: length in units, a tab escaped as \t, embedded NUL kept (§4.1, §4.8) */
         "{ \"n\": \"RtProv:str\", \"str8\": \"ABC\", \"str8\": \"a\\tb\", \"str8\": \"x\\u0000y\", "
@@ -213,22 +222,26 @@ static void test_strings(void)
     };
     if (!rt_begin())
         return;
-    KT_EXPECT_EQ(EH_WRITE(rt_provider, EH_EVENT("str", LV, KW), EH_STR8("str8", "ABC", 3), EH_STR8("str8", "a\tb", 3),
-             EH_STR8("str8", "x\0y", 3), EH_STR16("str16", zurich16, N_OF(zurich16)),
-             EH_STR32("str32", bolt32, 1)), 0);
-    KT_EXPECT_EQ(EH_WRITE(rt_provider, EH_EVENT("cstr", LV, KW), EH_CSTR8("cstr8", "xyz"), EH_CSTR8("cstr8", "ab\0cd"),
-             EH_CSTR16("cstr16", hi16), EH_CSTR32("cstr32", yo32)), 0);
+    KT_EXPECT_EQ(EH_WRITE(rt_provider, EH_EVENT("str", LV, KW), EH_STR8("str8", "ABC", 3),
+                          EH_STR8("str8", "a\tb", 3), EH_STR8("str8", "x\0y", 3),
+                          EH_STR16("str16", zurich16, N_OF(zurich16)),
+                          EH_STR32("str32", bolt32, 1)),
+                 0);
+    KT_EXPECT_EQ(EH_WRITE(rt_provider, EH_EVENT("cstr", LV, KW), EH_CSTR8("cstr8", "xyz"),
+                          EH_CSTR8("cstr8", "ab\0cd"), EH_CSTR16("cstr16", hi16),
+                          EH_CSTR32("cstr32", yo32)),
+                 0);
     rt_check(want, N_OF(want));
 }
 
 static void test_binary_guid_net(void)
 {
-    static const uint8_t bin[4] = { 0xde, 0xad, 0xbe, 0xef };
-    static const uint8_t guid[16] = { 0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77,
-                                      0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff };
-    static const uint8_t v4[4] = { 10, 0, 0, 1 };
-    static const uint8_t v6[16] = { 0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0,
-                                    0, 0, 0xff, 0x00, 0x00, 0x42, 0x83, 0x29 };
+    static const uint8_t bin[4] = {0xde, 0xad, 0xbe, 0xef};
+    static const uint8_t guid[16] = {0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77,
+                                     0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff};
+    static const uint8_t v4[4] = {10, 0, 0, 1};
+    static const uint8_t v6[16] = {0x20, 0x01, 0x0d, 0xb8, 0,    0,    0,    0,
+                                   0,    0,    0xff, 0x00, 0x00, 0x42, 0x83, 0x29};
     static const char *const want[] = {
         "{ \"n\": \"RtProv:binary\", \"binary\": \"de ad be ef\", \"binary\": \"\"" META,
         "{ \"n\": \"RtProv:guid\", \"guid\": \"00112233-4455-6677-8899-aabbccddeeff\"" META,
@@ -238,11 +251,13 @@ static void test_binary_guid_net(void)
     if (!rt_begin())
         return;
     KT_EXPECT_EQ(EH_WRITE(rt_provider, EH_EVENT("binary", LV, KW), EH_BINARY("binary", bin, 4),
-             EH_BINARY("binary", bin, 0)), 0);
+                          EH_BINARY("binary", bin, 0)),
+                 0);
     KT_EXPECT_EQ(EH_WRITE(rt_provider, EH_EVENT("guid", LV, KW), EH_GUID("guid", guid)), 0);
     /* port: network order in memory, so htons(8080) = 0x901F on this little-endian host */
-    KT_EXPECT_EQ(EH_WRITE(rt_provider, EH_EVENT("net", LV, KW), EH_IPV4("ipv4", v4), EH_IPV6("ipv6", v6),
-             EH_PORT("port", 0x901F)), 0);
+    KT_EXPECT_EQ(EH_WRITE(rt_provider, EH_EVENT("net", LV, KW), EH_IPV4("ipv4", v4),
+                          EH_IPV6("ipv6", v6), EH_PORT("port", 0x901F)),
+                 0);
     rt_check(want, N_OF(want));
 }
 
@@ -257,17 +272,22 @@ static void test_errno_pid_time(void)
     };
     if (!rt_begin())
         return;
-    KT_EXPECT_EQ(EH_WRITE(rt_provider, EH_EVENT("errno", LV, KW), EH_ERRNO("errno", 13), EH_ERRNO("errno", -5)), 0);
-    KT_EXPECT_EQ(EH_WRITE(rt_provider, EH_EVENT("pid", LV, KW), EH_PID("pid", 4321), EH_TID("tid", 0xFFFFFFFEu)), 0);
+    KT_EXPECT_EQ(EH_WRITE(rt_provider, EH_EVENT("errno", LV, KW), EH_ERRNO("errno", 13),
+                          EH_ERRNO("errno", -5)),
+                 0);
+    KT_EXPECT_EQ(EH_WRITE(rt_provider, EH_EVENT("pid", LV, KW), EH_PID("pid", 4321),
+                          EH_TID("tid", 0xFFFFFFFEu)),
+                 0);
     KT_EXPECT_EQ(EH_WRITE(rt_provider, EH_EVENT("time", LV, KW), EH_TIME32("time32", 86400),
-             EH_TIME64("time64", 951782400)), 0);
+                          EH_TIME64("time64", 951782400)),
+                 0);
     rt_check(want, N_OF(want));
 }
 
 static void test_arrays(void)
 {
-    static const int32_t s[3] = { -1, 0, 1 };
-    static const uint16_t a[3] = { 7, 8, 9 };
+    static const int32_t s[3] = {-1, 0, 1};
+    static const uint16_t a[3] = {7, 8, 9};
     static const char *const want[] = {
         "{ \"n\": \"RtProv:arrays\", \"slice\": [ -1, 0, 1 ], \"empty\": [ ], "
         "\"carray\": [ 7, 8, 9 ], \"tagged;tag=0x5\": [ 7 ]" META,
@@ -275,8 +295,9 @@ static void test_arrays(void)
     if (!rt_begin())
         return;
     KT_EXPECT_EQ(EH_WRITE(rt_provider, EH_EVENT("arrays", LV, KW), EH_I32_SLICE("slice", s, 3),
-             EH_I32_SLICE("empty", s, 0), EH_U16_ARRAY("carray", a, 3),
-             EH_U16_ARRAY("tagged", a, 1, EH_TAG(0x5))), 0);
+                          EH_I32_SLICE("empty", s, 0), EH_U16_ARRAY("carray", a, 3),
+                          EH_U16_ARRAY("tagged", a, 1, EH_TAG(0x5))),
+                 0);
     rt_check(want, N_OF(want));
 }
 
@@ -287,7 +308,7 @@ struct point {
 
 static void test_structs(void)
 {
-    static const struct point pts[2] = { { 1, 2 }, { -3, 4 } };
+    static const struct point pts[2] = {{1, 2}, {-3, 4}};
     static const char *const want[] = {
         "{ \"n\": \"RtProv:struct\", \"pt\": { \"x\": 1, \"y\": -2 }, "
         "\"outer\": { \"a\": 1, \"inner\": { \"s\": \"deep\" } }, \"after\": 9" META,
@@ -296,13 +317,17 @@ static void test_structs(void)
     };
     if (!rt_begin())
         return;
-    KT_EXPECT_EQ(EH_WRITE(rt_provider, EH_EVENT("struct", LV, KW), EH_STRUCT("pt", EH_I32("x", 1), EH_I32("y", -2)),
-             EH_STRUCT("outer", EH_U8("a", 1), EH_STRUCT("inner", EH_CSTR8("s", "deep"))),
-             EH_U8("after", 9)), 0);
+    KT_EXPECT_EQ(
+        EH_WRITE(rt_provider, EH_EVENT("struct", LV, KW),
+                 EH_STRUCT("pt", EH_I32("x", 1), EH_I32("y", -2)),
+                 EH_STRUCT("outer", EH_U8("a", 1), EH_STRUCT("inner", EH_CSTR8("s", "deep"))),
+                 EH_U8("after", 9)),
+        0);
     KT_EXPECT_EQ(EH_WRITE(rt_provider, EH_EVENT("structs", LV, KW),
-             EH_STRUCT_ARRAY("pts", pts, 2, EH_MEMBER_I16(struct point, x),
-                             EH_MEMBER_I16(struct point, y)),
-             EH_STRUCT_ARRAY("none", pts, 0, EH_MEMBER_I16(struct point, x))), 0);
+                          EH_STRUCT_ARRAY("pts", pts, 2, EH_MEMBER_I16(struct point, x),
+                                          EH_MEMBER_I16(struct point, y)),
+                          EH_STRUCT_ARRAY("none", pts, 0, EH_MEMBER_I16(struct point, x))),
+                 0);
     rt_check(want, N_OF(want));
 }
 
@@ -329,11 +354,10 @@ static void test_event_attributes(void)
         size_t at = 0;
         ehd_buf_init(&out);
         KT_EXPECT_STR(rec.tp_name, "RtProv_L2K85");
-        KT_EXPECT_EQ(ehd_eventheader_json(&out, rec.tp_name, rec.tp_name_len, rec.data,
-                                          rec.size, NULL,
-                                          EHD_JSON_SPACE | EHD_JSON_FIELD_TAG | EHD_META_GOLDEN,
-                                          &why, &at),
-                     0);
+        KT_EXPECT_EQ(
+            ehd_eventheader_json(&out, rec.tp_name, rec.tp_name_len, rec.data, rec.size, NULL,
+                                 EHD_JSON_SPACE | EHD_JSON_FIELD_TAG | EHD_META_GOLDEN, &why, &at),
+            0);
         ehd_buf_putc(&out, 0);
         KT_EXPECT_STR(out.data, "{ \"n\": \"RtProv:attrs\", \"u8\": 1, \"meta\": { \"id\": 10, "
                                 "\"version\": 1, \"level\": 2, \"keyword\": \"0x85\", "

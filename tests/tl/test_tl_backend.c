@@ -24,17 +24,16 @@
 
 EH_DEFINE_PROVIDER(tl_test_provider, "EhconfTlTest");
 
-static const uint8_t uuid_rfc[16] = { 0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77,
-                                      0x88, 0x99, 0xAA, 0xBB, 0xCC, 0xDD, 0xEE, 0xFF };
-static const uint8_t activity[16] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 };
+static const uint8_t uuid_rfc[16] = {0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77,
+                                     0x88, 0x99, 0xAA, 0xBB, 0xCC, 0xDD, 0xEE, 0xFF};
+static const uint8_t activity[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
 
 /* Writes the two events of this test; returns the first error (0 = both written). */
 static int write_events(int *static_err, int *dynamic_err)
 {
-    *static_err = EH_WRITE(tl_test_provider,
-                           EH_EVENT("Hello", EH_LEVEL_INFORMATIONAL, 0x5, .opcode = 1),
-                           EH_U32("a", 7), EH_GUID("g", uuid_rfc),
-                           EH_STRUCT("s", EH_I8("x", -1)));
+    *static_err =
+        EH_WRITE(tl_test_provider, EH_EVENT("Hello", EH_LEVEL_INFORMATIONAL, 0x5, .opcode = 1),
+                 EH_U32("a", 7), EH_GUID("g", uuid_rfc), EH_STRUCT("s", EH_I8("x", -1)));
     eh_tracepoint *tp = NULL;
     int err = eh_provider_tracepoint(&tl_test_provider, EH_LEVEL_VERBOSE, 0x10, &tp);
     if (err) {
@@ -43,7 +42,7 @@ static int write_events(int *static_err, int *dynamic_err)
     }
     eh_builder b;
     eh_builder_init(&b);
-    static const uint16_t he[] = { 'h', 0xE9 };
+    static const uint16_t he[] = {'h', 0xE9};
     eh_builder_reset(&b, "Dyn", 0, 0, 0, 0);
     eh_builder_add_string(&b, "w", EH_ENC_ZSTRING_CHAR16, EH_FMT_DEFAULT, 0, he, 2);
     *dynamic_err = eh_builder_write(&b, tp, activity, NULL);
@@ -99,8 +98,9 @@ static void test_tlcapture_backend(void)
         return;
     ehd_buf out;
     ehd_buf_init(&out);
-    KT_EXPECT_EQ(ehd_tlcap_decode(f, EHD_JSON_SPACE | EHD_JSON_FIELD_TAG | EHD_META_GOLDEN,
-                                  emit, &out, diag, NULL), 0);
+    KT_EXPECT_EQ(ehd_tlcap_decode(f, EHD_JSON_SPACE | EHD_JSON_FIELD_TAG | EHD_META_GOLDEN, emit,
+                                  &out, diag, NULL),
+                 0);
     fclose(f);
     ehd_buf_putc(&out, 0);
     /* By hand: U32 7; the GUID text is the RFC 4122 byte order of uuid_rfc (the ETW form

@@ -47,7 +47,7 @@ static void test_sha1_vectors(void)
 /* The reference's vector; the name is uppercased before hashing, so case does not matter. */
 static void test_guid_from_name(void)
 {
-    static const char *names[] = { "MyProvider", "MYPROVIDER", "myprovider" };
+    static const char *names[] = {"MyProvider", "MYPROVIDER", "myprovider"};
     for (size_t i = 0; i < 3; i++) {
         uint8_t g[16];
         char text[37];
@@ -55,8 +55,8 @@ static void test_guid_from_name(void)
         eh_tl_guid_format(g, text);
         KT_EXPECT_STR(text, "b3864c38-4273-58c5-545b-8b3608343471");
         /* Windows layout: Data1 0xb3864c38 stored little-endian first. */
-        static const uint8_t want[16] = { 0x38, 0x4c, 0x86, 0xb3, 0x73, 0x42, 0xc5, 0x58,
-                                          0x54, 0x5b, 0x8b, 0x36, 0x08, 0x34, 0x34, 0x71 };
+        static const uint8_t want[16] = {0x38, 0x4c, 0x86, 0xb3, 0x73, 0x42, 0xc5, 0x58,
+                                         0x54, 0x5b, 0x8b, 0x36, 0x08, 0x34, 0x34, 0x71};
         KT_EXPECT_MEM(g, 16, want, 16);
     }
     uint8_t g[16];
@@ -65,7 +65,7 @@ static void test_guid_from_name(void)
 
 static void expect_tags(uint32_t tags, const uint8_t *want, size_t n)
 {
-    struct tl_buf b = { 0 };
+    struct tl_buf b = {0};
     eh_tl_put_tags(&b, tags);
     KT_EXPECT_MEM(b.p, b.len, want, n);
     tl_buf_free(&b);
@@ -74,22 +74,22 @@ static void expect_tags(uint32_t tags, const uint8_t *want, size_t n)
 /* 28 bits as 7-bit groups, most significant first; stop after the last non-zero group. */
 static void test_tags(void)
 {
-    expect_tags(0, (const uint8_t[]){ 0x00 }, 1);
-    expect_tags(0x0FE00000, (const uint8_t[]){ 0x7F }, 1);          /* group0 = 0x7F */
-    expect_tags(0x00200000, (const uint8_t[]){ 0x01 }, 1);          /* group0 = 1 */
-    expect_tags(0x00004000, (const uint8_t[]){ 0x80, 0x01 }, 2);    /* group1 = 1 */
-    expect_tags(0x00100000, (const uint8_t[]){ 0x80, 0x40 }, 2);    /* bit 20: group1 = 0x40 */
-    expect_tags(0x00000080, (const uint8_t[]){ 0x80, 0x80, 0x01 }, 3); /* group2 = 1 */
-    expect_tags(0x00000005, (const uint8_t[]){ 0x80, 0x80, 0x80, 0x05 }, 4);
+    expect_tags(0, (const uint8_t[]){0x00}, 1);
+    expect_tags(0x0FE00000, (const uint8_t[]){0x7F}, 1);             /* group0 = 0x7F */
+    expect_tags(0x00200000, (const uint8_t[]){0x01}, 1);             /* group0 = 1 */
+    expect_tags(0x00004000, (const uint8_t[]){0x80, 0x01}, 2);       /* group1 = 1 */
+    expect_tags(0x00100000, (const uint8_t[]){0x80, 0x40}, 2);       /* bit 20: group1 = 0x40 */
+    expect_tags(0x00000080, (const uint8_t[]){0x80, 0x80, 0x01}, 3); /* group2 = 1 */
+    expect_tags(0x00000005, (const uint8_t[]){0x80, 0x80, 0x80, 0x05}, 4);
     /* 0x1234 = groups 0, 0, 0x24 (0x1234 >> 7), 0x34 */
-    expect_tags(0x1234, (const uint8_t[]){ 0x80, 0x80, 0xA4, 0x34 }, 4);
-    expect_tags(0x0FFFFFFF, (const uint8_t[]){ 0xFF, 0xFF, 0xFF, 0x7F }, 4);
+    expect_tags(0x1234, (const uint8_t[]){0x80, 0x80, 0xA4, 0x34}, 4);
+    expect_tags(0x0FFFFFFF, (const uint8_t[]){0xFF, 0xFF, 0xFF, 0x7F}, 4);
 }
 
 static void expect_meta(const uint8_t *eh, size_t eh_len, uint16_t tag, const uint8_t *want,
                         size_t want_len)
 {
-    struct tl_buf b = { 0 };
+    struct tl_buf b = {0};
     KT_EXPECT_EQ(eh_tl_build_event_meta(&b, eh, eh_len, tag), 0);
     KT_EXPECT_MEM(b.p, b.len, want, want_len);
     tl_buf_free(&b);
@@ -98,10 +98,10 @@ static void expect_meta(const uint8_t *eh, size_t eh_len, uint16_t tag, const ui
 /* value32 (enc 0x04) and value32+signed (0x84 0x02) -> U32 (8) and I32 (7). */
 static void test_meta_scalar(void)
 {
-    static const uint8_t eh[] = { 'E', 'v', 0, 'a', 0, 0x04, 'b', 0, 0x84, 0x02 };
-    static const uint8_t want[] = { 12, 0,   /* size: 2 + 1 + 3 + 3 + 3 */
-                                    0x00,    /* no event tags */
-                                    'E', 'v', 0, 'a', 0, 0x08, 'b', 0, 0x07 };
+    static const uint8_t eh[] = {'E', 'v', 0, 'a', 0, 0x04, 'b', 0, 0x84, 0x02};
+    static const uint8_t want[] = {12,   0, /* size: 2 + 1 + 3 + 3 + 3 */
+                                   0x00,    /* no event tags */
+                                   'E',  'v', 0, 'a', 0, 0x08, 'b', 0, 0x07};
     expect_meta(eh, sizeof eh, 0, want, sizeof want);
 }
 
@@ -109,10 +109,10 @@ static void test_meta_scalar(void)
  * (0x82 0x0C), str8+string8 -> Str8 without OutType (0x17). */
 static void test_meta_strings(void)
 {
-    static const uint8_t eh[] = { 'S', 0, 's', 0, 0x07, 'w', 0, 0x0B, 'j', 0, 0x87, 0x0E,
-                                  'l', 0, 0x8A, 0x0A };
-    static const uint8_t want[] = { 19, 0, 0x00, 'S', 0, 's', 0, 0x82, 0x23, 'w', 0, 0x16,
-                                    'j', 0, 0x82, 0x0C, 'l', 0, 0x17 };
+    static const uint8_t eh[] = {'S', 0, 's',  0,    0x07, 'w', 0,    0x0B,
+                                 'j', 0, 0x87, 0x0E, 'l',  0,   0x8A, 0x0A};
+    static const uint8_t want[] = {19, 0,    0x00, 'S', 0,    's',  0,   0x82, 0x23, 'w',
+                                   0,  0x16, 'j',  0,   0x82, 0x0C, 'l', 0,    0x17};
     expect_meta(eh, sizeof eh, 0, want, sizeof want);
 }
 
@@ -120,10 +120,10 @@ static void test_meta_strings(void)
  * signed -> I8 (3), value16 -> U16 (6); then a top-level value8 -> U8 (4). */
 static void test_meta_struct(void)
 {
-    static const uint8_t eh[] = { 'T', 0, 's', 't', 0, 0x81, 0x02, 'x', 0, 0x82, 0x02,
-                                  'y', 0, 0x03, 'z', 0, 0x02 };
-    static const uint8_t want[] = { 19, 0, 0x00, 'T', 0, 's', 't', 0, 0x98, 0x02, 'x', 0, 0x03,
-                                    'y', 0, 0x06, 'z', 0, 0x04 };
+    static const uint8_t eh[] = {'T',  0,    's', 't', 0,    0x81, 0x02, 'x', 0,
+                                 0x82, 0x02, 'y', 0,   0x03, 'z',  0,    0x02};
+    static const uint8_t want[] = {19,  0, 0x00, 'T', 0, 's',  't', 0, 0x98, 0x02,
+                                   'x', 0, 0x03, 'y', 0, 0x06, 'z', 0, 0x04};
     expect_meta(eh, sizeof eh, 0, want, sizeof want);
 }
 
@@ -131,8 +131,8 @@ static void test_meta_struct(void)
  * count 3) -> Guid|ccount (0x2F) + u16 3 (no OutType, so no chain bit). */
 static void test_meta_arrays(void)
 {
-    static const uint8_t eh[] = { 'A', 0, 'v', 0, 0x43, 'g', 0, 0xA6, 0x0F, 0x03, 0x00 };
-    static const uint8_t want[] = { 13, 0, 0x00, 'A', 0, 'v', 0, 0x46, 'g', 0, 0x2F, 0x03, 0x00 };
+    static const uint8_t eh[] = {'A', 0, 'v', 0, 0x43, 'g', 0, 0xA6, 0x0F, 0x03, 0x00};
+    static const uint8_t want[] = {13, 0, 0x00, 'A', 0, 'v', 0, 0x46, 'g', 0, 0x2F, 0x03, 0x00};
     expect_meta(eh, sizeof eh, 0, want, sizeof want);
 }
 
@@ -141,25 +141,24 @@ static void test_meta_arrays(void)
  * with tag 1 (0x81 0x81 01 00) -> 0x98, OutMeta 0x81 (count 1 | chain), tags 80 80 80 01. */
 static void test_meta_tags(void)
 {
-    static const uint8_t eh[] = { 'G', 0, 't', 0, 0x84, 0x83, 0x34, 0x12,
-                                  's', 0, 0x81, 0x81, 0x01, 0x00, 'm', 0, 0x02 };
-    static const uint8_t want[] = { 27, 0, 0x80, 0x80, 0x80, 0x05, 'G', 0,
-                                    't', 0, 0x94, 0x80, 0x80, 0x80, 0xA4, 0x34,
-                                    's', 0, 0x98, 0x81, 0x80, 0x80, 0x80, 0x01,
-                                    'm', 0, 0x04 };
+    static const uint8_t eh[] = {'G', 0,    't',  0,    0x84, 0x83, 0x34, 0x12, 's',
+                                 0,   0x81, 0x81, 0x01, 0x00, 'm',  0,    0x02};
+    static const uint8_t want[] = {27,   0,    0x80, 0x80, 0x80, 0x05, 'G',  0,   't',
+                                   0,    0x94, 0x80, 0x80, 0x80, 0xA4, 0x34, 's', 0,
+                                   0x98, 0x81, 0x80, 0x80, 0x80, 0x01, 'm',  0,   0x04};
     expect_meta(eh, sizeof eh, 5, want, sizeof want);
 }
 
 static void test_meta_errors(void)
 {
-    struct tl_buf b = { 0 };
-    static const uint8_t no_name_nul[] = { 'E', 'v' };
+    struct tl_buf b = {0};
+    static const uint8_t no_name_nul[] = {'E', 'v'};
     KT_EXPECT_EQ(eh_tl_build_event_meta(&b, no_name_nul, sizeof no_name_nul, 0), EINVAL);
-    static const uint8_t bad_enc[] = { 'E', 0, 'a', 0, 0x1F };
+    static const uint8_t bad_enc[] = {'E', 0, 'a', 0, 0x1F};
     KT_EXPECT_EQ(eh_tl_build_event_meta(&b, bad_enc, sizeof bad_enc, 0), EINVAL);
-    static const uint8_t empty_struct[] = { 'E', 0, 's', 0, 0x81, 0x00 };
+    static const uint8_t empty_struct[] = {'E', 0, 's', 0, 0x81, 0x00};
     KT_EXPECT_EQ(eh_tl_build_event_meta(&b, empty_struct, sizeof empty_struct, 0), EINVAL);
-    static const uint8_t both_arrays[] = { 'E', 0, 'a', 0, 0x62, 1, 0 };
+    static const uint8_t both_arrays[] = {'E', 0, 'a', 0, 0x62, 1, 0};
     KT_EXPECT_EQ(eh_tl_build_event_meta(&b, both_arrays, sizeof both_arrays, 0), EINVAL);
     KT_EXPECT_EQ(b.len, 0);
     tl_buf_free(&b);
@@ -168,15 +167,15 @@ static void test_meta_errors(void)
 /* Provider metadata: size | name \0 [| u16 19, type 1, group GUID]. */
 static void test_provider_meta(void)
 {
-    struct tl_buf b = { 0 };
+    struct tl_buf b = {0};
     KT_EXPECT_EQ(eh_tl_provider_meta(&b, "Pr", 2, NULL), 0);
-    KT_EXPECT_MEM(b.p, b.len, ((const uint8_t[]){ 5, 0, 'P', 'r', 0 }), 5);
+    KT_EXPECT_MEM(b.p, b.len, ((const uint8_t[]){5, 0, 'P', 'r', 0}), 5);
     b.len = 0;
     uint8_t g[16];
     for (int i = 0; i < 16; i++)
         g[i] = (uint8_t)(0xA0 + i);
     KT_EXPECT_EQ(eh_tl_provider_meta(&b, "P", 1, g), 0);
-    uint8_t want[23] = { 23, 0, 'P', 0, 19, 0, 1 };
+    uint8_t want[23] = {23, 0, 'P', 0, 19, 0, 1};
     memcpy(want + 7, g, 16);
     KT_EXPECT_MEM(b.p, b.len, want, sizeof want);
     tl_buf_free(&b);
@@ -207,8 +206,18 @@ static void test_tp_name(void)
 static size_t eh_event(uint8_t *out, uint16_t tag, uint8_t level, const uint8_t *meta,
                        size_t meta_len, const uint8_t *data, size_t data_len)
 {
-    uint8_t h[12] = { 0x07, 0, 0, 0, (uint8_t)tag, (uint8_t)(tag >> 8), 0, level,
-                      (uint8_t)meta_len, (uint8_t)(meta_len >> 8), 0x01, 0x00 };
+    uint8_t h[12] = {0x07,
+                     0,
+                     0,
+                     0,
+                     (uint8_t)tag,
+                     (uint8_t)(tag >> 8),
+                     0,
+                     level,
+                     (uint8_t)meta_len,
+                     (uint8_t)(meta_len >> 8),
+                     0x01,
+                     0x00};
     memcpy(out, h, 12);
     memcpy(out + 12, meta, meta_len);
     memcpy(out + 12 + meta_len, data, data_len);
@@ -219,78 +228,174 @@ static size_t eh_event(uint8_t *out, uint16_t tag, uint8_t level, const uint8_t 
 static void test_payload_conversions(void)
 {
     static const uint8_t meta[] = {
-        'P', 0,
-        'g', 0, 0x86, 0x0F,        /* value128 uuid */
-        't', 0, 0x85, 0x06,        /* value64 time */
-        'u', 0, 0x84, 0x06,        /* value32 time */
-        'w', 0, 0x0B,              /* string_length16_char16 */
-        'c', 0, 0x84, 0x0B,        /* value32 string_utf (char32) */
-        'z', 0, 0x09,              /* zstring_char32 */
-        'q', 0, 0x0C,              /* string_length16_char32 */
-        'i', 0, 0x86, 0x11,        /* value128 ip_address */
-        'b', 0, 0x83, 0x07,        /* value16 boolean */
-        'p', 0, 0x83, 0x10,        /* value16 port */
-        'h', 0, 0x8A, 0x09,        /* string_length16_char8 hex_bytes */
-        'v', 0, 0x43,              /* varray value16 */
-        's', 0, 0xC1, 0x01,        /* varray of struct of 1 */
-        'a', 0, 0x86, 0x11,        /*   value128 ip_address (inside an array) */
+        'P', 0, 'g',  0,    0x86, 0x0F, /* value128 uuid */
+        't', 0, 0x85, 0x06,             /* value64 time */
+        'u', 0, 0x84, 0x06,             /* value32 time */
+        'w', 0, 0x0B,                   /* string_length16_char16 */
+        'c', 0, 0x84, 0x0B,             /* value32 string_utf (char32) */
+        'z', 0, 0x09,                   /* zstring_char32 */
+        'q', 0, 0x0C,                   /* string_length16_char32 */
+        'i', 0, 0x86, 0x11,             /* value128 ip_address */
+        'b', 0, 0x83, 0x07,             /* value16 boolean */
+        'p', 0, 0x83, 0x10,             /* value16 port */
+        'h', 0, 0x8A, 0x09,             /* string_length16_char8 hex_bytes */
+        'v', 0, 0x43,                   /* varray value16 */
+        's', 0, 0xC1, 0x01,             /* varray of struct of 1 */
+        'a', 0, 0x86, 0x11,             /*   value128 ip_address (inside an array) */
     };
     static const uint8_t data[] = {
-        0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xAA, 0xBB, 0xCC, 0xDD, 0xEE, 0xFF,
-        1, 0, 0, 0, 0, 0, 0, 0,                /* t = 1 */
-        0xFF, 0xFF, 0xFF, 0xFF,                /* u = -1 */
-        2, 0, 'h', 0, 'i', 0,                  /* 2 units */
-        0x00, 0xF6, 0x01, 0x00,                /* U+1F600 */
-        'A', 0, 0, 0, 0x00, 0x00, 0x01, 0x00, 0, 0, 0, 0, /* "A" U+10000 */
-        1, 0, 0xE9, 0, 0, 0,                   /* 1 unit: U+00E9 */
-        0x20, 0x01, 0x0D, 0xB8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1,
-        1, 0,                                  /* true */
-        0x1F, 0x90,                            /* port 8080, network order */
-        3, 0, 0xAA, 0xBB, 0xCC,
-        2, 0, 1, 0, 2, 0,
-        1, 0, 0xFE, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1,
+        0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xAA, 0xBB, 0xCC, 0xDD, 0xEE,
+        0xFF, 1,    0,    0,    0,    0,    0,    0,    0,                   /* t = 1 */
+        0xFF, 0xFF, 0xFF, 0xFF,                                              /* u = -1 */
+        2,    0,    'h',  0,    'i',  0,                                     /* 2 units */
+        0x00, 0xF6, 0x01, 0x00,                                              /* U+1F600 */
+        'A',  0,    0,    0,    0x00, 0x00, 0x01, 0x00, 0,    0,    0,    0, /* "A" U+10000 */
+        1,    0,    0xE9, 0,    0,    0,                                     /* 1 unit: U+00E9 */
+        0x20, 0x01, 0x0D, 0xB8, 0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+        1,    1,    0, /* true */
+        0x1F, 0x90,    /* port 8080, network order */
+        3,    0,    0xAA, 0xBB, 0xCC, 2,    0,    1,    0,    2,    0,    1,    0,    0xFE, 0x80,
+        0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    1,
     };
     static const uint8_t want[] = {
         /* GUID: Data1 (00112233), Data2 (4455), Data3 (6677) reversed; the rest kept */
-        0x33, 0x22, 0x11, 0x00, 0x55, 0x44, 0x77, 0x66, 0x88, 0x99, 0xAA, 0xBB, 0xCC, 0xDD, 0xEE, 0xFF,
+        0x33,
+        0x22,
+        0x11,
+        0x00,
+        0x55,
+        0x44,
+        0x77,
+        0x66,
+        0x88,
+        0x99,
+        0xAA,
+        0xBB,
+        0xCC,
+        0xDD,
+        0xEE,
+        0xFF,
         /* 1 * 10^7 + 116444736000000000 = 0x019DB1DED5D71680 */
-        0x80, 0x16, 0xD7, 0xD5, 0xDE, 0xB1, 0x9D, 0x01,
+        0x80,
+        0x16,
+        0xD7,
+        0xD5,
+        0xDE,
+        0xB1,
+        0x9D,
+        0x01,
         /* -1 * 10^7 + 116444736000000000 = 0x019DB1DED4A5E980 */
-        0x80, 0xE9, 0xA5, 0xD4, 0xDE, 0xB1, 0x9D, 0x01,
+        0x80,
+        0xE9,
+        0xA5,
+        0xD4,
+        0xDE,
+        0xB1,
+        0x9D,
+        0x01,
         /* Str16: BYTE count 4 */
-        4, 0, 'h', 0, 'i', 0,
+        4,
+        0,
+        'h',
+        0,
+        'i',
+        0,
         /* U+1F600 = D83D DE00 as Str16 of 4 bytes */
-        4, 0, 0x3D, 0xD8, 0x00, 0xDE,
+        4,
+        0,
+        0x3D,
+        0xD8,
+        0x00,
+        0xDE,
         /* CStr16 "A" D800 DC00 NUL */
-        'A', 0, 0x00, 0xD8, 0x00, 0xDC, 0, 0,
+        'A',
+        0,
+        0x00,
+        0xD8,
+        0x00,
+        0xDC,
+        0,
+        0,
         /* Str16 of U+00E9: 2 bytes */
-        2, 0, 0xE9, 0,
+        2,
+        0,
+        0xE9,
+        0,
         /* Binary+IPv6: u16 length 16 added */
-        16, 0, 0x20, 0x01, 0x0D, 0xB8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1,
+        16,
+        0,
+        0x20,
+        0x01,
+        0x0D,
+        0xB8,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        1,
         /* Bool32, zero-extended */
-        1, 0, 0, 0,
-        0x1F, 0x90,
-        3, 0, 0xAA, 0xBB, 0xCC,
-        2, 0, 1, 0, 2, 0,
-        1, 0, 16, 0, 0xFE, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1,
+        1,
+        0,
+        0,
+        0,
+        0x1F,
+        0x90,
+        3,
+        0,
+        0xAA,
+        0xBB,
+        0xCC,
+        2,
+        0,
+        1,
+        0,
+        2,
+        0,
+        1,
+        0,
+        16,
+        0,
+        0xFE,
+        0x80,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        1,
     };
     uint8_t ev[512];
     size_t n = eh_event(ev, 0x42, 4, meta, sizeof meta, data, sizeof data);
-    struct eh_tl_event tl = { 0 };
+    struct eh_tl_event tl = {0};
     KT_EXPECT_EQ(eh_tl_from_eventheader(&tl, ev, n), 0);
     KT_EXPECT_MEM(tl.data.p, tl.data.len, want, sizeof want);
     KT_EXPECT_EQ(tl.level, 4);
     KT_EXPECT(tl.activity == NULL);
     /* Metadata spot checks: the top-level ip is Binary (0x8E 0x09), the one inside the
      * struct array BinaryC (0x99 0x09); value16 boolean is Bool32 (0x0D); char32 Str16. */
-    static const uint8_t ip_top[] = { 'i', 0, 0x8E, 0x09 }, ip_arr[] = { 'a', 0, 0x99, 0x09 };
-    static const uint8_t b16[] = { 'b', 0, 0x0D }, c32[] = { 'c', 0, 0x16 };
+    static const uint8_t ip_top[] = {'i', 0, 0x8E, 0x09}, ip_arr[] = {'a', 0, 0x99, 0x09};
+    static const uint8_t b16[] = {'b', 0, 0x0D}, c32[] = {'c', 0, 0x16};
     KT_EXPECT(tl.meta && contains(tl.meta, tl.meta_len, ip_top, 4));
     KT_EXPECT(tl.meta && contains(tl.meta, tl.meta_len, ip_arr, 4));
     KT_EXPECT(tl.meta && contains(tl.meta, tl.meta_len, b16, 3));
     KT_EXPECT(tl.meta && contains(tl.meta, tl.meta_len, c32, 3));
     /* event tag 0x42: groups 0, 0, 0, 0x42 */
-    KT_EXPECT_MEM(tl.meta + 2, 4, ((const uint8_t[]){ 0x80, 0x80, 0x80, 0x42 }), 4);
+    KT_EXPECT_MEM(tl.meta + 2, 4, ((const uint8_t[]){0x80, 0x80, 0x80, 0x42}), 4);
 
     /* The same definition again is served from the cache: same pointer. */
     const uint8_t *first_meta = tl.meta;
@@ -301,11 +406,11 @@ static void test_payload_conversions(void)
 
 static void test_payload_errors(void)
 {
-    static const uint8_t meta[] = { 'P', 0, 'z', 0, 0x07 };
-    static const uint8_t unterminated[] = { 'a', 'b' };
+    static const uint8_t meta[] = {'P', 0, 'z', 0, 0x07};
+    static const uint8_t unterminated[] = {'a', 'b'};
     uint8_t ev[64];
     size_t n = eh_event(ev, 0, 4, meta, sizeof meta, unterminated, sizeof unterminated);
-    struct eh_tl_event tl = { 0 };
+    struct eh_tl_event tl = {0};
     KT_EXPECT_EQ(eh_tl_from_eventheader(&tl, ev, n), EINVAL);
     ev[0] = 0x05; /* big-endian */
     KT_EXPECT_EQ(eh_tl_from_eventheader(&tl, ev, n), EINVAL);
@@ -317,26 +422,26 @@ static void test_payload_errors(void)
 static void test_activity_ids(void)
 {
     uint8_t ev[128];
-    static const uint8_t h[] = { 0x07, 0, 0, 0, 0, 0, 0, 5, 32, 0, 0x02, 0x80 };
+    static const uint8_t h[] = {0x07, 0, 0, 0, 0, 0, 0, 5, 32, 0, 0x02, 0x80};
     memcpy(ev, h, sizeof h);
     for (int i = 0; i < 32; i++)
         ev[12 + i] = (uint8_t)i;
-    static const uint8_t m[] = { 5, 0, 0x01, 0x00, 'A', 0, 'x', 0, 0x02 }; /* 5-byte body */
+    static const uint8_t m[] = {5, 0, 0x01, 0x00, 'A', 0, 'x', 0, 0x02}; /* 5-byte body */
     memcpy(ev + 44, m, sizeof m);
     ev[44 + sizeof m] = 7;
-    struct eh_tl_event tl = { 0 };
+    struct eh_tl_event tl = {0};
     KT_EXPECT_EQ(eh_tl_from_eventheader(&tl, ev, 44 + sizeof m + 1), 0);
     KT_EXPECT(tl.activity == ev + 12);
     KT_EXPECT(tl.related == ev + 28);
-    KT_EXPECT_MEM(tl.data.p, tl.data.len, ((const uint8_t[]){ 7 }), 1);
+    KT_EXPECT_MEM(tl.data.p, tl.data.len, ((const uint8_t[]){7}), 1);
     eh_tl_event_release(&tl);
 }
 
 /* The .tlcap record layout of ehd_tl.h, offset by offset. */
 static void test_record_layout(void)
 {
-    struct eh_tl_event ev = { 0 };
-    static const uint8_t meta[] = { 4, 0, 0, 'E' };
+    struct eh_tl_event ev = {0};
+    static const uint8_t meta[] = {4, 0, 0, 'E'};
     ev.meta = meta;
     ev.meta_len = 4;
     ev.level = 3;
@@ -348,19 +453,19 @@ static void test_record_layout(void)
     tl_buf_u8(&ev.data, 0x99);
     uint8_t guid[16];
     memset(guid, 0x11, 16);
-    static const uint8_t pm[] = { 4, 0, 'P', 0 };
+    static const uint8_t pm[] = {4, 0, 'P', 0};
     size_t size = eh_tl_record_encode(NULL, guid, 0x0000000100000002ull, 11, pm, 4, &ev);
     KT_EXPECT_EQ(size, 80 + 4 + 4 + 1);
     uint8_t rec[89];
     KT_EXPECT_EQ(eh_tl_record_encode(rec, guid, 0x0000000100000002ull, 11, pm, 4, &ev), 89);
-    static const uint8_t fixed[20] = { 89, 0, 0, 0, 3, 1, 0, 11, 0x02, 0x01, 0, 0,
-                                       2, 0, 0, 0, 1, 0, 0, 0 };
+    static const uint8_t fixed[20] = {89, 0, 0, 0, 3, 1, 0, 11, 0x02, 0x01,
+                                      0,  0, 2, 0, 0, 0, 1, 0,  0,    0};
     KT_EXPECT_MEM(rec, 20, fixed, 20);
     KT_EXPECT_MEM(rec + 20, 16, guid, 16);
     KT_EXPECT_EQ(rec[36], 1);
     KT_EXPECT_MEM(rec + 40, 16, act, 16);
-    KT_EXPECT_MEM(rec + 72, 8, ((const uint8_t[]){ 4, 0, 4, 0, 1, 0, 0, 0 }), 8);
-    KT_EXPECT_MEM(rec + 80, 9, ((const uint8_t[]){ 4, 0, 'P', 0, 4, 0, 0, 'E', 0x99 }), 9);
+    KT_EXPECT_MEM(rec + 72, 8, ((const uint8_t[]){4, 0, 4, 0, 1, 0, 0, 0}), 8);
+    KT_EXPECT_MEM(rec + 80, 9, ((const uint8_t[]){4, 0, 'P', 0, 4, 0, 0, 'E', 0x99}), 9);
     tl_buf_free(&ev.data);
 }
 

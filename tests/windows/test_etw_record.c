@@ -19,18 +19,18 @@
 #include "../../tools/windows/etw_record.h"
 
 /* Provider traits: u16 size (whole blob), "EtwRec\0", no traits. */
-static const uint8_t traits[] = { 9, 0, 'E', 't', 'w', 'R', 'e', 'c', 0 };
+static const uint8_t traits[] = {9, 0, 'E', 't', 'w', 'R', 'e', 'c', 0};
 
 /* Event metadata: u16 size, tag byte 0, "Ev\0", then fields
  *   "v\0"  InType UINT32 (8)
  *   "s\0"  InType CSTR8 (2) | chain, OutType UTF8 (35) */
-static const uint8_t schema[] = { 13, 0, 0, 'E', 'v', 0, 'v', 0, 8, 's', 0, 0x82, 35 };
+static const uint8_t schema[] = {13, 0, 0, 'E', 'v', 0, 'v', 0, 8, 's', 0, 0x82, 35};
 
 /* v = 0x01020304, s = "hi" */
-static const uint8_t user_data[] = { 4, 3, 2, 1, 'h', 'i', 0 };
+static const uint8_t user_data[] = {4, 3, 2, 1, 'h', 'i', 0};
 
-static const uint8_t related_id[16] = { 0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17,
-                                        0x18, 0x19, 0x1a, 0x1b, 0x1c, 0x1d, 0x1e, 0x1f };
+static const uint8_t related_id[16] = {0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17,
+                                       0x18, 0x19, 0x1a, 0x1b, 0x1c, 0x1d, 0x1e, 0x1f};
 
 struct built {
     EVENT_RECORD er;
@@ -120,8 +120,10 @@ static void test_event_with_activity_ids(void)
 {
     struct built b;
     build(&b, 1, 1, 1);
-    memcpy(&b.er.EventHeader.ActivityId, "\x01\x02\x03\x04\x05\x06\x07\x08"
-                                         "\x09\x0a\x0b\x0c\x0d\x0e\x0f\x10", 16);
+    memcpy(&b.er.EventHeader.ActivityId,
+           "\x01\x02\x03\x04\x05\x06\x07\x08"
+           "\x09\x0a\x0b\x0c\x0d\x0e\x0f\x10",
+           16);
     char *json = record_to_json(&b);
     KT_EXPECT_STR(json, "{ \"n\": \"EtwRec:Ev\", \"v\": 16909060, \"s\": \"hi\", "
                         "\"meta\": { \"level\": 4, \"keyword\": \"0x8000000000000001\", "
@@ -169,8 +171,8 @@ static void test_schema_summary_counts_top_level(void)
 {
     /* "S\0", fields: "a\0" U8 (4); "st\0" STRUCT (24) | chain, 2 members;
      * "x\0" U8; "y\0" U8; "b\0" U16 (6) -> 3 top-level fields */
-    uint8_t m[] = { 22, 0, 0, 'S', 0, 'a', 0, 4, 's', 't', 0, 0x80 | 24, 2,
-                    'x', 0, 4, 'y', 0, 4, 'b', 0, 6 };
+    uint8_t m[] = {22,        0, 0,   'S', 0, 'a', 0, 4, 's', 't', 0,
+                   0x80 | 24, 2, 'x', 0,   4, 'y', 0, 4, 'b', 0,   6};
     const char *name = NULL;
     unsigned top = 0;
     KT_EXPECT_EQ(sizeof m, 22); /* the size word must say the same */

@@ -75,8 +75,7 @@ int etw_record_to_tlcap(const EVENT_RECORD *er, uint8_t **out, size_t *size)
     ev.data.len = er->UserDataLength;
     uint8_t guid[16];
     memcpy(guid, &er->EventHeader.ProviderId, 16);
-    size_t n = eh_tl_record_encode(NULL, guid, d->Keyword, d->Channel, it.traits, it.traits_n,
-                                   &ev);
+    size_t n = eh_tl_record_encode(NULL, guid, d->Keyword, d->Channel, it.traits, it.traits_n, &ev);
     if (!n)
         return E2BIG;
     uint8_t *rec = malloc(n);

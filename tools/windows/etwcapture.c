@@ -52,11 +52,11 @@ struct capture {
     GUID guids[MAX_PROVIDERS];
     const char *names[MAX_PROVIDERS];
     int n;
-    FILE *tlcap;          /* records of the wanted providers */
-    unsigned long events; /* records written */
-    unsigned long skipped;/* events of the providers without TraceLogging metadata */
+    FILE *tlcap;           /* records of the wanted providers */
+    unsigned long events;  /* records written */
+    unsigned long skipped; /* events of the providers without TraceLogging metadata */
     int write_error;
-    int tdh_check;        /* --tdh-check: compare TDH's view of every event with ours */
+    int tdh_check; /* --tdh-check: compare TDH's view of every event with ours */
     unsigned long tdh_mismatches;
 };
 
@@ -109,13 +109,16 @@ static void tdh_check(PEVENT_RECORD er, const uint8_t *schema, size_t schema_n)
     char tdh_name[256] = "";
     if ((ULONG)info->DecodingSource == EHCONF_DECODING_SOURCE_TLG && info->ActivityIDNameOffset &&
         info->ActivityIDNameOffset < size)
-        WideCharToMultiByte(CP_UTF8, 0, (const wchar_t *)((const char *)info + info->ActivityIDNameOffset),
-                            -1, tdh_name, sizeof tdh_name, NULL, NULL);
+        WideCharToMultiByte(CP_UTF8, 0,
+                            (const wchar_t *)((const char *)info + info->ActivityIDNameOffset), -1,
+                            tdh_name, sizeof tdh_name, NULL, NULL);
     if ((ULONG)info->DecodingSource != EHCONF_DECODING_SOURCE_TLG || strcmp(tdh_name, name) != 0 ||
         info->TopLevelPropertyCount != top) {
-        fprintf(stderr, "etwcapture: tdh-check: %s: TDH says source %lu, name '%s', %lu top-level "
-                "fields; the metadata says '%s', %u\n", name, (unsigned long)info->DecodingSource,
-                tdh_name, (unsigned long)info->TopLevelPropertyCount, name, top);
+        fprintf(stderr,
+                "etwcapture: tdh-check: %s: TDH says source %lu, name '%s', %lu top-level "
+                "fields; the metadata says '%s', %u\n",
+                name, (unsigned long)info->DecodingSource, tdh_name,
+                (unsigned long)info->TopLevelPropertyCount, name, top);
         g_cap.tdh_mismatches++;
     }
     free(info);
@@ -166,7 +169,8 @@ static int read_etl(const wchar_t *etl)
     lf.EventRecordCallback = on_event;
     TRACEHANDLE h = OpenTraceW(&lf);
     if (h == INVALID_PROCESSTRACE_HANDLE) {
-        fprintf(stderr, "etwcapture: OpenTraceW failed: error %lu\n", (unsigned long)GetLastError());
+        fprintf(stderr, "etwcapture: OpenTraceW failed: error %lu\n",
+                (unsigned long)GetLastError());
         return 2;
     }
     ULONG st = ProcessTrace(&h, 1, NULL, NULL);
@@ -253,7 +257,8 @@ static void emit_line(void *ctx, const char *json, size_t len)
 
 static void diag_line(void *ctx, uint64_t off, const char *reason)
 {
-    fprintf(stderr, "etwcapture: %s:%llu: %s\n", (const char *)ctx, (unsigned long long)off, reason);
+    fprintf(stderr, "etwcapture: %s:%llu: %s\n", (const char *)ctx, (unsigned long long)off,
+            reason);
 }
 
 int main(int argc, char **argv)
@@ -411,11 +416,13 @@ int main(int argc, char **argv)
     fflush(g_cap.tlcap);
     rewind(g_cap.tlcap);
     if (ehd_tlcap_decode(g_cap.tlcap, EHD_JSON_SPACE | EHD_JSON_FIELD_TAG | EHD_META_GOLDEN,
-                         emit_line, out, diag_line, (void *)(tlcap_path ? tlcap_path : "capture")) &&
+                         emit_line, out, diag_line,
+                         (void *)(tlcap_path ? tlcap_path : "capture")) &&
         !status)
         status = 1;
     if (g_cap.tdh_mismatches) {
-        fprintf(stderr, "etwcapture: tdh-check: %lu events where TDH disagrees\n", g_cap.tdh_mismatches);
+        fprintf(stderr, "etwcapture: tdh-check: %lu events where TDH disagrees\n",
+                g_cap.tdh_mismatches);
         if (!status)
             status = 1;
     }
@@ -428,7 +435,8 @@ int main(int argc, char **argv)
     fclose(g_cap.tlcap);
     if (!status && case_rc != 0)
         status = 3;
-    fprintf(stderr, "etwcapture: %lu events captured, %lu without TraceLogging metadata, case exit %ld\n",
+    fprintf(stderr,
+            "etwcapture: %lu events captured, %lu without TraceLogging metadata, case exit %ld\n",
             g_cap.events, g_cap.skipped, case_rc);
     return status;
 }

@@ -31,8 +31,8 @@ typedef struct ehd_buf {
 
 void ehd_buf_init(ehd_buf *b);
 void ehd_buf_free(ehd_buf *b);
-void ehd_buf_reset(ehd_buf *b);                 /* len = 0, keeps memory */
-void ehd_buf_truncate(ehd_buf *b, size_t len);  /* roll back to an earlier length */
+void ehd_buf_reset(ehd_buf *b);                /* len = 0, keeps memory */
+void ehd_buf_truncate(ehd_buf *b, size_t len); /* roll back to an earlier length */
 void ehd_buf_append(ehd_buf *b, const void *p, size_t n);
 void ehd_buf_puts(ehd_buf *b, const char *s);
 void ehd_buf_putc(ehd_buf *b, char c);
@@ -98,17 +98,17 @@ typedef struct ehd_sample_info {
  * buffer: valid until the same thread's next ehd_eventheader_json call (copy
  * it to keep it longer). On failure nothing is appended to out.
  */
-int ehd_eventheader_json(ehd_buf *out, const char *tp_name, size_t tp_name_len,
-                         const uint8_t *data, size_t size, const ehd_sample_info *si,
-                         unsigned flags, const char **reason, size_t *err_offset);
+int ehd_eventheader_json(ehd_buf *out, const char *tp_name, size_t tp_name_len, const uint8_t *data,
+                         size_t size, const ehd_sample_info *si, unsigned flags,
+                         const char **reason, size_t *err_offset);
 
 /* ---- capture (.dat) files ----------------------------------------------- */
 
 typedef struct ehd_dat_record {
-    uint64_t file_offset;  /* offset of the record's size field */
-    const char *tp_name;   /* NUL-terminated, inside the record */
+    uint64_t file_offset; /* offset of the record's size field */
+    const char *tp_name;  /* NUL-terminated, inside the record */
     size_t tp_name_len;
-    const uint8_t *data;   /* event bytes (header onwards) */
+    const uint8_t *data; /* event bytes (header onwards) */
     size_t size;
 } ehd_dat_record;
 

@@ -27,10 +27,10 @@ extern "C" {
 #endif
 
 /* Caps (documented bounds for inputs whose size is not known). */
-#define EHD_PERF_META_MAX (256u << 20)  /* one metadata blob (tracing data, feature) */
+#define EHD_PERF_META_MAX  (256u << 20) /* one metadata blob (tracing data, feature) */
 #define EHD_PERF_ROUND_MAX (8u << 20)   /* formatted JSON held back for sorting */
 #define EHD_PERF_MAX_ATTRS 65536u
-#define EHD_TP_MAX_FIELDS 1024u
+#define EHD_TP_MAX_FIELDS  1024u
 
 /* ---- tracefs format ----------------------------------------------------- */
 
@@ -49,27 +49,27 @@ enum ehd_tp_loc {
 };
 
 typedef struct ehd_tp_field {
-    const char *name;      /* NUL-terminated, points into the format's storage */
-    const char *type;      /* declaration without the name: "unsigned long", "__data_loc char[]" */
-    uint32_t offset;       /* from the start of the raw record (common header included) */
-    uint32_t size;         /* bytes at offset (for locs: 4) */
-    uint32_t array_count;  /* fixed array [N]: N; 0 = scalar or dynamic */
-    uint8_t is_signed;     /* the format's signed: value */
-    uint8_t kind;          /* enum ehd_tp_kind */
-    uint8_t loc;           /* enum ehd_tp_loc */
-    uint32_t elem_size;    /* bytes per element (scalar size, array element size) */
-    uint8_t is_array;      /* fixed or dynamic array */
+    const char *name;     /* NUL-terminated, points into the format's storage */
+    const char *type;     /* declaration without the name: "unsigned long", "__data_loc char[]" */
+    uint32_t offset;      /* from the start of the raw record (common header included) */
+    uint32_t size;        /* bytes at offset (for locs: 4) */
+    uint32_t array_count; /* fixed array [N]: N; 0 = scalar or dynamic */
+    uint8_t is_signed;    /* the format's signed: value */
+    uint8_t kind;         /* enum ehd_tp_kind */
+    uint8_t loc;          /* enum ehd_tp_loc */
+    uint32_t elem_size;   /* bytes per element (scalar size, array element size) */
+    uint8_t is_array;     /* fixed or dynamic array */
 } ehd_tp_field;
 
 typedef struct ehd_tp_format {
-    char *system;            /* e.g. "user_events" */
-    char *name;              /* e.g. "Sample_Provider_L5K1" */
-    uint32_t id;             /* ID: line */
+    char *system; /* e.g. "user_events" */
+    char *name;   /* e.g. "Sample_Provider_L5K1" */
+    uint32_t id;  /* ID: line */
     ehd_tp_field *fields;
     size_t nfields;
-    size_t first_user;       /* index of the first field not named common_* */
-    int is_eventheader;      /* first user field is eventheader_flags at offset 8 */
-    char *storage;           /* owns the strings */
+    size_t first_user;  /* index of the first field not named common_* */
+    int is_eventheader; /* first user field is eventheader_flags at offset 8 */
+    char *storage;      /* owns the strings */
 } ehd_tp_format;
 
 /* Parses one format text. On failure returns EBADMSG (or ENOMEM), sets *reason
@@ -81,7 +81,7 @@ void ehd_tp_format_free(ehd_tp_format *fmt);
 typedef struct ehd_tracing_data {
     ehd_tp_format *formats;
     size_t nformats;
-    int big_endian;     /* the blob's own endianness byte */
+    int big_endian; /* the blob's own endianness byte */
     uint8_t long_size;
     uint32_t page_size;
     char version[16];
@@ -126,24 +126,24 @@ enum {
 };
 
 /* sample_type bits */
-#define EHD_PERF_SAMPLE_IP (1ull << 0)
-#define EHD_PERF_SAMPLE_TID (1ull << 1)
-#define EHD_PERF_SAMPLE_TIME (1ull << 2)
-#define EHD_PERF_SAMPLE_ADDR (1ull << 3)
-#define EHD_PERF_SAMPLE_READ (1ull << 4)
-#define EHD_PERF_SAMPLE_CALLCHAIN (1ull << 5)
-#define EHD_PERF_SAMPLE_ID (1ull << 6)
-#define EHD_PERF_SAMPLE_CPU (1ull << 7)
-#define EHD_PERF_SAMPLE_PERIOD (1ull << 8)
-#define EHD_PERF_SAMPLE_STREAM_ID (1ull << 9)
-#define EHD_PERF_SAMPLE_RAW (1ull << 10)
+#define EHD_PERF_SAMPLE_IP         (1ull << 0)
+#define EHD_PERF_SAMPLE_TID        (1ull << 1)
+#define EHD_PERF_SAMPLE_TIME       (1ull << 2)
+#define EHD_PERF_SAMPLE_ADDR       (1ull << 3)
+#define EHD_PERF_SAMPLE_READ       (1ull << 4)
+#define EHD_PERF_SAMPLE_CALLCHAIN  (1ull << 5)
+#define EHD_PERF_SAMPLE_ID         (1ull << 6)
+#define EHD_PERF_SAMPLE_CPU        (1ull << 7)
+#define EHD_PERF_SAMPLE_PERIOD     (1ull << 8)
+#define EHD_PERF_SAMPLE_STREAM_ID  (1ull << 9)
+#define EHD_PERF_SAMPLE_RAW        (1ull << 10)
 #define EHD_PERF_SAMPLE_IDENTIFIER (1ull << 16)
 /* read_format bits */
 #define EHD_PERF_FORMAT_TOTAL_TIME_ENABLED (1ull << 0)
 #define EHD_PERF_FORMAT_TOTAL_TIME_RUNNING (1ull << 1)
-#define EHD_PERF_FORMAT_ID (1ull << 2)
-#define EHD_PERF_FORMAT_GROUP (1ull << 3)
-#define EHD_PERF_FORMAT_LOST (1ull << 4)
+#define EHD_PERF_FORMAT_ID                 (1ull << 2)
+#define EHD_PERF_FORMAT_GROUP              (1ull << 3)
+#define EHD_PERF_FORMAT_LOST               (1ull << 4)
 /* attr flag bits (the u64 of bitfields after read_format) */
 #define EHD_PERF_ATTR_FLAG_SAMPLE_ID_ALL (1ull << 18)
 
@@ -153,8 +153,8 @@ typedef struct ehd_perf_attr {
     uint64_t sample_type;
     uint64_t read_format;
     uint64_t flags;
-    char *name;                   /* "system:event" from EVENT_DESC / EVENT_UPDATE, or NULL */
-    const ehd_tp_format *format;  /* tracefs format (attr.config == ID), or NULL */
+    char *name;                  /* "system:event" from EVENT_DESC / EVENT_UPDATE, or NULL */
+    const ehd_tp_format *format; /* tracefs format (attr.config == ID), or NULL */
     uint64_t *ids;
     size_t nids;
 } ehd_perf_attr;
@@ -162,9 +162,9 @@ typedef struct ehd_perf_attr {
 typedef struct ehd_perf_record {
     uint32_t type;
     uint16_t misc;
-    uint32_t size;          /* header.size */
-    uint64_t file_offset;   /* of the record header */
-    const uint8_t *data;    /* the whole record (header included), file byte order */
+    uint32_t size;        /* header.size */
+    uint64_t file_offset; /* of the record header */
+    const uint8_t *data;  /* the whole record (header included), file byte order */
 } ehd_perf_record;
 
 typedef struct ehd_perf_sample {
@@ -174,7 +174,7 @@ typedef struct ehd_perf_sample {
     int has_id, has_time, has_cpu, has_tid;
     uint64_t time;
     uint32_t cpu, pid, tid;
-    const uint8_t *raw;        /* PERF_SAMPLE_RAW bytes (common header first), or NULL */
+    const uint8_t *raw; /* PERF_SAMPLE_RAW bytes (common header first), or NULL */
     uint32_t raw_size;
 } ehd_perf_sample;
 
@@ -208,8 +208,8 @@ unsigned long ehd_perf_problem_count(const ehd_perf_reader *r);
 int ehd_perf_next(ehd_perf_reader *r, ehd_perf_record *rec);
 
 /* Parses a PERF_RECORD_SAMPLE. 0, or EBADMSG/ENOTSUP with *reason. */
-int ehd_perf_parse_sample(const ehd_perf_reader *r, const ehd_perf_record *rec,
-                          ehd_perf_sample *s, const char **reason);
+int ehd_perf_parse_sample(const ehd_perf_reader *r, const ehd_perf_record *rec, ehd_perf_sample *s,
+                          const char **reason);
 
 /* Parses the sample_id_all trailer of a non-sample record (TID, TIME, ID,
  * STREAM_ID, CPU, IDENTIFIER, at the record's end). 0 with s filled (raw
@@ -268,11 +268,11 @@ int ehd_perf_decode(FILE *f, unsigned flags, ehd_perf_emit_fn *emit, void *emit_
 typedef struct ehd_perf_writer_opts {
     int pipe;
     int big_endian;
-    int sched;             /* add sched:sched_switch as tracepoint index n */
+    int sched;                 /* add sched:sched_switch as tracepoint index n */
     const char *custom_fields; /* if set: tracepoint "test:custom" as the last index, with
                                   these format field lines after the common fields */
-    unsigned round_every;  /* FINISHED_ROUND after this many samples; 0 = only at the end */
-    int clock_data;        /* write CLOCK_DATA (clockid 1) with the two times below */
+    unsigned round_every;      /* FINISHED_ROUND after this many samples; 0 = only at the end */
+    int clock_data;            /* write CLOCK_DATA (clockid 1) with the two times below */
     uint64_t wall_ns, clock_ns;
 } ehd_perf_writer_opts;
 

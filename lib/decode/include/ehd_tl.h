@@ -68,11 +68,11 @@ enum {
     TL_IN_STRUCT = 24,
     TL_IN_BINARYC = 25,
     TL_IN_TYPE_MASK = 0x1f,
-    TL_IN_CCOUNT = 0x20,   /* u16 element count in the metadata */
-    TL_IN_VCOUNT = 0x40,   /* u16 element count before the data */
-    TL_IN_CUSTOM = 0x60,   /* u16 schema size + schema in the metadata */
+    TL_IN_CCOUNT = 0x20, /* u16 element count in the metadata */
+    TL_IN_VCOUNT = 0x40, /* u16 element count before the data */
+    TL_IN_CUSTOM = 0x60, /* u16 schema size + schema in the metadata */
     TL_IN_COUNT_MASK = 0x60,
-    TL_IN_CHAIN = 0x80,    /* an OutMeta byte follows */
+    TL_IN_CHAIN = 0x80, /* an OutMeta byte follows */
 };
 
 enum {
@@ -95,11 +95,11 @@ enum {
     TL_OUT_CODEPOINTER = 37,
     TL_OUT_DATETIME_UTC = 38,
     TL_OUT_TYPE_MASK = 0x7f,
-    TL_OUT_CHAIN = 0x80,   /* field tags follow */
+    TL_OUT_CHAIN = 0x80, /* field tags follow */
 };
 
 enum {
-    TL_PROVIDER_TRAIT_GROUP = 1, /* trait data: the 16-byte provider group GUID */
+    TL_PROVIDER_TRAIT_GROUP = 1,    /* trait data: the 16-byte provider group GUID */
     TL_DESC_TYPE_PROVIDER_META = 2, /* EVENT_DATA_DESCRIPTOR.Reserved of data[0] */
     TL_DESC_TYPE_EVENT_META = 1,    /* ... of data[1] */
     TL_CHANNEL = 11,                /* WINEVENT_CHANNEL_TRACELOGGING */
@@ -107,7 +107,7 @@ enum {
     TL_EXT_PROV_TRAITS = 0x0C,      /* EVENT_HEADER_EXT_TYPE_PROV_TRAITS */
     TL_TAGS_MAX = 0x0FFFFFFF,       /* tags are 28 bits */
     TL_STRUCT_MEMBERS_MAX = 127,
-    TL_DESCRIPTORS_MAX = 128,       /* EVENT_DATA_DESCRIPTORs, metadata included */
+    TL_DESCRIPTORS_MAX = 128, /* EVENT_DATA_DESCRIPTORs, metadata included */
 };
 
 /* FILETIME (100 ns since 1601) of the Unix epoch, and ticks per second. */
@@ -120,15 +120,15 @@ enum {
 typedef struct ehd_tl_event {
     const uint8_t *provider_meta; /* provider traits blob (u16 size first) */
     size_t provider_meta_size;
-    const uint8_t *event_meta;    /* SCHEMA_TL blob (u16 size first) */
+    const uint8_t *event_meta; /* SCHEMA_TL blob (u16 size first) */
     size_t event_meta_size;
-    const uint8_t *data;          /* user data */
+    const uint8_t *data; /* user data */
     size_t data_size;
     uint64_t keyword;
     uint16_t id;
     uint8_t level, opcode, version, channel;
-    const uint8_t *activity;      /* 16 raw bytes or NULL */
-    const uint8_t *related;       /* 16 raw bytes or NULL */
+    const uint8_t *activity; /* 16 raw bytes or NULL */
+    const uint8_t *related;  /* 16 raw bytes or NULL */
 } ehd_tl_event;
 
 /*
@@ -138,8 +138,8 @@ typedef struct ehd_tl_event {
  * or thread-local text) and *err_offset (offset in the blob named by the reason).
  * Nothing is appended on failure. See tl_json.c for the documented differences.
  */
-int ehd_tl_json(ehd_buf *out, const ehd_tl_event *ev, const ehd_sample_info *si,
-                unsigned flags, const char **reason, size_t *err_offset);
+int ehd_tl_json(ehd_buf *out, const ehd_tl_event *ev, const ehd_sample_info *si, unsigned flags,
+                const char **reason, size_t *err_offset);
 
 /* ---- .tlcap files ------------------------------------------------------- */
 
@@ -150,9 +150,9 @@ enum { EHD_TLCAP_MAGIC_SIZE = 8, EHD_TLCAP_FIXED = 80 };
 int ehd_tlcap_is_magic(const void *head, size_t n);
 
 typedef struct ehd_tlcap_record {
-    uint64_t file_offset;   /* offset of the record's size field */
+    uint64_t file_offset; /* offset of the record's size field */
     uint8_t provider_guid[16];
-    ehd_tl_event ev;        /* points into the reader's buffer */
+    ehd_tl_event ev; /* points into the reader's buffer */
 } ehd_tlcap_record;
 
 typedef struct ehd_tlcap_reader ehd_tlcap_reader;

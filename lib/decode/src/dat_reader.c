@@ -17,7 +17,7 @@ struct ehd_dat_reader {
     uint64_t offset; /* file offset of the next record */
     uint8_t *buf;
     size_t cap;
-    int fatal;       /* a fatal error happened: nothing more to read */
+    int fatal; /* a fatal error happened: nothing more to read */
     int can_continue;
 };
 
@@ -66,8 +66,8 @@ int ehd_dat_next(ehd_dat_reader *r, ehd_dat_record *rec, const char **reason, ui
         return fatal(r, reason, offset,
                      ferror(r->f) ? "read error" : "record size field cut short by end of file",
                      at);
-    uint32_t size = (uint32_t)hdr[0] | (uint32_t)hdr[1] << 8 | (uint32_t)hdr[2] << 16 |
-                    (uint32_t)hdr[3] << 24;
+    uint32_t size =
+        (uint32_t)hdr[0] | (uint32_t)hdr[1] << 8 | (uint32_t)hdr[2] << 16 | (uint32_t)hdr[3] << 24;
     if (size < 5)
         return fatal(r, reason, offset, "record size is smaller than 5 (size field + name NUL)",
                      at);

@@ -50,10 +50,10 @@ size_t ehd_format_datetime(char *dst, int64_t seconds)
     unsigned hh = (unsigned)(sod / 3600), mm = (unsigned)(sod / 60 % 60), ss = (unsigned)(sod % 60);
     int n;
     if (year < 0)
-        n = snprintf(dst, 32, "-%04lld-%02u-%02uT%02u:%02u:%02u", -(long long)year, month, day,
-                     hh, mm, ss);
+        n = snprintf(dst, 32, "-%04lld-%02u-%02uT%02u:%02u:%02u", -(long long)year, month, day, hh,
+                     mm, ss);
     else
-        n = snprintf(dst, 32, "%04lld-%02u-%02uT%02u:%02u:%02u", (long long)year, month, day,
-                     hh, mm, ss);
+        n = snprintf(dst, 32, "%04lld-%02u-%02uT%02u:%02u:%02u", (long long)year, month, day, hh,
+                     mm, ss);
     return n < 0 ? 0 : (size_t)n;
 }

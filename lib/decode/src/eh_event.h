@@ -13,19 +13,19 @@
 #include "eh_internal.h"
 
 /* ehconf's own safety bounds (documented in eventheader_json.c; E2BIG). */
-#define EH_MAX_DEPTH 1024
+#define EH_MAX_DEPTH  1024
 #define EH_MAX_OUTPUT ((size_t)64 << 20)
 
 /* One field definition from the metadata, in pre-order. */
 struct eh_node {
     const uint8_t *name;
     uint32_t name_len;
-    uint32_t end;      /* index just past this node's subtree (struct members) */
+    uint32_t end; /* index just past this node's subtree (struct members) */
     uint16_t tag;
     uint16_t carray_count;
-    uint8_t enc;       /* low 5 bits */
-    uint8_t array;     /* 0, EH_ENC_CARRAY_FLAG or EH_ENC_VARRAY_FLAG */
-    uint8_t fmt;       /* low 7 bits; for a struct: the member count */
+    uint8_t enc;   /* low 5 bits */
+    uint8_t array; /* 0, EH_ENC_CARRAY_FLAG or EH_ENC_VARRAY_FLAG */
+    uint8_t fmt;   /* low 7 bits; for a struct: the member count */
 };
 
 /* One decode call: input, output and the parsed field tree. */
@@ -50,10 +50,10 @@ struct eh_ctx {
 struct eh_event_parts {
     const uint8_t *meta; /* metadata extension payload */
     size_t meta_size;
-    size_t meta_offset;  /* offset of meta within data */
+    size_t meta_offset; /* offset of meta within data */
     const uint8_t *activity;
     size_t activity_size;
-    size_t payload;      /* offset of the first field's data */
+    size_t payload; /* offset of the first field's data */
 };
 
 /* Sets *c->reason (thread-local text) and *c->err_offset, returns err. */

@@ -73,7 +73,7 @@ static int parse_hex(const char *s, size_t n, size_t *i, uint64_t *v)
 }
 
 int eh_parse_tp_name(struct eh_ctx *c, const char *name, size_t n, unsigned level,
-                         size_t *provider_len, uint64_t *keyword)
+                     size_t *provider_len, uint64_t *keyword)
 {
     if (memchr(name, 0, n))
         return eh_fail(c, EINVAL, 0, "tracepoint name contains a NUL byte");
@@ -91,8 +91,9 @@ int eh_parse_tp_name(struct eh_ctx *c, const char *name, size_t n, unsigned leve
     if (parse_hex(name, n, &i, &lv) != 0)
         return eh_fail(c, EINVAL, 0, "tracepoint name level is not lowercase hex");
     if (lv != level)
-        return eh_fail(c, EINVAL, 0, "tracepoint name level L%" PRIx64 " differs from header level %u",
-                    lv, level);
+        return eh_fail(c, EINVAL, 0,
+                       "tracepoint name level L%" PRIx64 " differs from header level %u", lv,
+                       level);
     if (i >= n || name[i] != 'K')
         return eh_fail(c, EINVAL, 0, "tracepoint name has no 'K<keyword>' after the level");
     i++;
@@ -110,8 +111,6 @@ int eh_parse_tp_name(struct eh_ctx *c, const char *name, size_t n, unsigned leve
 
 /* ---- header and extensions --------------------------------------------- */
 
-
-
 int eh_parse_extensions(struct eh_ctx *c, struct eh_event_parts *ev)
 {
     size_t pos = sizeof(struct eh_wire_header);
@@ -124,8 +123,8 @@ int eh_parse_extensions(struct eh_ctx *c, struct eh_event_parts *ev)
             uint16_t kind = eh_load16(c->data + pos + 2, c->be);
             size_t body = pos + 4;
             if (c->size - body < esize)
-                return eh_fail(c, EBADMSG, pos, "extension of %u bytes runs past the end of the event",
-                            esize);
+                return eh_fail(c, EBADMSG, pos,
+                               "extension of %u bytes runs past the end of the event", esize);
             switch (kind & EH_EXT_KIND_MASK) {
             case EH_EXT_KIND_INVALID:
                 return eh_fail(c, EBADMSG, pos, "extension kind 0 is invalid");
@@ -140,13 +139,12 @@ int eh_parse_extensions(struct eh_ctx *c, struct eh_event_parts *ev)
                 if (ev->activity)
                     return eh_fail(c, EBADMSG, pos, "event has two activity-id extensions");
                 if (esize != 16 && esize != 32)
-                    return eh_fail(c, EBADMSG, pos,
-                                "activity-id extension size %u is not 16 or 32", esize);
+                    return eh_fail(c, EBADMSG, pos, "activity-id extension size %u is not 16 or 32",
+                                   esize);
                 ev->activity = c->data + body;
                 ev->activity_size = esize;
                 break;
-            default:
-                break; /* unknown kinds are skipped */
+            default: break; /* unknown kinds are skipped */
             }
             pos = body + esize;
             if (!(kind & EH_EXT_CHAIN))
@@ -199,23 +197,24 @@ int eh_parse_fields(struct eh_ctx *c, const struct eh_event_parts *ev, size_t fi
         char fname[80];
         if (pos >= n) {
             err = eh_fail(c, EBADMSG, def_off, "metadata ends inside the definition of field '%s'",
-                       eh_field_name(nd, fname, sizeof fname));
+                          eh_field_name(nd, fname, sizeof fname));
             goto out;
         }
         uint8_t enc = m[pos++];
         uint8_t fmt = 0;
         if (enc & EH_ENC_CHAIN_FLAG) {
             if (pos >= n) {
-                err = eh_fail(c, EBADMSG, def_off, "metadata ends inside the definition of field '%s'",
-                           eh_field_name(nd, fname, sizeof fname));
+                err = eh_fail(c, EBADMSG, def_off,
+                              "metadata ends inside the definition of field '%s'",
+                              eh_field_name(nd, fname, sizeof fname));
                 goto out;
             }
             fmt = m[pos++];
             if (fmt & EH_FMT_CHAIN_FLAG) {
                 if (n - pos < 2) {
                     err = eh_fail(c, EBADMSG, def_off,
-                               "metadata ends inside the definition of field '%s'",
-                               eh_field_name(nd, fname, sizeof fname));
+                                  "metadata ends inside the definition of field '%s'",
+                                  eh_field_name(nd, fname, sizeof fname));
                     goto out;
                 }
                 nd->tag = eh_load16(m + pos, c->be);
@@ -224,22 +223,23 @@ int eh_parse_fields(struct eh_ctx *c, const struct eh_event_parts *ev, size_t fi
         }
         if (enc & EH_ENC_CARRAY_FLAG && !(enc & EH_ENC_VARRAY_FLAG)) {
             if (n - pos < 2) {
-                err = eh_fail(c, EBADMSG, def_off, "metadata ends inside the definition of field '%s'",
-                           eh_field_name(nd, fname, sizeof fname));
+                err = eh_fail(c, EBADMSG, def_off,
+                              "metadata ends inside the definition of field '%s'",
+                              eh_field_name(nd, fname, sizeof fname));
                 goto out;
             }
             nd->carray_count = eh_load16(m + pos, c->be);
             pos += 2;
             if (nd->carray_count == 0) {
                 err = eh_fail(c, EBADMSG, def_off, "field '%s' is a carray of 0 elements",
-                           eh_field_name(nd, fname, sizeof fname));
+                              eh_field_name(nd, fname, sizeof fname));
                 goto out;
             }
         }
         if ((enc & (EH_ENC_CARRAY_FLAG | EH_ENC_VARRAY_FLAG)) ==
             (EH_ENC_CARRAY_FLAG | EH_ENC_VARRAY_FLAG)) {
             err = eh_fail(c, ENOTSUP, def_off, "field '%s' has both the carray and varray flags",
-                       eh_field_name(nd, fname, sizeof fname));
+                          eh_field_name(nd, fname, sizeof fname));
             goto out;
         }
         nd->enc = enc & EH_ENC_VALUE_MASK;
@@ -247,12 +247,12 @@ int eh_parse_fields(struct eh_ctx *c, const struct eh_event_parts *ev, size_t fi
         nd->fmt = fmt & EH_FMT_VALUE_MASK;
         if (nd->enc == EH_ENC_INVALID || nd->enc >= EH_ENC_MAX) {
             err = eh_fail(c, ENOTSUP, def_off, "field '%s' has unsupported encoding %u",
-                       eh_field_name(nd, fname, sizeof fname), nd->enc);
+                          eh_field_name(nd, fname, sizeof fname), nd->enc);
             goto out;
         }
         if (nd->enc == EH_ENC_STRUCT && nd->fmt == 0) {
             err = eh_fail(c, EBADMSG, def_off, "struct field '%s' has 0 members",
-                       eh_field_name(nd, fname, sizeof fname));
+                          eh_field_name(nd, fname, sizeof fname));
             goto out;
         }
         uint32_t idx = c->n_nodes++;
@@ -261,8 +261,8 @@ int eh_parse_fields(struct eh_ctx *c, const struct eh_event_parts *ev, size_t fi
             open[depth - 1].remaining--;
         if (nd->enc == EH_ENC_STRUCT) {
             if (depth == EH_MAX_DEPTH) {
-                err = eh_fail(c, E2BIG, def_off, "struct nesting deeper than %d levels (ehconf bound)",
-                           EH_MAX_DEPTH);
+                err = eh_fail(c, E2BIG, def_off,
+                              "struct nesting deeper than %d levels (ehconf bound)", EH_MAX_DEPTH);
                 goto out;
             }
             open[depth].node = idx;
@@ -284,4 +284,3 @@ out:
         free(open);
     return err;
 }
-

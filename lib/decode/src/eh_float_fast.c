@@ -62,7 +62,7 @@ static size_t format_finite(char *dst, uint64_t f, int e, int lopsided, int neg,
     char *o = dst;
     if (neg)
         *o++ = '-';
-    struct mantissa m = { f, e };
+    struct mantissa m = {f, e};
     return (size_t)(o - dst) + eh_float_layout(o, digits, n, E, integer_text, &m);
 }
 
@@ -95,6 +95,6 @@ size_t ehd_format_float32(char *dst, float v)
         return put_str(dst, neg ? "-0" : "0");
     if (be == 0)
         return format_finite(dst, frac, -149, 0, neg, (double)v, 1);
-    return format_finite(dst, frac | 1u << 23, (int)be - 150, frac == 0 && be > 1, neg,
-                         (double)v, 1);
+    return format_finite(dst, frac | 1u << 23, (int)be - 150, frac == 0 && be > 1, neg, (double)v,
+                         1);
 }

@@ -49,11 +49,11 @@
 
 /* One open container while writing. */
 struct eh_frame {
-    uint32_t next, end;  /* struct body: members [next, end) */
-    uint32_t node;       /* array: the array's node */
-    uint32_t remaining;  /* array: elements left */
+    uint32_t next, end; /* struct body: members [next, end) */
+    uint32_t node;      /* array: the array's node */
+    uint32_t remaining; /* array: elements left */
     uint8_t is_array;
-    uint8_t first;       /* nothing written in this container yet */
+    uint8_t first; /* nothing written in this container yet */
 };
 
 /* ---- whitespace per §1 ------------------------------------------------- */
@@ -180,21 +180,20 @@ static const char *enc_kind(unsigned enc)
     case EH_ENC_ZSTRING_CHAR32:
     case EH_ENC_STRING_LENGTH16_CHAR8:
     case EH_ENC_STRING_LENGTH16_CHAR16:
-    case EH_ENC_STRING_LENGTH16_CHAR32:
-        return "string";
-    case EH_ENC_BINARY_LENGTH16_CHAR8:
-        return "binary";
-    default:
-        return "value";
+    case EH_ENC_STRING_LENGTH16_CHAR32: return "string";
+    case EH_ENC_BINARY_LENGTH16_CHAR8: return "binary";
+    default: return "value";
     }
 }
 
 /* Cuts the next value of node nd out of the payload and renders it. */
 static int put_value(struct eh_ctx *c, const struct eh_node *nd)
 {
-    static const uint8_t fixed[] = { [EH_ENC_VALUE8] = 1, [EH_ENC_VALUE16] = 2,
-                                     [EH_ENC_VALUE32] = 4, [EH_ENC_VALUE64] = 8,
-                                     [EH_ENC_VALUE128] = 16 };
+    static const uint8_t fixed[] = {[EH_ENC_VALUE8] = 1,
+                                    [EH_ENC_VALUE16] = 2,
+                                    [EH_ENC_VALUE32] = 4,
+                                    [EH_ENC_VALUE64] = 8,
+                                    [EH_ENC_VALUE128] = 16};
     size_t pos = c->pos, left = c->size - pos, vstart, vsize, next;
     char fname[80];
     switch (nd->enc) {
@@ -206,14 +205,16 @@ static int put_value(struct eh_ctx *c, const struct eh_node *nd)
         vsize = fixed[nd->enc];
         if (left < vsize)
             return eh_fail(c, EBADMSG, pos, "value field '%s' runs past the end of the event",
-                        eh_field_name(nd, fname, sizeof fname));
+                           eh_field_name(nd, fname, sizeof fname));
         vstart = pos;
         next = pos + vsize;
         break;
     case EH_ENC_ZSTRING_CHAR8:
     case EH_ENC_ZSTRING_CHAR16:
     case EH_ENC_ZSTRING_CHAR32: {
-        size_t unit = nd->enc == EH_ENC_ZSTRING_CHAR8 ? 1 : nd->enc == EH_ENC_ZSTRING_CHAR16 ? 2 : 4;
+        size_t unit = nd->enc == EH_ENC_ZSTRING_CHAR8    ? 1
+                      : nd->enc == EH_ENC_ZSTRING_CHAR16 ? 2
+                                                         : 4;
         const uint8_t *p = c->data + pos;
         size_t k = 0;
         int found = 0;
@@ -233,8 +234,8 @@ static int put_value(struct eh_ctx *c, const struct eh_node *nd)
         }
         if (!found)
             return eh_fail(c, EBADMSG, pos,
-                        "string field '%s' has no terminator before the end of the event",
-                        eh_field_name(nd, fname, sizeof fname));
+                           "string field '%s' has no terminator before the end of the event",
+                           eh_field_name(nd, fname, sizeof fname));
         vstart = pos;
         vsize = k;
         next = pos + k + unit;
@@ -244,22 +245,23 @@ static int put_value(struct eh_ctx *c, const struct eh_node *nd)
     case EH_ENC_STRING_LENGTH16_CHAR16:
     case EH_ENC_STRING_LENGTH16_CHAR32:
     case EH_ENC_BINARY_LENGTH16_CHAR8: {
-        size_t unit = nd->enc == EH_ENC_STRING_LENGTH16_CHAR16 ? 2
-                      : nd->enc == EH_ENC_STRING_LENGTH16_CHAR32 ? 4 : 1;
+        size_t unit = nd->enc == EH_ENC_STRING_LENGTH16_CHAR16   ? 2
+                      : nd->enc == EH_ENC_STRING_LENGTH16_CHAR32 ? 4
+                                                                 : 1;
         if (left < 2)
             return eh_fail(c, EBADMSG, pos, "%s field '%s' length runs past the end of the event",
-                        enc_kind(nd->enc), eh_field_name(nd, fname, sizeof fname));
+                           enc_kind(nd->enc), eh_field_name(nd, fname, sizeof fname));
         vsize = (size_t)eh_load16(c->data + pos, c->be) * unit;
         if (left - 2 < vsize)
             return eh_fail(c, EBADMSG, pos, "%s field '%s' runs past the end of the event",
-                        enc_kind(nd->enc), eh_field_name(nd, fname, sizeof fname));
+                           enc_kind(nd->enc), eh_field_name(nd, fname, sizeof fname));
         vstart = pos + 2;
         next = vstart + vsize;
         break;
     }
     default:
         return eh_fail(c, ENOTSUP, pos, "field '%s' has unsupported encoding %u",
-                    eh_field_name(nd, fname, sizeof fname), nd->enc);
+                       eh_field_name(nd, fname, sizeof fname), nd->enc);
     }
     const char *why = NULL;
     int err = eh_render_value(c->out, nd->enc, nd->fmt, c->data + vstart, vsize, c->be, &why);
@@ -286,7 +288,8 @@ static void put_field_name(struct eh_ctx *c, const struct eh_node *nd)
  * element != 0): writes a scalar completely, or opens a struct/array by
  * pushing a frame.
  */
-static int begin_item(struct eh_ctx *c, struct eh_frame *stack, uint32_t *sp, uint32_t idx, int element)
+static int begin_item(struct eh_ctx *c, struct eh_frame *stack, uint32_t *sp, uint32_t idx,
+                      int element)
 {
     const struct eh_node *nd = &c->nodes[idx];
     if (!element && nd->array) {
@@ -297,8 +300,8 @@ static int begin_item(struct eh_ctx *c, struct eh_frame *stack, uint32_t *sp, ui
             char fname[80];
             if (c->size - c->pos < 2)
                 return eh_fail(c, EBADMSG, c->pos,
-                            "array field '%s' count runs past the end of the event",
-                            eh_field_name(nd, fname, sizeof fname));
+                               "array field '%s' count runs past the end of the event",
+                               eh_field_name(nd, fname, sizeof fname));
             count = eh_load16(c->data + c->pos, c->be);
             c->pos += 2;
         }
@@ -359,8 +362,7 @@ static int put_fields(struct eh_ctx *c)
     /* Frames: at most one struct body and one array per nesting level. */
     uint32_t max_frames = 2 * c->n_nodes + 2;
     struct eh_frame stack_small[34]; /* no allocation for events of up to 16 fields */
-    struct eh_frame *stack =
-        max_frames <= 34 ? stack_small : malloc(max_frames * sizeof *stack);
+    struct eh_frame *stack = max_frames <= 34 ? stack_small : malloc(max_frames * sizeof *stack);
     if (!stack)
         return eh_fail(c, ENOMEM, 0, "out of memory");
     uint32_t sp = 1;
@@ -372,7 +374,7 @@ static int put_fields(struct eh_ctx *c)
     while (sp > 0) {
         if (c->out->len - c->out_start > EH_MAX_OUTPUT) {
             err = eh_fail(c, E2BIG, c->pos, "event JSON larger than %zu MiB (ehconf bound)",
-                       EH_MAX_OUTPUT >> 20);
+                          EH_MAX_OUTPUT >> 20);
             break;
         }
         if (c->out->oom) {
@@ -483,9 +485,9 @@ static void put_meta(struct eh_ctx *c, const ehd_sample_info *si, uint64_t keywo
 
 /* ---- entry point ------------------------------------------------------- */
 
-int ehd_eventheader_json(ehd_buf *out, const char *tp_name, size_t tp_name_len,
-                         const uint8_t *data, size_t size, const ehd_sample_info *si,
-                         unsigned flags, const char **reason, size_t *err_offset)
+int ehd_eventheader_json(ehd_buf *out, const char *tp_name, size_t tp_name_len, const uint8_t *data,
+                         size_t size, const ehd_sample_info *si, unsigned flags,
+                         const char **reason, size_t *err_offset)
 {
     struct eh_ctx c;
     struct eh_node small_nodes[32];
@@ -501,7 +503,8 @@ int ehd_eventheader_json(ehd_buf *out, const char *tp_name, size_t tp_name_len,
     c.err_offset = err_offset;
 
     if (size < sizeof(struct eh_wire_header))
-        return eh_fail(&c, EBADMSG, 0, "event of %zu bytes is shorter than the 8-byte header", size);
+        return eh_fail(&c, EBADMSG, 0, "event of %zu bytes is shorter than the 8-byte header",
+                       size);
     if (data[0] & ~EH_FLAG_ALL)
         return eh_fail(&c, ENOTSUP, 0, "header flags 0x%02X have unknown bits", data[0]);
     c.be = !(data[0] & EH_FLAG_LITTLE_ENDIAN);
@@ -518,7 +521,8 @@ int ehd_eventheader_json(ehd_buf *out, const char *tp_name, size_t tp_name_len,
         return err;
     const uint8_t *ename_end = memchr(ev.meta, 0, ev.meta_size);
     if (!ename_end)
-        return eh_fail(&c, EBADMSG, ev.meta_offset, "event name not NUL-terminated in the metadata");
+        return eh_fail(&c, EBADMSG, ev.meta_offset,
+                       "event name not NUL-terminated in the metadata");
     size_t ename_len = (size_t)(ename_end - ev.meta);
     const uint8_t *semi = memchr(ev.meta, ';', ename_len);
     size_t ename_shown = semi ? (size_t)(semi - ev.meta) : ename_len;

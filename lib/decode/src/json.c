@@ -29,8 +29,7 @@ static void put_ascii(ehd_buf *b, uint8_t c)
     case '\n': eh_buf_append_fast(b, "\\n", 2); return;
     case '\r': eh_buf_append_fast(b, "\\r", 2); return;
     case '\t': eh_buf_append_fast(b, "\\t", 2); return;
-    default:
-        break;
+    default: break;
     }
     if (c < 0x20) {
         esc[0] = '\\';
@@ -183,8 +182,7 @@ void eh_json_utf32_body(ehd_buf *b, const uint8_t *s, size_t n, int big_endian)
         eh_json_codepoint(b, 0xFFFD); /* partial trailing unit */
 }
 
-void eh_json_bom_body(ehd_buf *b, const uint8_t *s, size_t n, unsigned unit_bytes,
-                      int big_endian)
+void eh_json_bom_body(ehd_buf *b, const uint8_t *s, size_t n, unsigned unit_bytes, int big_endian)
 {
     /* The sniffing looks at the raw bytes whatever the unit size (§4.8). A
      * BOM says the byte order of what follows, independent of the event's. */

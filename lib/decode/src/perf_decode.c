@@ -64,7 +64,7 @@ static void push(struct round *rd, uint64_t time, size_t off)
         rd->v = nv;
         rd->cap = cap;
     }
-    rd->v[rd->n] = (struct pending){ time, rd->n, off, rd->text.len - off };
+    rd->v[rd->n] = (struct pending){time, rd->n, off, rd->text.len - off};
     rd->n++;
 }
 

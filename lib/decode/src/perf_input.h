@@ -14,12 +14,12 @@
 struct perf_input {
     FILE *f;
     int seekable;
-    uint64_t size;      /* total bytes if seekable, else UINT64_MAX */
+    uint64_t size; /* total bytes if seekable, else UINT64_MAX */
     uint8_t *buf;
     size_t cap;
-    uint64_t win_off;   /* file offset of buf[0] */
-    size_t win_len;     /* valid bytes in buf */
-    uint64_t fpos;      /* where the FILE stands */
+    uint64_t win_off; /* file offset of buf[0] */
+    size_t win_len;   /* valid bytes in buf */
+    uint64_t fpos;    /* where the FILE stands */
     int eof;
 };
 

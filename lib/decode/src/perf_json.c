@@ -194,7 +194,7 @@ static void put_field_value(ehd_buf *b, int space, const ehd_tp_field *f, const 
         put_hex_bytes(b, p, len);
         return;
     }
-    struct jw w = { b, space, 1 };
+    struct jw w = {b, space, 1};
     jw_open(&w, '[');
     uint32_t es = f->elem_size ? f->elem_size : 1;
     for (size_t i = 0; i + es <= len; i += es) {
@@ -215,8 +215,7 @@ static const ehd_tp_format *sample_format(const ehd_perf_reader *r, const ehd_pe
         return s->attr->format;
     const ehd_tracing_data *td = ehd_perf_tracing_data(r);
     /* fall back to common_type, but only for tracepoint attrs */
-    if (td && s->raw && s->raw_size >= 2 && s->attr &&
-        s->attr->type == EHD_PERF_TYPE_TRACEPOINT)
+    if (td && s->raw && s->raw_size >= 2 && s->attr && s->attr->type == EHD_PERF_TYPE_TRACEPOINT)
         return ehd_tracing_data_find(td, (uint32_t)load_int(s->raw, 2, td->big_endian));
     return NULL;
 }
@@ -268,7 +267,7 @@ static int eventheader_sample(const ehd_perf_reader *r, const ehd_perf_sample *s
         return EBADMSG;
     }
     char tbuf[48];
-    ehd_sample_info si = { 0 };
+    ehd_sample_info si = {0};
     if (s->has_time && !(flags & EHD_META_GOLDEN)) {
         ehd_perf_time_json(r, s->time, tbuf);
         si.time_json = tbuf;
@@ -279,14 +278,14 @@ static int eventheader_sample(const ehd_perf_reader *r, const ehd_perf_sample *s
     si.pid = s->pid;
     si.tid = s->tid;
     size_t at;
-    return ehd_eventheader_json(out, fmt->name, strlen(fmt->name), s->raw + 8, s->raw_size - 8,
-                                &si, flags, reason, &at);
+    return ehd_eventheader_json(out, fmt->name, strlen(fmt->name), s->raw + 8, s->raw_size - 8, &si,
+                                flags, reason, &at);
 }
 
 static void plain_sample(const ehd_perf_reader *r, const ehd_perf_sample *s,
                          const ehd_tp_format *fmt, unsigned flags, ehd_buf *out)
 {
-    struct jw w = { out, (flags & EHD_JSON_SPACE) != 0, 1 };
+    struct jw w = {out, (flags & EHD_JSON_SPACE) != 0, 1};
     const ehd_tracing_data *td = ehd_perf_tracing_data(r);
     int be = td ? td->big_endian : ehd_perf_is_big_endian(r);
     jw_open(&w, '{');
@@ -313,7 +312,7 @@ static void plain_sample(const ehd_perf_reader *r, const ehd_perf_sample *s,
         put_hex_bytes(out, s->raw, s->raw_size);
     }
     jw_key(&w, "meta");
-    struct jw m = { out, w.space, 1 };
+    struct jw m = {out, w.space, 1};
     jw_open(&m, '{');
     if (!(flags & EHD_META_GOLDEN)) {
         if (s->has_time) {
@@ -356,7 +355,7 @@ int ehd_perf_sample_json(const ehd_perf_reader *r, const ehd_perf_sample *s, uns
 void ehd_perf_error_json(ehd_buf *out, const char *name, size_t name_len, const char *reason,
                          uint64_t file_offset, unsigned flags)
 {
-    struct jw w = { out, (flags & EHD_JSON_SPACE) != 0, 1 };
+    struct jw w = {out, (flags & EHD_JSON_SPACE) != 0, 1};
     jw_open(&w, '{');
     jw_key(&w, "n");
     ehd_json_string_utf8(out, name, name_len);

@@ -22,11 +22,11 @@
 #include "ehd_perf.h"
 #include "perf_internal.h"
 
-#define PERF_MAGIC_LE 0x32454c4946524550ull /* "PERFILE2" read as little-endian */
-#define PERF_MAGIC_BE 0x50455246494c4532ull
+#define PERF_MAGIC_LE    0x32454c4946524550ull /* "PERFILE2" read as little-endian */
+#define PERF_MAGIC_BE    0x50455246494c4532ull
 #define FILE_HEADER_SIZE 104
-#define ATTR_SIZE_VER0 64
-#define ATTR_MIN_USED 48 /* type .. flags: all the reader needs */
+#define ATTR_SIZE_VER0   64
+#define ATTR_MIN_USED    48 /* type .. flags: all the reader needs */
 
 /* ---- byte order --------------------------------------------------------- */
 
@@ -103,7 +103,7 @@ static int relink(ehd_perf_reader *r)
             return ENOMEM;
         for (size_t i = 0; i < r->nattrs; i++)
             for (size_t k = 0; k < r->attrs[i].nids; k++)
-                r->idmap[r->nidmap++] = (struct id_map){ r->attrs[i].ids[k], i };
+                r->idmap[r->nidmap++] = (struct id_map){r->attrs[i].ids[k], i};
         qsort(r->idmap, r->nidmap, sizeof *r->idmap, cmp_idmap);
     }
     for (size_t i = 0; i < r->nattrs; i++) {
@@ -431,8 +431,8 @@ fail:
     return NULL;
 }
 
-ehd_perf_reader *ehd_perf_open(FILE *f, ehd_perf_diag_fn *diag, void *diag_ctx,
-                               const char **reason, uint64_t *offset)
+ehd_perf_reader *ehd_perf_open(FILE *f, ehd_perf_diag_fn *diag, void *diag_ctx, const char **reason,
+                               uint64_t *offset)
 {
     *reason = NULL;
     *offset = 0;
@@ -646,8 +646,7 @@ static int64_t handle_meta(ehd_perf_reader *r, const ehd_perf_record *rec)
         report(r, rec->file_offset,
                "compressed records (perf record -z) are not supported; skipped");
         return 0;
-    default:
-        return 0;
+    default: return 0;
     }
 }
 
@@ -713,4 +712,3 @@ int ehd_perf_next(ehd_perf_reader *r, ehd_perf_record *rec)
     }
     return 1;
 }
-

@@ -10,8 +10,8 @@
 
 #include "perf_internal.h"
 
-int ehd_perf_parse_sample(const ehd_perf_reader *r, const ehd_perf_record *rec,
-                          ehd_perf_sample *s, const char **reason)
+int ehd_perf_parse_sample(const ehd_perf_reader *r, const ehd_perf_record *rec, ehd_perf_sample *s,
+                          const char **reason)
 {
     memset(s, 0, sizeof *s);
     s->file_offset = rec->file_offset;
@@ -46,12 +46,12 @@ int ehd_perf_parse_sample(const ehd_perf_reader *r, const ehd_perf_record *rec,
     }
     s->attr = a;
     uint64_t st = a->sample_type;
-#define NEED(k)                                                                                \
-    do {                                                                                       \
-        if ((size_t)(end - p) < (size_t)(k)) {                                                 \
-            *reason = "sample shorter than its sample_type says";                              \
-            return EBADMSG;                                                                    \
-        }                                                                                      \
+#define NEED(k)                                                   \
+    do {                                                          \
+        if ((size_t)(end - p) < (size_t)(k)) {                    \
+            *reason = "sample shorter than its sample_type says"; \
+            return EBADMSG;                                       \
+        }                                                         \
     } while (0)
     if (st & EHD_PERF_SAMPLE_IDENTIFIER) {
         NEED(8);

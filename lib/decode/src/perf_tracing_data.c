@@ -137,16 +137,16 @@ static int read_formats(ehd_tracing_data *td, struct cursor *c, const char *syst
 int ehd_tracing_data_parse(ehd_tracing_data *td, const uint8_t *p, size_t n, const char **reason,
                            size_t *err_offset)
 {
-    static const uint8_t magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+    static const uint8_t magic[10] = {0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g'};
     memset(td, 0, sizeof *td);
     *reason = NULL;
     *err_offset = 0;
-    struct cursor c = { p, n, 0, 0 };
-#define FAIL(why)                                                                              \
-    do {                                                                                       \
-        *reason = "tracing data: " why;                                                        \
-        *err_offset = c.pos;                                                                   \
-        return EBADMSG;                                                                        \
+    struct cursor c = {p, n, 0, 0};
+#define FAIL(why)                       \
+    do {                                \
+        *reason = "tracing data: " why; \
+        *err_offset = c.pos;            \
+        return EBADMSG;                 \
     } while (0)
     if (n < sizeof magic || memcmp(p, magic, sizeof magic) != 0)
         FAIL("bad magic");
@@ -164,7 +164,7 @@ int ehd_tracing_data_parse(ehd_tracing_data *td, const uint8_t *p, size_t n, con
     uint32_t u32;
     get_u32(&c, &td->page_size);
 
-    static const char *const hdr_names[2] = { "header_page", "header_event" };
+    static const char *const hdr_names[2] = {"header_page", "header_event"};
     for (int i = 0; i < 2; i++) {
         const char *name = get_str(&c);
         uint64_t size;

@@ -14,18 +14,18 @@
 
 #include "ehd_perf.h"
 
-#define ATTR_BYTES 128 /* perf_event_attr as perf 6.1 writes it */
+#define ATTR_BYTES        128 /* perf_event_attr as perf 6.1 writes it */
 #define FILE_HEADER_BYTES 104
-#define SAMPLE_TYPE                                                                            \
-    (EHD_PERF_SAMPLE_IDENTIFIER | EHD_PERF_SAMPLE_TID | EHD_PERF_SAMPLE_TIME |                 \
+#define SAMPLE_TYPE                                                            \
+    (EHD_PERF_SAMPLE_IDENTIFIER | EHD_PERF_SAMPLE_TID | EHD_PERF_SAMPLE_TIME | \
      EHD_PERF_SAMPLE_CPU | EHD_PERF_SAMPLE_RAW)
 
 struct ehd_perf_writer {
     FILE *out;
     ehd_perf_writer_opts o;
-    char **names;   /* "system:name" */
-    size_t ntp;     /* tracepoints incl. sched */
-    uint64_t pos;   /* bytes written so far */
+    char **names; /* "system:name" */
+    size_t ntp;   /* tracepoints incl. sched */
+    uint64_t pos; /* bytes written so far */
     uint64_t data_off;
     unsigned in_round;
     int failed;
@@ -154,10 +154,10 @@ static int is_custom(const ehd_perf_writer *w, size_t i)
 static void tracing_data(const ehd_perf_writer *w, struct blob *b)
 {
     int be = w->o.big_endian;
-    static const uint8_t magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+    static const uint8_t magic[10] = {0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g'};
     blob_add(b, magic, sizeof magic);
     blob_str(b, "0.6");
-    uint8_t e[2] = { (uint8_t)(be ? 1 : 0), 8 };
+    uint8_t e[2] = {(uint8_t)(be ? 1 : 0), 8};
     blob_add(b, e, 2);
     blob_int(b, 4096, 4, be);
     /* what events/header_page and events/header_event hold on x86-64 */
@@ -182,7 +182,7 @@ static void tracing_data(const ehd_perf_writer *w, struct blob *b)
     blob_int(b, 0, 4, be); /* ftrace formats */
     size_t n_ue = n_user(w);
     blob_int(b, (n_ue ? 1 : 0) + (w->o.sched ? 1 : 0) + (w->o.custom_fields ? 1 : 0), 4, be);
-    static const char *const systems[3] = { "user_events", "sched", "test" };
+    static const char *const systems[3] = {"user_events", "sched", "test"};
     for (int pass = 0; pass < 3; pass++) {
         size_t from = pass == 0 ? 0 : pass == 1 ? n_ue : n_ue + (w->o.sched ? 1 : 0);
         size_t to = pass == 0 ? n_ue : pass == 1 ? n_ue + (w->o.sched ? 1 : 0) : w->ntp;
@@ -191,7 +191,7 @@ static void tracing_data(const ehd_perf_writer *w, struct blob *b)
         blob_str(b, systems[pass]);
         blob_int(b, to - from, 4, be);
         for (size_t i = from; i < to; i++) {
-            struct blob t = { 0 };
+            struct blob t = {0};
             format_text(&t, tp_event(w->names[i]), (uint32_t)(1000 + i), is_sched(w, i),
                         is_custom(w, i) ? w->o.custom_fields : NULL);
             blob_int(b, t.n, 8, be);
@@ -275,11 +275,11 @@ static void pipe_metadata(ehd_perf_writer *w)
         put_n(a + ATTR_BYTES, 100 + i, 8, be);
         record(w, EHD_PERF_RECORD_HEADER_ATTR, a, sizeof a);
     }
-    struct blob td = { 0 };
+    struct blob td = {0};
     tracing_data(w, &td);
     /* the size perf writes (and checks) includes the padding to 8 bytes */
     size_t pad = (8 - td.n % 8) % 8;
-    uint8_t sz[8] = { 0 };
+    uint8_t sz[8] = {0};
     put_n(sz, td.n + pad, 4, be);
     record(w, EHD_PERF_RECORD_HEADER_TRACING_DATA, sz, 8);
     wr(w, td.p, td.n);
@@ -291,7 +291,7 @@ static void pipe_metadata(ehd_perf_writer *w)
     for (int k = 0; k < 2; k++) {
         if (k == 1 && !w->o.clock_data)
             continue;
-        struct blob f = { 0 };
+        struct blob f = {0};
         blob_int(&f, k ? EHD_PERF_FEAT_CLOCK_DATA : EHD_PERF_FEAT_EVENT_DESC, 8, be);
         if (k)
             clock_data(w, &f);
@@ -420,9 +420,9 @@ int ehd_perf_writer_finish(ehd_perf_writer *w)
         uint64_t data_size = w->pos - w->data_off;
         /* sections in feature-bit order. HOSTNAME is there because perf uses
          * its bit to guess the bitmap's byte order in big-endian files. */
-        struct blob sec[4] = { { 0 }, { 0 }, { 0 }, { 0 } };
-        unsigned bits[4] = { EHD_PERF_FEAT_TRACING_DATA, 3 /* HOSTNAME */,
-                             EHD_PERF_FEAT_EVENT_DESC, EHD_PERF_FEAT_CLOCK_DATA };
+        struct blob sec[4] = {{0}, {0}, {0}, {0}};
+        unsigned bits[4] = {EHD_PERF_FEAT_TRACING_DATA, 3 /* HOSTNAME */, EHD_PERF_FEAT_EVENT_DESC,
+                            EHD_PERF_FEAT_CLOCK_DATA};
         size_t nsec = w->o.clock_data ? 4 : 3;
         tracing_data(w, &sec[0]);
         blob_int(&sec[1], 8, 4, be); /* perf_header_string: u32 len, NUL-padded text */
@@ -457,7 +457,7 @@ int ehd_perf_writer_finish(ehd_perf_writer *w)
             put_n(a + ATTR_BYTES + 8, 8, 8, be);
             wr(w, a, sizeof a);
         }
-        uint8_t h[FILE_HEADER_BYTES] = { 0 };
+        uint8_t h[FILE_HEADER_BYTES] = {0};
         memcpy(h, be ? "2ELIFREP" : "PERFILE2", 8);
         put_n(h + 8, FILE_HEADER_BYTES, 8, be);
         put_n(h + 16, ATTR_BYTES + 16, 8, be);

@@ -27,7 +27,8 @@ int ehd_tlcap_is_magic(const void *head, size_t n)
 ehd_tlcap_reader *ehd_tlcap_open(FILE *f, const char **reason)
 {
     uint8_t magic[EHD_TLCAP_MAGIC_SIZE];
-    if (fread(magic, 1, sizeof magic, f) != sizeof magic || !ehd_tlcap_is_magic(magic, sizeof magic)) {
+    if (fread(magic, 1, sizeof magic, f) != sizeof magic ||
+        !ehd_tlcap_is_magic(magic, sizeof magic)) {
         *reason = "not a TraceLogging capture file (no EHTLCAP1 magic)";
         return NULL;
     }
@@ -124,9 +125,9 @@ void ehd_tlcap_close(ehd_tlcap_reader *r)
 /* "b3864c38-4273-58c5-545b-8b3608343471" of a GUID in Windows memory layout. */
 static void guid_text(const uint8_t g[16], char t[37])
 {
-    snprintf(t, 37, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
-             g[3], g[2], g[1], g[0], g[5], g[4], g[7], g[6], g[8], g[9], g[10], g[11], g[12],
-             g[13], g[14], g[15]);
+    snprintf(t, 37, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", g[3],
+             g[2], g[1], g[0], g[5], g[4], g[7], g[6], g[8], g[9], g[10], g[11], g[12], g[13],
+             g[14], g[15]);
 }
 
 static void error_json(ehd_buf *b, const uint8_t guid[16], const char *reason, uint64_t off,

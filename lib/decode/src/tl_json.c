@@ -48,18 +48,18 @@
 #include "ehd_tl.h"
 #include "eventheader_wire.h"
 
-#define TL_MAX_DEPTH 256
+#define TL_MAX_DEPTH  256
 #define TL_MAX_OUTPUT ((size_t)64 << 20)
 
 struct tnode {
     const uint8_t *name;
     uint32_t name_len;
-    uint32_t end;     /* index after the subtree */
+    uint32_t end; /* index after the subtree */
     uint32_t tag;
     uint16_t ccount;
-    uint8_t in;       /* InType */
-    uint8_t out;      /* OutType (struct: member count) */
-    uint8_t array;    /* 0, TL_IN_CCOUNT or TL_IN_VCOUNT */
+    uint8_t in;    /* InType */
+    uint8_t out;   /* OutType (struct: member count) */
+    uint8_t array; /* 0, TL_IN_CCOUNT or TL_IN_VCOUNT */
 };
 
 struct tctx {
@@ -76,8 +76,8 @@ struct tctx {
 
 static _Thread_local char tl_reason[200];
 
-__attribute__((format(printf, 4, 5))) static int tfail(const char **reason, size_t *off,
-                                                      size_t at, const char *fmt, ...)
+__attribute__((format(printf, 4, 5))) static int tfail(const char **reason, size_t *off, size_t at,
+                                                       const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -209,8 +209,7 @@ static int parse_fields(struct tctx *c, const uint8_t *m, size_t n, size_t pos)
             goto out;
         }
         if (nd->in == TL_IN_STRUCT && nd->out == 0) {
-            err = tfail(c->reason, c->err_offset, def,
-                        "event metadata: struct '%s' has 0 members",
+            err = tfail(c->reason, c->err_offset, def, "event metadata: struct '%s' has 0 members",
                         printable(nd->name, nd->name_len, nm, sizeof nm));
             goto out;
         }
@@ -260,15 +259,19 @@ static int eh_type_of(const struct tnode *nd, unsigned *enc, unsigned *fmt)
     case TL_IN_I8: *enc = EH_ENC_VALUE8, *fmt = EH_FMT_SIGNED_INT; return 0;
     case TL_IN_U8:
         *enc = EH_ENC_VALUE8;
-        *fmt = o == TL_OUT_HEX ? EH_FMT_HEX_INT : o == TL_OUT_BOOLEAN ? EH_FMT_BOOLEAN
-             : o == TL_OUT_STRING ? EH_FMT_STRING8 : EH_FMT_DEFAULT;
+        *fmt = o == TL_OUT_HEX       ? EH_FMT_HEX_INT
+               : o == TL_OUT_BOOLEAN ? EH_FMT_BOOLEAN
+               : o == TL_OUT_STRING  ? EH_FMT_STRING8
+                                     : EH_FMT_DEFAULT;
         return 0;
     case TL_IN_I16: *enc = EH_ENC_VALUE16, *fmt = EH_FMT_SIGNED_INT; return 0;
     case TL_IN_U16:
         *enc = EH_ENC_VALUE16;
-        *fmt = o == TL_OUT_HEX ? EH_FMT_HEX_INT : o == TL_OUT_STRING ? EH_FMT_STRING_UTF
-             : o == TL_OUT_PORT ? EH_FMT_PORT : o == TL_OUT_BOOLEAN ? EH_FMT_BOOLEAN
-             : EH_FMT_DEFAULT;
+        *fmt = o == TL_OUT_HEX       ? EH_FMT_HEX_INT
+               : o == TL_OUT_STRING  ? EH_FMT_STRING_UTF
+               : o == TL_OUT_PORT    ? EH_FMT_PORT
+               : o == TL_OUT_BOOLEAN ? EH_FMT_BOOLEAN
+                                     : EH_FMT_DEFAULT;
         return 0;
     case TL_IN_I32:
         *enc = EH_ENC_VALUE32;
@@ -276,11 +279,13 @@ static int eh_type_of(const struct tnode *nd, unsigned *enc, unsigned *fmt)
         return 0;
     case TL_IN_U32:
         *enc = EH_ENC_VALUE32;
-        *fmt = o == TL_OUT_PID || o == TL_OUT_TID ? EH_FMT_PID : o == TL_OUT_IPV4 ? EH_FMT_IP_ADDRESS
-             : o == TL_OUT_BOOLEAN ? EH_FMT_BOOLEAN
-             : (o == TL_OUT_HEX || o == TL_OUT_WIN32ERROR || o == TL_OUT_NTSTATUS ||
-                o == TL_OUT_HRESULT || o == TL_OUT_CODEPOINTER) ? EH_FMT_HEX_INT
-             : EH_FMT_DEFAULT;
+        *fmt = o == TL_OUT_PID || o == TL_OUT_TID ? EH_FMT_PID
+               : o == TL_OUT_IPV4                 ? EH_FMT_IP_ADDRESS
+               : o == TL_OUT_BOOLEAN              ? EH_FMT_BOOLEAN
+               : (o == TL_OUT_HEX || o == TL_OUT_WIN32ERROR || o == TL_OUT_NTSTATUS ||
+                  o == TL_OUT_HRESULT || o == TL_OUT_CODEPOINTER)
+                   ? EH_FMT_HEX_INT
+                   : EH_FMT_DEFAULT;
         return 0;
     case TL_IN_I64: *enc = EH_ENC_VALUE64, *fmt = EH_FMT_SIGNED_INT; return 0;
     case TL_IN_U64:
@@ -297,23 +302,23 @@ static int eh_type_of(const struct tnode *nd, unsigned *enc, unsigned *fmt)
     case TL_IN_CSTR8:
     case TL_IN_STR8:
         *enc = nd->in == TL_IN_CSTR8 ? EH_ENC_ZSTRING_CHAR8 : EH_ENC_STRING_LENGTH16_CHAR8;
-        *fmt = o == TL_OUT_JSON ? EH_FMT_STRING_JSON : o == TL_OUT_XML ? EH_FMT_STRING_XML
-             : o == TL_OUT_UTF8 ? EH_FMT_DEFAULT : EH_FMT_STRING8;
+        *fmt = o == TL_OUT_JSON   ? EH_FMT_STRING_JSON
+               : o == TL_OUT_XML  ? EH_FMT_STRING_XML
+               : o == TL_OUT_UTF8 ? EH_FMT_DEFAULT
+                                  : EH_FMT_STRING8;
         return 0;
     case TL_IN_CSTR16:
     case TL_IN_STR16:
         *enc = nd->in == TL_IN_CSTR16 ? EH_ENC_ZSTRING_CHAR16 : EH_ENC_STRING_LENGTH16_CHAR16;
-        *fmt = o == TL_OUT_JSON ? EH_FMT_STRING_JSON : o == TL_OUT_XML ? EH_FMT_STRING_XML
-             : EH_FMT_DEFAULT;
+        *fmt = o == TL_OUT_JSON  ? EH_FMT_STRING_JSON
+               : o == TL_OUT_XML ? EH_FMT_STRING_XML
+                                 : EH_FMT_DEFAULT;
         return 0;
     case TL_IN_BINARY:
     case TL_IN_BINARYC:
     case TL_IN_SYSTEMTIME:
-    case TL_IN_SID:
-        *enc = EH_ENC_BINARY_LENGTH16_CHAR8, *fmt = EH_FMT_HEX_BYTES;
-        return 0;
-    default:
-        return ENOTSUP;
+    case TL_IN_SID: *enc = EH_ENC_BINARY_LENGTH16_CHAR8, *fmt = EH_FMT_HEX_BYTES; return 0;
+    default: return ENOTSUP;
     }
 }
 
@@ -384,8 +389,10 @@ static int put_value(struct tctx *c, const struct tnode *nd)
     }
     default: {
         size_t sz = nd->in == TL_IN_SYSTEMTIME || nd->in == TL_IN_GUID ? 16
-                  : enc == EH_ENC_VALUE8 ? 1 : enc == EH_ENC_VALUE16 ? 2
-                  : enc == EH_ENC_VALUE32 ? 4 : 8;
+                    : enc == EH_ENC_VALUE8                             ? 1
+                    : enc == EH_ENC_VALUE16                            ? 2
+                    : enc == EH_ENC_VALUE32                            ? 4
+                                                                       : 8;
         if (left < sz)
             return tfail(c->reason, c->err_offset, pos,
                          "data: value field '%s' runs past the end of the data",
@@ -394,8 +401,8 @@ static int put_value(struct tctx *c, const struct tnode *nd)
         next = pos + sz;
         if (nd->in == TL_IN_GUID) {
             /* Windows GUID layout -> RFC 4122 byte order (the EventHeader form). */
-            const uint8_t g[16] = { p[3], p[2], p[1], p[0], p[5], p[4], p[7], p[6],
-                                    p[8], p[9], p[10], p[11], p[12], p[13], p[14], p[15] };
+            const uint8_t g[16] = {p[3], p[2], p[1],  p[0],  p[5],  p[4],  p[7],  p[6],
+                                   p[8], p[9], p[10], p[11], p[12], p[13], p[14], p[15]};
             memcpy(tmp, g, 16);
             vp = tmp;
         } else if (nd->in == TL_IN_FILETIME) {
@@ -501,9 +508,9 @@ static void uuid_member(struct tctx *c, int *first, const char *k, const uint8_t
 {
     key(c, first, k);
     ehd_buf_printf(c->out,
-                   "\"%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x\"",
-                   p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9], p[10], p[11],
-                   p[12], p[13], p[14], p[15]);
+                   "\"%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x\"", p[0],
+                   p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9], p[10], p[11], p[12], p[13],
+                   p[14], p[15]);
 }
 
 static void put_meta(struct tctx *c, const ehd_tl_event *ev, const ehd_sample_info *si,
@@ -562,8 +569,8 @@ static void put_meta(struct tctx *c, const ehd_tl_event *ev, const ehd_sample_in
 
 /* ---- entry point -------------------------------------------------------------------- */
 
-int ehd_tl_json(ehd_buf *out, const ehd_tl_event *ev, const ehd_sample_info *si,
-                unsigned flags, const char **reason, size_t *err_offset)
+int ehd_tl_json(ehd_buf *out, const ehd_tl_event *ev, const ehd_sample_info *si, unsigned flags,
+                const char **reason, size_t *err_offset)
 {
     struct tctx c;
     memset(&c, 0, sizeof c);

@@ -98,10 +98,9 @@ static void put_float64(ehd_buf *b, uint64_t bits)
 
 static void put_uuid(ehd_buf *b, const uint8_t *p)
 {
-    ehd_buf_printf(b,
-                   "\"%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x\"",
-                   p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9], p[10], p[11],
-                   p[12], p[13], p[14], p[15]);
+    ehd_buf_printf(b, "\"%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x\"",
+                   p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9], p[10], p[11], p[12],
+                   p[13], p[14], p[15]);
 }
 
 static void put_ipv4_body(ehd_buf *b, const uint8_t *p)
@@ -246,33 +245,17 @@ static int fixed_format_size(unsigned fmt, size_t size, int *ok)
     switch (fmt) {
     case EH_FMT_UNSIGNED_INT:
     case EH_FMT_SIGNED_INT:
-    case EH_FMT_HEX_INT:
-        *ok = size == 1 || size == 2 || size == 4 || size == 8;
-        return 1;
+    case EH_FMT_HEX_INT: *ok = size == 1 || size == 2 || size == 4 || size == 8; return 1;
     case EH_FMT_ERRNO:
-    case EH_FMT_PID:
-        *ok = size == 4;
-        return 1;
+    case EH_FMT_PID: *ok = size == 4; return 1;
     case EH_FMT_TIME:
-    case EH_FMT_FLOAT:
-        *ok = size == 4 || size == 8;
-        return 1;
-    case EH_FMT_BOOLEAN:
-        *ok = size == 1 || size == 2 || size == 4;
-        return 1;
-    case EH_FMT_UUID:
-        *ok = size == 16;
-        return 1;
-    case EH_FMT_PORT:
-        *ok = size == 2;
-        return 1;
+    case EH_FMT_FLOAT: *ok = size == 4 || size == 8; return 1;
+    case EH_FMT_BOOLEAN: *ok = size == 1 || size == 2 || size == 4; return 1;
+    case EH_FMT_UUID: *ok = size == 16; return 1;
+    case EH_FMT_PORT: *ok = size == 2; return 1;
     case EH_FMT_IP_ADDRESS:
-    case EH_FMT_IP_ADDRESS_OBSOLETE:
-        *ok = size == 4 || size == 16;
-        return 1;
-    default:
-        *ok = 0;
-        return 0;
+    case EH_FMT_IP_ADDRESS_OBSOLETE: *ok = size == 4 || size == 16; return 1;
+    default: *ok = 0; return 0;
     }
 }
 
@@ -290,16 +273,17 @@ static void put_string_bom(ehd_buf *b, const uint8_t *p, size_t n, unsigned unit
 
 static int is_bom_format(unsigned fmt)
 {
-    return fmt == EH_FMT_STRING_UTF_BOM || fmt == EH_FMT_STRING_XML ||
-           fmt == EH_FMT_STRING_JSON;
+    return fmt == EH_FMT_STRING_UTF_BOM || fmt == EH_FMT_STRING_XML || fmt == EH_FMT_STRING_JSON;
 }
 
-int eh_render_value(ehd_buf *b, unsigned encoding, unsigned format, const uint8_t *p,
-                    size_t size, int be, const char **reason)
+int eh_render_value(ehd_buf *b, unsigned encoding, unsigned format, const uint8_t *p, size_t size,
+                    int be, const char **reason)
 {
-    static const size_t fixed_sizes[] = { [EH_ENC_VALUE8] = 1, [EH_ENC_VALUE16] = 2,
-                                          [EH_ENC_VALUE32] = 4, [EH_ENC_VALUE64] = 8,
-                                          [EH_ENC_VALUE128] = 16 };
+    static const size_t fixed_sizes[] = {[EH_ENC_VALUE8] = 1,
+                                         [EH_ENC_VALUE16] = 2,
+                                         [EH_ENC_VALUE32] = 4,
+                                         [EH_ENC_VALUE64] = 8,
+                                         [EH_ENC_VALUE128] = 16};
     int ok;
     switch (encoding) {
     case EH_ENC_VALUE8:
@@ -339,8 +323,9 @@ int eh_render_value(ehd_buf *b, unsigned encoding, unsigned format, const uint8_
     case EH_ENC_STRING_LENGTH16_CHAR16:
     case EH_ENC_ZSTRING_CHAR32:
     case EH_ENC_STRING_LENGTH16_CHAR32: {
-        unsigned unit = (encoding == EH_ENC_ZSTRING_CHAR16 ||
-                         encoding == EH_ENC_STRING_LENGTH16_CHAR16) ? 2 : 4;
+        unsigned unit =
+            (encoding == EH_ENC_ZSTRING_CHAR16 || encoding == EH_ENC_STRING_LENGTH16_CHAR16) ? 2
+                                                                                             : 4;
         if (size % unit) {
             *reason = "string data is not a whole number of code units";
             return EINVAL;
@@ -376,8 +361,6 @@ int eh_render_value(ehd_buf *b, unsigned encoding, unsigned format, const uint8_
             put_hex_bytes(b, p, size);
         return 0;
 
-    default:
-        *reason = "unsupported field encoding";
-        return ENOTSUP;
+    default: *reason = "unsupported field encoding"; return ENOTSUP;
     }
 }

@@ -71,11 +71,11 @@ extern "C" {
 
 /* One kernel tracepoint: "<provider>_L<level>K<keyword>[G<group>]". */
 typedef struct eh_tracepoint {
-    uint32_t status;      /* non-zero while a session listens (the kernel flips bit 0) */
-    int32_t write_index;  /* user_events write index; -1 while not connected */
-    char *name_;          /* tracepoint name, allocated at the first connect, kept */
-    struct eh_tracepoint *next_;     /* runtime tracepoints of a provider */
-    uint64_t keyword_;    /* runtime tracepoints only */
+    uint32_t status;             /* non-zero while a session listens (the kernel flips bit 0) */
+    int32_t write_index;         /* user_events write index; -1 while not connected */
+    char *name_;                 /* tracepoint name, allocated at the first connect, kept */
+    struct eh_tracepoint *next_; /* runtime tracepoints of a provider */
+    uint64_t keyword_;           /* runtime tracepoints only */
     uint8_t level_;
     uint8_t connected_;
 } eh_tracepoint;
@@ -83,17 +83,17 @@ typedef struct eh_tracepoint {
 typedef struct eh_event eh_event;
 
 typedef struct eh_provider {
-    const char *name;   /* no ' ' or ':' */
-    const char *group;  /* NULL or [0-9a-z]+ : tracepoint names end in "G<group>" */
+    const char *name;  /* no ' ' or ':' */
+    const char *group; /* NULL or [0-9a-z]+ : tracepoint names end in "G<group>" */
     /* private, guarded by the library's registration mutex */
-    eh_event **start_, **stop_;     /* this module's call sites (linker section) */
-    eh_tracepoint *runtime_;        /* eh_provider_tracepoint() list */
+    eh_event **start_, **stop_; /* this module's call sites (linker section) */
+    eh_tracepoint *runtime_;    /* eh_provider_tracepoint() list */
     int registered_;
 } eh_provider;
 
 /* Event attributes: EH_EVENT("Name", level, keyword, .opcode = .., .tag = .., .id = .., .version = ..) */
 typedef struct eh_event_attrs {
-    const char *name;   /* event name; not empty; ";attr=value" suffixes allowed */
+    const char *name; /* event name; not empty; ";attr=value" suffixes allowed */
     uint64_t keyword;
     uint16_t id;
     uint16_t tag;
@@ -104,45 +104,45 @@ typedef struct eh_event_attrs {
 
 /* A static call site of EH_WRITE / EH_ENABLED (attrs.name == NULL for EH_ENABLED). */
 struct eh_event {
-    eh_tracepoint tp;    /* first: the enable word */
+    eh_tracepoint tp; /* first: the enable word */
     eh_provider *provider;
     eh_event_attrs attrs;
-    const uint8_t *meta_;  /* metadata extension (header included), built once */
-    int meta_err_;         /* sticky metadata error (EINVAL) */
+    const uint8_t *meta_; /* metadata extension (header included), built once */
+    int meta_err_;        /* sticky metadata error (EINVAL) */
     uint32_t meta_len_;
 };
 
 /* Item kinds (eh_item.kind). */
 enum {
-    EH_ITEM_NONE_ = 0,       /* placeholder (first item of every write) */
-    EH_ITEM_VALUE_,          /* elem_size bytes at data */
-    EH_ITEM_CARRAY_,         /* carray elements of elem_size at data */
-    EH_ITEM_VARRAY_,         /* u16 count, count elements of elem_size */
-    EH_ITEM_COUNTED_,        /* u16 count of units, count units of elem_size (length16 strings, binary) */
-    EH_ITEM_ZSTRING_,        /* count units of elem_size, then a NUL unit */
-    EH_ITEM_STRUCT_BEGIN_,   /* struct; members follow until EH_ITEM_STRUCT_END_ */
+    EH_ITEM_NONE_ = 0, /* placeholder (first item of every write) */
+    EH_ITEM_VALUE_,    /* elem_size bytes at data */
+    EH_ITEM_CARRAY_,   /* carray elements of elem_size at data */
+    EH_ITEM_VARRAY_,   /* u16 count, count elements of elem_size */
+    EH_ITEM_COUNTED_,  /* u16 count of units, count units of elem_size (length16 strings, binary) */
+    EH_ITEM_ZSTRING_,  /* count units of elem_size, then a NUL unit */
+    EH_ITEM_STRUCT_BEGIN_, /* struct; members follow until EH_ITEM_STRUCT_END_ */
     EH_ITEM_STRUCT_END_,
-    EH_ITEM_SARRAY_BEGIN_,   /* array of structs: data = array, count = elements, offset = stride */
-    EH_ITEM_MEMBER_,         /* member of an array of structs: offset, elem_size (x carray if set) */
+    EH_ITEM_SARRAY_BEGIN_, /* array of structs: data = array, count = elements, offset = stride */
+    EH_ITEM_MEMBER_,       /* member of an array of structs: offset, elem_size (x carray if set) */
     EH_ITEM_SARRAY_END_,
-    EH_ITEM_RAW_FIELD_,      /* metadata (encoding as given) + count bytes of data verbatim */
-    EH_ITEM_RAW_META_,       /* metadata only */
-    EH_ITEM_RAW_STRUCT_,     /* metadata: struct with carray = member count; next N logical fields are members */
-    EH_ITEM_RAW_DATA_,       /* count bytes of data only */
-    EH_ITEM_ACTIVITY_ID_,    /* 16 bytes */
-    EH_ITEM_RELATED_ID_,     /* 16 bytes */
+    EH_ITEM_RAW_FIELD_, /* metadata (encoding as given) + count bytes of data verbatim */
+    EH_ITEM_RAW_META_,  /* metadata only */
+    EH_ITEM_RAW_STRUCT_, /* metadata: struct with carray = member count; next N logical fields are members */
+    EH_ITEM_RAW_DATA_,    /* count bytes of data only */
+    EH_ITEM_ACTIVITY_ID_, /* 16 bytes */
+    EH_ITEM_RELATED_ID_,  /* 16 bytes */
 };
 
 /* One element of an EH_WRITE: built by the field macros below. */
 typedef struct eh_item {
     const char *name;
     const void *data;
-    uint32_t count;          /* elements / units / bytes, by kind */
-    uint32_t offset;         /* member offset, or struct-array stride */
+    uint32_t count;  /* elements / units / bytes, by kind */
+    uint32_t offset; /* member offset, or struct-array stride */
     uint16_t elem_size;
-    uint16_t carray;         /* constant array length (metadata) */
-    uint16_t tag;            /* EH_TAG(t) */
-    uint16_t format_override;/* EH_FORMAT(f): 0x100 | f */
+    uint16_t carray;          /* constant array length (metadata) */
+    uint16_t tag;             /* EH_TAG(t) */
+    uint16_t format_override; /* EH_FORMAT(f): 0x100 | f */
     uint8_t kind;
     uint8_t encoding;
     uint8_t format;
@@ -152,9 +152,10 @@ typedef struct eh_item {
 /* Providers                                                                */
 
 /* Defines a provider variable (prefix with `static` to keep it file-local). */
-#define EH_DEFINE_PROVIDER(sym, provider_name) eh_provider sym = { .name = (provider_name), .group = 0 }
+#define EH_DEFINE_PROVIDER(sym, provider_name) \
+    eh_provider sym = {.name = (provider_name), .group = 0}
 #define EH_DEFINE_PROVIDER_GROUP(sym, provider_name, group_name) \
-    eh_provider sym = { .name = (provider_name), .group = (group_name) }
+    eh_provider sym = {.name = (provider_name), .group = (group_name)}
 #define EH_DECLARE_PROVIDER(sym) extern eh_provider sym
 
 /* The EH_WRITE call sites of the calling module (executable or DSO) live in section
@@ -209,27 +210,29 @@ size_t eh_strnlen32_(const uint32_t *s, size_t max);
  * event as ONE argument (a brace initializer's commas would split it); EH_SITE_
  * unpacks it with EH_EVENT_ATTRS_. */
 #define EH_EVENT(...) (__VA_ARGS__)
-#define EH_EVENT_ATTRS_(event_name, level_, keyword_, ...) \
-    { .name = (event_name), .level = (level_), .keyword = (keyword_), __VA_ARGS__ }
+#define EH_EVENT_ATTRS_(event_name, level_, keyword_, ...)                          \
+    {                                                                               \
+        .name = (event_name), .level = (level_), .keyword = (keyword_), __VA_ARGS__ \
+    }
 
 /* Registers the site in this module's "eh_events" section; event is EH_EVENT(...). */
-#define EH_SITE_(sym, prov_, event)                                                            \
-    static eh_event sym = { .tp = { .write_index = -1 }, .provider = &(prov_),                 \
-                            .attrs = EH_EVENT_ATTRS_ event };                                  \
-    static eh_event *sym##ptr_ __attribute__((section("eh_events"), used)) = &sym;             \
+#define EH_SITE_(sym, prov_, event)                                                       \
+    static eh_event sym = {                                                               \
+        .tp = {.write_index = -1}, .provider = &(prov_), .attrs = EH_EVENT_ATTRS_ event}; \
+    static eh_event *sym##ptr_ __attribute__((section("eh_events"), used)) = &sym;        \
     (void)sym##ptr_
 
 /* int EH_WRITE(provider, EH_EVENT(...), fields...): 0, EBADF if disabled, or an errno. */
-#define EH_WRITE(prov_, event, ...)                                                            \
-    __extension__({                                                                            \
-        EH_SITE_(eh_site_, prov_, event);                                                      \
-        int eh_err_ = EBADF;                                                                   \
-        if (__builtin_expect(__atomic_load_n(&eh_site_.tp.status, __ATOMIC_RELAXED), 0)) {     \
-            const eh_item eh_items_[] = { { .kind = EH_ITEM_NONE_ }, __VA_ARGS__ };            \
-            eh_err_ = eh_event_write_(&eh_site_, eh_items_,                                    \
-                                      (unsigned)(sizeof eh_items_ / sizeof eh_items_[0]));     \
-        }                                                                                      \
-        eh_err_;                                                                               \
+#define EH_WRITE(prov_, event, ...)                                                        \
+    __extension__({                                                                        \
+        EH_SITE_(eh_site_, prov_, event);                                                  \
+        int eh_err_ = EBADF;                                                               \
+        if (__builtin_expect(__atomic_load_n(&eh_site_.tp.status, __ATOMIC_RELAXED), 0)) { \
+            const eh_item eh_items_[] = {{.kind = EH_ITEM_NONE_}, __VA_ARGS__};            \
+            eh_err_ = eh_event_write_(&eh_site_, eh_items_,                                \
+                                      (unsigned)(sizeof eh_items_ / sizeof eh_items_[0])); \
+        }                                                                                  \
+        eh_err_;                                                                           \
     })
 
 /* True if an EH_WRITE with this level and keyword would be enabled. */
@@ -240,272 +243,498 @@ size_t eh_strnlen32_(const uint32_t *s, size_t max);
     })
 
 /* Optional trailing field options. */
-#define EH_TAG(t) .tag = (uint16_t)(t)
-#define EH_FORMAT(f) .format_override = (uint16_t)(0x100 | ((f) & 0x7f))
+#define EH_TAG(t)    .tag = (uint16_t)(t)
+#define EH_FORMAT(f) .format_override = (uint16_t)(0x100 | ((f)&0x7f))
 
 /* Compile-time check usable inside an expression: 0, or an error if !(cond). */
 #define EH_CHECK_(cond) (0 * sizeof(struct { int eh_check_ : (cond) ? 1 : -1; }))
 
-#define EH_SCALAR_(nm, ctype, enc, fmt, v, ...)                                                \
-    { .kind = EH_ITEM_VALUE_, .name = (nm), .encoding = (enc), .format = (fmt),                \
-      .elem_size = sizeof(ctype), .count = 1, .data = &(ctype){ (ctype)(v) }, __VA_ARGS__ }
-#define EH_FIXED_(nm, size, enc, fmt, p, ...)                                                  \
-    { .kind = EH_ITEM_VALUE_, .name = (nm), .encoding = (enc), .format = (fmt),                \
-      .elem_size = (size), .count = 1, .data = (const void *)(p), __VA_ARGS__ }
-#define EH_VARRAY_(nm, ctype, size, enc, fmt, p, n, ...)                                       \
-    { .kind = EH_ITEM_VARRAY_, .name = (nm), .encoding = (enc) | EH_ENC_VARRAY_FLAG,           \
-      .format = (fmt), .elem_size = (size), .count = (uint32_t)(n),                            \
-      .data = (const ctype *){ (p) }, __VA_ARGS__ }
-#define EH_CARRAY_(nm, ctype, size, enc, fmt, p, n, ...)                                       \
-    { .kind = EH_ITEM_CARRAY_, .name = (nm), .encoding = (enc) | EH_ENC_CARRAY_FLAG,           \
-      .format = (fmt), .elem_size = (size),                                                    \
-      .carray = (uint16_t)((n) + EH_CHECK_((n) >= 1 && (n) <= 65535)),                         \
-      .data = (const ctype *){ (p) }, __VA_ARGS__ }
-#define EH_STRING_(nm, kind_, enc, fmt, size, p, units, ...)                                   \
-    { .kind = (kind_), .name = (nm), .encoding = (enc), .format = (fmt), .elem_size = (size),   \
-      .count = (uint32_t)(units), .data = (const void *)(p), __VA_ARGS__ }
-#define EH_MEMBER_(nm, type, member, size, enc, fmt, ...)                                      \
-    { .kind = EH_ITEM_MEMBER_, .name = (nm), .encoding = (enc), .format = (fmt),               \
-      .elem_size = (uint16_t)((size) + EH_CHECK_(sizeof(((type *)0)->member) == (size))),      \
-      .offset = offsetof(type, member), __VA_ARGS__ }
+#define EH_SCALAR_(nm, ctype, enc, fmt, v, ...)                                           \
+    {                                                                                     \
+        .kind = EH_ITEM_VALUE_, .name = (nm), .encoding = (enc), .format = (fmt),         \
+        .elem_size = sizeof(ctype), .count = 1, .data = &(ctype){(ctype)(v)}, __VA_ARGS__ \
+    }
+#define EH_FIXED_(nm, size, enc, fmt, p, ...)                                     \
+    {                                                                             \
+        .kind = EH_ITEM_VALUE_, .name = (nm), .encoding = (enc), .format = (fmt), \
+        .elem_size = (size), .count = 1, .data = (const void *)(p), __VA_ARGS__   \
+    }
+#define EH_VARRAY_(nm, ctype, size, enc, fmt, p, n, ...)                               \
+    {                                                                                  \
+        .kind = EH_ITEM_VARRAY_, .name = (nm), .encoding = (enc) | EH_ENC_VARRAY_FLAG, \
+        .format = (fmt), .elem_size = (size), .count = (uint32_t)(n),                  \
+        .data = (const ctype *){(p)}, __VA_ARGS__                                      \
+    }
+#define EH_CARRAY_(nm, ctype, size, enc, fmt, p, n, ...)                               \
+    {                                                                                  \
+        .kind = EH_ITEM_CARRAY_, .name = (nm), .encoding = (enc) | EH_ENC_CARRAY_FLAG, \
+        .format = (fmt), .elem_size = (size),                                          \
+        .carray = (uint16_t)((n) + EH_CHECK_((n) >= 1 && (n) <= 65535)),               \
+        .data = (const ctype *){(p)}, __VA_ARGS__                                      \
+    }
+#define EH_STRING_(nm, kind_, enc, fmt, size, p, units, ...)                                    \
+    {                                                                                           \
+        .kind = (kind_), .name = (nm), .encoding = (enc), .format = (fmt), .elem_size = (size), \
+        .count = (uint32_t)(units), .data = (const void *)(p), __VA_ARGS__                      \
+    }
+#define EH_MEMBER_(nm, type, member, size, enc, fmt, ...)                                   \
+    {                                                                                       \
+        .kind = EH_ITEM_MEMBER_, .name = (nm), .encoding = (enc), .format = (fmt),          \
+        .elem_size = (uint16_t)((size) + EH_CHECK_(sizeof(((type *)0)->member) == (size))), \
+        .offset = offsetof(type, member), __VA_ARGS__                                       \
+    }
 
 /* ---- scalars passed by value ---- */
-#define EH_BOOL8(name, v, ...) EH_SCALAR_(name, uint8_t, EH_ENC_VALUE8, EH_FMT_BOOLEAN, v, __VA_ARGS__)
-#define EH_BOOL32(name, v, ...) EH_SCALAR_(name, int32_t, EH_ENC_VALUE32, EH_FMT_BOOLEAN, v, __VA_ARGS__)
-#define EH_CHAR8_CP1252(name, v, ...) EH_SCALAR_(name, uint8_t, EH_ENC_VALUE8, EH_FMT_STRING8, v, __VA_ARGS__)
-#define EH_CHAR16(name, v, ...) EH_SCALAR_(name, uint16_t, EH_ENC_VALUE16, EH_FMT_STRING_UTF, v, __VA_ARGS__)
-#define EH_CODEPOINTER(name, v, ...) EH_SCALAR_(name, uintptr_t, EH_ENC_VALUE_PTR, EH_FMT_HEX_INT, v, __VA_ARGS__)
-#define EH_ERRNO(name, v, ...) EH_SCALAR_(name, int32_t, EH_ENC_VALUE32, EH_FMT_ERRNO, v, __VA_ARGS__)
+#define EH_BOOL8(name, v, ...) \
+    EH_SCALAR_(name, uint8_t, EH_ENC_VALUE8, EH_FMT_BOOLEAN, v, __VA_ARGS__)
+#define EH_BOOL32(name, v, ...) \
+    EH_SCALAR_(name, int32_t, EH_ENC_VALUE32, EH_FMT_BOOLEAN, v, __VA_ARGS__)
+#define EH_CHAR8_CP1252(name, v, ...) \
+    EH_SCALAR_(name, uint8_t, EH_ENC_VALUE8, EH_FMT_STRING8, v, __VA_ARGS__)
+#define EH_CHAR16(name, v, ...) \
+    EH_SCALAR_(name, uint16_t, EH_ENC_VALUE16, EH_FMT_STRING_UTF, v, __VA_ARGS__)
+#define EH_CODEPOINTER(name, v, ...) \
+    EH_SCALAR_(name, uintptr_t, EH_ENC_VALUE_PTR, EH_FMT_HEX_INT, v, __VA_ARGS__)
+#define EH_ERRNO(name, v, ...) \
+    EH_SCALAR_(name, int32_t, EH_ENC_VALUE32, EH_FMT_ERRNO, v, __VA_ARGS__)
 #define EH_F32(name, v, ...) EH_SCALAR_(name, float, EH_ENC_VALUE32, EH_FMT_FLOAT, v, __VA_ARGS__)
 #define EH_F64(name, v, ...) EH_SCALAR_(name, double, EH_ENC_VALUE64, EH_FMT_FLOAT, v, __VA_ARGS__)
-#define EH_HRESULT(name, v, ...) EH_SCALAR_(name, int32_t, EH_ENC_VALUE32, EH_FMT_HEX_INT, v, __VA_ARGS__)
-#define EH_I8(name, v, ...) EH_SCALAR_(name, int8_t, EH_ENC_VALUE8, EH_FMT_SIGNED_INT, v, __VA_ARGS__)
-#define EH_I8_HEX(name, v, ...) EH_SCALAR_(name, int8_t, EH_ENC_VALUE8, EH_FMT_HEX_INT, v, __VA_ARGS__)
-#define EH_I16(name, v, ...) EH_SCALAR_(name, int16_t, EH_ENC_VALUE16, EH_FMT_SIGNED_INT, v, __VA_ARGS__)
-#define EH_I16_HEX(name, v, ...) EH_SCALAR_(name, int16_t, EH_ENC_VALUE16, EH_FMT_HEX_INT, v, __VA_ARGS__)
-#define EH_I32(name, v, ...) EH_SCALAR_(name, int32_t, EH_ENC_VALUE32, EH_FMT_SIGNED_INT, v, __VA_ARGS__)
-#define EH_I32_HEX(name, v, ...) EH_SCALAR_(name, int32_t, EH_ENC_VALUE32, EH_FMT_HEX_INT, v, __VA_ARGS__)
-#define EH_I64(name, v, ...) EH_SCALAR_(name, int64_t, EH_ENC_VALUE64, EH_FMT_SIGNED_INT, v, __VA_ARGS__)
-#define EH_I64_HEX(name, v, ...) EH_SCALAR_(name, int64_t, EH_ENC_VALUE64, EH_FMT_HEX_INT, v, __VA_ARGS__)
-#define EH_ISIZE(name, v, ...) EH_SCALAR_(name, intptr_t, EH_ENC_VALUE_PTR, EH_FMT_SIGNED_INT, v, __VA_ARGS__)
-#define EH_ISIZE_HEX(name, v, ...) EH_SCALAR_(name, intptr_t, EH_ENC_VALUE_PTR, EH_FMT_HEX_INT, v, __VA_ARGS__)
+#define EH_HRESULT(name, v, ...) \
+    EH_SCALAR_(name, int32_t, EH_ENC_VALUE32, EH_FMT_HEX_INT, v, __VA_ARGS__)
+#define EH_I8(name, v, ...) \
+    EH_SCALAR_(name, int8_t, EH_ENC_VALUE8, EH_FMT_SIGNED_INT, v, __VA_ARGS__)
+#define EH_I8_HEX(name, v, ...) \
+    EH_SCALAR_(name, int8_t, EH_ENC_VALUE8, EH_FMT_HEX_INT, v, __VA_ARGS__)
+#define EH_I16(name, v, ...) \
+    EH_SCALAR_(name, int16_t, EH_ENC_VALUE16, EH_FMT_SIGNED_INT, v, __VA_ARGS__)
+#define EH_I16_HEX(name, v, ...) \
+    EH_SCALAR_(name, int16_t, EH_ENC_VALUE16, EH_FMT_HEX_INT, v, __VA_ARGS__)
+#define EH_I32(name, v, ...) \
+    EH_SCALAR_(name, int32_t, EH_ENC_VALUE32, EH_FMT_SIGNED_INT, v, __VA_ARGS__)
+#define EH_I32_HEX(name, v, ...) \
+    EH_SCALAR_(name, int32_t, EH_ENC_VALUE32, EH_FMT_HEX_INT, v, __VA_ARGS__)
+#define EH_I64(name, v, ...) \
+    EH_SCALAR_(name, int64_t, EH_ENC_VALUE64, EH_FMT_SIGNED_INT, v, __VA_ARGS__)
+#define EH_I64_HEX(name, v, ...) \
+    EH_SCALAR_(name, int64_t, EH_ENC_VALUE64, EH_FMT_HEX_INT, v, __VA_ARGS__)
+#define EH_ISIZE(name, v, ...) \
+    EH_SCALAR_(name, intptr_t, EH_ENC_VALUE_PTR, EH_FMT_SIGNED_INT, v, __VA_ARGS__)
+#define EH_ISIZE_HEX(name, v, ...) \
+    EH_SCALAR_(name, intptr_t, EH_ENC_VALUE_PTR, EH_FMT_HEX_INT, v, __VA_ARGS__)
 #define EH_PID(name, v, ...) EH_SCALAR_(name, uint32_t, EH_ENC_VALUE32, EH_FMT_PID, v, __VA_ARGS__)
-#define EH_POINTER(name, v, ...) EH_SCALAR_(name, uintptr_t, EH_ENC_VALUE_PTR, EH_FMT_HEX_INT, v, __VA_ARGS__)
-#define EH_PORT(name, v, ...) EH_SCALAR_(name, uint16_t, EH_ENC_VALUE16, EH_FMT_PORT, v, __VA_ARGS__)
+#define EH_POINTER(name, v, ...) \
+    EH_SCALAR_(name, uintptr_t, EH_ENC_VALUE_PTR, EH_FMT_HEX_INT, v, __VA_ARGS__)
+#define EH_PORT(name, v, ...) \
+    EH_SCALAR_(name, uint16_t, EH_ENC_VALUE16, EH_FMT_PORT, v, __VA_ARGS__)
 #define EH_TID(name, v, ...) EH_SCALAR_(name, uint32_t, EH_ENC_VALUE32, EH_FMT_PID, v, __VA_ARGS__)
-#define EH_TIME32(name, v, ...) EH_SCALAR_(name, int32_t, EH_ENC_VALUE32, EH_FMT_TIME, v, __VA_ARGS__)
-#define EH_TIME64(name, v, ...) EH_SCALAR_(name, int64_t, EH_ENC_VALUE64, EH_FMT_TIME, v, __VA_ARGS__)
+#define EH_TIME32(name, v, ...) \
+    EH_SCALAR_(name, int32_t, EH_ENC_VALUE32, EH_FMT_TIME, v, __VA_ARGS__)
+#define EH_TIME64(name, v, ...) \
+    EH_SCALAR_(name, int64_t, EH_ENC_VALUE64, EH_FMT_TIME, v, __VA_ARGS__)
 #define EH_U8(name, v, ...) EH_SCALAR_(name, uint8_t, EH_ENC_VALUE8, EH_FMT_DEFAULT, v, __VA_ARGS__)
-#define EH_U8_HEX(name, v, ...) EH_SCALAR_(name, uint8_t, EH_ENC_VALUE8, EH_FMT_HEX_INT, v, __VA_ARGS__)
-#define EH_U16(name, v, ...) EH_SCALAR_(name, uint16_t, EH_ENC_VALUE16, EH_FMT_DEFAULT, v, __VA_ARGS__)
-#define EH_U16_HEX(name, v, ...) EH_SCALAR_(name, uint16_t, EH_ENC_VALUE16, EH_FMT_HEX_INT, v, __VA_ARGS__)
-#define EH_U32(name, v, ...) EH_SCALAR_(name, uint32_t, EH_ENC_VALUE32, EH_FMT_DEFAULT, v, __VA_ARGS__)
-#define EH_U32_HEX(name, v, ...) EH_SCALAR_(name, uint32_t, EH_ENC_VALUE32, EH_FMT_HEX_INT, v, __VA_ARGS__)
-#define EH_U64(name, v, ...) EH_SCALAR_(name, uint64_t, EH_ENC_VALUE64, EH_FMT_DEFAULT, v, __VA_ARGS__)
-#define EH_U64_HEX(name, v, ...) EH_SCALAR_(name, uint64_t, EH_ENC_VALUE64, EH_FMT_HEX_INT, v, __VA_ARGS__)
-#define EH_USIZE(name, v, ...) EH_SCALAR_(name, uintptr_t, EH_ENC_VALUE_PTR, EH_FMT_DEFAULT, v, __VA_ARGS__)
-#define EH_USIZE_HEX(name, v, ...) EH_SCALAR_(name, uintptr_t, EH_ENC_VALUE_PTR, EH_FMT_HEX_INT, v, __VA_ARGS__)
+#define EH_U8_HEX(name, v, ...) \
+    EH_SCALAR_(name, uint8_t, EH_ENC_VALUE8, EH_FMT_HEX_INT, v, __VA_ARGS__)
+#define EH_U16(name, v, ...) \
+    EH_SCALAR_(name, uint16_t, EH_ENC_VALUE16, EH_FMT_DEFAULT, v, __VA_ARGS__)
+#define EH_U16_HEX(name, v, ...) \
+    EH_SCALAR_(name, uint16_t, EH_ENC_VALUE16, EH_FMT_HEX_INT, v, __VA_ARGS__)
+#define EH_U32(name, v, ...) \
+    EH_SCALAR_(name, uint32_t, EH_ENC_VALUE32, EH_FMT_DEFAULT, v, __VA_ARGS__)
+#define EH_U32_HEX(name, v, ...) \
+    EH_SCALAR_(name, uint32_t, EH_ENC_VALUE32, EH_FMT_HEX_INT, v, __VA_ARGS__)
+#define EH_U64(name, v, ...) \
+    EH_SCALAR_(name, uint64_t, EH_ENC_VALUE64, EH_FMT_DEFAULT, v, __VA_ARGS__)
+#define EH_U64_HEX(name, v, ...) \
+    EH_SCALAR_(name, uint64_t, EH_ENC_VALUE64, EH_FMT_HEX_INT, v, __VA_ARGS__)
+#define EH_USIZE(name, v, ...) \
+    EH_SCALAR_(name, uintptr_t, EH_ENC_VALUE_PTR, EH_FMT_DEFAULT, v, __VA_ARGS__)
+#define EH_USIZE_HEX(name, v, ...) \
+    EH_SCALAR_(name, uintptr_t, EH_ENC_VALUE_PTR, EH_FMT_HEX_INT, v, __VA_ARGS__)
 /* ---- fixed-size values passed by pointer ---- */
 #define EH_GUID(name, p, ...) EH_FIXED_(name, 16, EH_ENC_VALUE128, EH_FMT_UUID, p, __VA_ARGS__)
 #define EH_IPV4(name, p, ...) EH_FIXED_(name, 4, EH_ENC_VALUE32, EH_FMT_IP_ADDRESS, p, __VA_ARGS__)
-#define EH_IPV6(name, p, ...) EH_FIXED_(name, 16, EH_ENC_VALUE128, EH_FMT_IP_ADDRESS, p, __VA_ARGS__)
-#define EH_IPV6C(name, p, ...) EH_FIXED_(name, 16, EH_ENC_VALUE128, EH_FMT_IP_ADDRESS, p, __VA_ARGS__)
+#define EH_IPV6(name, p, ...) \
+    EH_FIXED_(name, 16, EH_ENC_VALUE128, EH_FMT_IP_ADDRESS, p, __VA_ARGS__)
+#define EH_IPV6C(name, p, ...) \
+    EH_FIXED_(name, 16, EH_ENC_VALUE128, EH_FMT_IP_ADDRESS, p, __VA_ARGS__)
 /* ---- variable-length arrays (u16 count on the wire): (ptr, count) ---- */
-#define EH_BOOL8_SLICE(name, p, n, ...) EH_VARRAY_(name, void, sizeof(uint8_t), EH_ENC_VALUE8, EH_FMT_BOOLEAN, p, n, __VA_ARGS__)
-#define EH_BOOL32_SLICE(name, p, n, ...) EH_VARRAY_(name, int32_t, sizeof(int32_t), EH_ENC_VALUE32, EH_FMT_BOOLEAN, p, n, __VA_ARGS__)
-#define EH_CHAR8_CP1252_SLICE(name, p, n, ...) EH_VARRAY_(name, void, sizeof(uint8_t), EH_ENC_VALUE8, EH_FMT_STRING8, p, n, __VA_ARGS__)
-#define EH_CHAR16_SLICE(name, p, n, ...) EH_VARRAY_(name, uint16_t, sizeof(uint16_t), EH_ENC_VALUE16, EH_FMT_STRING_UTF, p, n, __VA_ARGS__)
-#define EH_CODEPOINTER_SLICE(name, p, n, ...) EH_VARRAY_(name, uintptr_t, sizeof(uintptr_t), EH_ENC_VALUE_PTR, EH_FMT_HEX_INT, p, n, __VA_ARGS__)
-#define EH_ERRNO_SLICE(name, p, n, ...) EH_VARRAY_(name, int32_t, sizeof(int32_t), EH_ENC_VALUE32, EH_FMT_ERRNO, p, n, __VA_ARGS__)
-#define EH_F32_SLICE(name, p, n, ...) EH_VARRAY_(name, float, sizeof(float), EH_ENC_VALUE32, EH_FMT_FLOAT, p, n, __VA_ARGS__)
-#define EH_F64_SLICE(name, p, n, ...) EH_VARRAY_(name, double, sizeof(double), EH_ENC_VALUE64, EH_FMT_FLOAT, p, n, __VA_ARGS__)
-#define EH_HRESULT_SLICE(name, p, n, ...) EH_VARRAY_(name, int32_t, sizeof(int32_t), EH_ENC_VALUE32, EH_FMT_HEX_INT, p, n, __VA_ARGS__)
-#define EH_I8_SLICE(name, p, n, ...) EH_VARRAY_(name, int8_t, sizeof(int8_t), EH_ENC_VALUE8, EH_FMT_SIGNED_INT, p, n, __VA_ARGS__)
-#define EH_I8_HEX_SLICE(name, p, n, ...) EH_VARRAY_(name, int8_t, sizeof(int8_t), EH_ENC_VALUE8, EH_FMT_HEX_INT, p, n, __VA_ARGS__)
-#define EH_I16_SLICE(name, p, n, ...) EH_VARRAY_(name, int16_t, sizeof(int16_t), EH_ENC_VALUE16, EH_FMT_SIGNED_INT, p, n, __VA_ARGS__)
-#define EH_I16_HEX_SLICE(name, p, n, ...) EH_VARRAY_(name, int16_t, sizeof(int16_t), EH_ENC_VALUE16, EH_FMT_HEX_INT, p, n, __VA_ARGS__)
-#define EH_I32_SLICE(name, p, n, ...) EH_VARRAY_(name, int32_t, sizeof(int32_t), EH_ENC_VALUE32, EH_FMT_SIGNED_INT, p, n, __VA_ARGS__)
-#define EH_I32_HEX_SLICE(name, p, n, ...) EH_VARRAY_(name, int32_t, sizeof(int32_t), EH_ENC_VALUE32, EH_FMT_HEX_INT, p, n, __VA_ARGS__)
-#define EH_I64_SLICE(name, p, n, ...) EH_VARRAY_(name, int64_t, sizeof(int64_t), EH_ENC_VALUE64, EH_FMT_SIGNED_INT, p, n, __VA_ARGS__)
-#define EH_I64_HEX_SLICE(name, p, n, ...) EH_VARRAY_(name, int64_t, sizeof(int64_t), EH_ENC_VALUE64, EH_FMT_HEX_INT, p, n, __VA_ARGS__)
-#define EH_ISIZE_SLICE(name, p, n, ...) EH_VARRAY_(name, intptr_t, sizeof(intptr_t), EH_ENC_VALUE_PTR, EH_FMT_SIGNED_INT, p, n, __VA_ARGS__)
-#define EH_ISIZE_HEX_SLICE(name, p, n, ...) EH_VARRAY_(name, intptr_t, sizeof(intptr_t), EH_ENC_VALUE_PTR, EH_FMT_HEX_INT, p, n, __VA_ARGS__)
-#define EH_PID_SLICE(name, p, n, ...) EH_VARRAY_(name, uint32_t, sizeof(uint32_t), EH_ENC_VALUE32, EH_FMT_PID, p, n, __VA_ARGS__)
-#define EH_POINTER_SLICE(name, p, n, ...) EH_VARRAY_(name, uintptr_t, sizeof(uintptr_t), EH_ENC_VALUE_PTR, EH_FMT_HEX_INT, p, n, __VA_ARGS__)
-#define EH_PORT_SLICE(name, p, n, ...) EH_VARRAY_(name, uint16_t, sizeof(uint16_t), EH_ENC_VALUE16, EH_FMT_PORT, p, n, __VA_ARGS__)
-#define EH_TID_SLICE(name, p, n, ...) EH_VARRAY_(name, uint32_t, sizeof(uint32_t), EH_ENC_VALUE32, EH_FMT_PID, p, n, __VA_ARGS__)
-#define EH_TIME32_SLICE(name, p, n, ...) EH_VARRAY_(name, int32_t, sizeof(int32_t), EH_ENC_VALUE32, EH_FMT_TIME, p, n, __VA_ARGS__)
-#define EH_TIME64_SLICE(name, p, n, ...) EH_VARRAY_(name, int64_t, sizeof(int64_t), EH_ENC_VALUE64, EH_FMT_TIME, p, n, __VA_ARGS__)
-#define EH_U8_SLICE(name, p, n, ...) EH_VARRAY_(name, uint8_t, sizeof(uint8_t), EH_ENC_VALUE8, EH_FMT_DEFAULT, p, n, __VA_ARGS__)
-#define EH_U8_HEX_SLICE(name, p, n, ...) EH_VARRAY_(name, uint8_t, sizeof(uint8_t), EH_ENC_VALUE8, EH_FMT_HEX_INT, p, n, __VA_ARGS__)
-#define EH_U16_SLICE(name, p, n, ...) EH_VARRAY_(name, uint16_t, sizeof(uint16_t), EH_ENC_VALUE16, EH_FMT_DEFAULT, p, n, __VA_ARGS__)
-#define EH_U16_HEX_SLICE(name, p, n, ...) EH_VARRAY_(name, uint16_t, sizeof(uint16_t), EH_ENC_VALUE16, EH_FMT_HEX_INT, p, n, __VA_ARGS__)
-#define EH_U32_SLICE(name, p, n, ...) EH_VARRAY_(name, uint32_t, sizeof(uint32_t), EH_ENC_VALUE32, EH_FMT_DEFAULT, p, n, __VA_ARGS__)
-#define EH_U32_HEX_SLICE(name, p, n, ...) EH_VARRAY_(name, uint32_t, sizeof(uint32_t), EH_ENC_VALUE32, EH_FMT_HEX_INT, p, n, __VA_ARGS__)
-#define EH_U64_SLICE(name, p, n, ...) EH_VARRAY_(name, uint64_t, sizeof(uint64_t), EH_ENC_VALUE64, EH_FMT_DEFAULT, p, n, __VA_ARGS__)
-#define EH_U64_HEX_SLICE(name, p, n, ...) EH_VARRAY_(name, uint64_t, sizeof(uint64_t), EH_ENC_VALUE64, EH_FMT_HEX_INT, p, n, __VA_ARGS__)
-#define EH_USIZE_SLICE(name, p, n, ...) EH_VARRAY_(name, uintptr_t, sizeof(uintptr_t), EH_ENC_VALUE_PTR, EH_FMT_DEFAULT, p, n, __VA_ARGS__)
-#define EH_USIZE_HEX_SLICE(name, p, n, ...) EH_VARRAY_(name, uintptr_t, sizeof(uintptr_t), EH_ENC_VALUE_PTR, EH_FMT_HEX_INT, p, n, __VA_ARGS__)
-#define EH_GUID_SLICE(name, p, n, ...) EH_VARRAY_(name, void, 16, EH_ENC_VALUE128, EH_FMT_UUID, p, n, __VA_ARGS__)
-#define EH_IPV4_SLICE(name, p, n, ...) EH_VARRAY_(name, void, 4, EH_ENC_VALUE32, EH_FMT_IP_ADDRESS, p, n, __VA_ARGS__)
-#define EH_IPV6_SLICE(name, p, n, ...) EH_VARRAY_(name, void, 16, EH_ENC_VALUE128, EH_FMT_IP_ADDRESS, p, n, __VA_ARGS__)
-#define EH_IPV6C_SLICE(name, p, n, ...) EH_VARRAY_(name, void, 16, EH_ENC_VALUE128, EH_FMT_IP_ADDRESS, p, n, __VA_ARGS__)
+#define EH_BOOL8_SLICE(name, p, n, ...) \
+    EH_VARRAY_(name, void, sizeof(uint8_t), EH_ENC_VALUE8, EH_FMT_BOOLEAN, p, n, __VA_ARGS__)
+#define EH_BOOL32_SLICE(name, p, n, ...) \
+    EH_VARRAY_(name, int32_t, sizeof(int32_t), EH_ENC_VALUE32, EH_FMT_BOOLEAN, p, n, __VA_ARGS__)
+#define EH_CHAR8_CP1252_SLICE(name, p, n, ...) \
+    EH_VARRAY_(name, void, sizeof(uint8_t), EH_ENC_VALUE8, EH_FMT_STRING8, p, n, __VA_ARGS__)
+#define EH_CHAR16_SLICE(name, p, n, ...)                                                  \
+    EH_VARRAY_(name, uint16_t, sizeof(uint16_t), EH_ENC_VALUE16, EH_FMT_STRING_UTF, p, n, \
+               __VA_ARGS__)
+#define EH_CODEPOINTER_SLICE(name, p, n, ...)                                              \
+    EH_VARRAY_(name, uintptr_t, sizeof(uintptr_t), EH_ENC_VALUE_PTR, EH_FMT_HEX_INT, p, n, \
+               __VA_ARGS__)
+#define EH_ERRNO_SLICE(name, p, n, ...) \
+    EH_VARRAY_(name, int32_t, sizeof(int32_t), EH_ENC_VALUE32, EH_FMT_ERRNO, p, n, __VA_ARGS__)
+#define EH_F32_SLICE(name, p, n, ...) \
+    EH_VARRAY_(name, float, sizeof(float), EH_ENC_VALUE32, EH_FMT_FLOAT, p, n, __VA_ARGS__)
+#define EH_F64_SLICE(name, p, n, ...) \
+    EH_VARRAY_(name, double, sizeof(double), EH_ENC_VALUE64, EH_FMT_FLOAT, p, n, __VA_ARGS__)
+#define EH_HRESULT_SLICE(name, p, n, ...) \
+    EH_VARRAY_(name, int32_t, sizeof(int32_t), EH_ENC_VALUE32, EH_FMT_HEX_INT, p, n, __VA_ARGS__)
+#define EH_I8_SLICE(name, p, n, ...) \
+    EH_VARRAY_(name, int8_t, sizeof(int8_t), EH_ENC_VALUE8, EH_FMT_SIGNED_INT, p, n, __VA_ARGS__)
+#define EH_I8_HEX_SLICE(name, p, n, ...) \
+    EH_VARRAY_(name, int8_t, sizeof(int8_t), EH_ENC_VALUE8, EH_FMT_HEX_INT, p, n, __VA_ARGS__)
+#define EH_I16_SLICE(name, p, n, ...) \
+    EH_VARRAY_(name, int16_t, sizeof(int16_t), EH_ENC_VALUE16, EH_FMT_SIGNED_INT, p, n, __VA_ARGS__)
+#define EH_I16_HEX_SLICE(name, p, n, ...) \
+    EH_VARRAY_(name, int16_t, sizeof(int16_t), EH_ENC_VALUE16, EH_FMT_HEX_INT, p, n, __VA_ARGS__)
+#define EH_I32_SLICE(name, p, n, ...) \
+    EH_VARRAY_(name, int32_t, sizeof(int32_t), EH_ENC_VALUE32, EH_FMT_SIGNED_INT, p, n, __VA_ARGS__)
+#define EH_I32_HEX_SLICE(name, p, n, ...) \
+    EH_VARRAY_(name, int32_t, sizeof(int32_t), EH_ENC_VALUE32, EH_FMT_HEX_INT, p, n, __VA_ARGS__)
+#define EH_I64_SLICE(name, p, n, ...) \
+    EH_VARRAY_(name, int64_t, sizeof(int64_t), EH_ENC_VALUE64, EH_FMT_SIGNED_INT, p, n, __VA_ARGS__)
+#define EH_I64_HEX_SLICE(name, p, n, ...) \
+    EH_VARRAY_(name, int64_t, sizeof(int64_t), EH_ENC_VALUE64, EH_FMT_HEX_INT, p, n, __VA_ARGS__)
+#define EH_ISIZE_SLICE(name, p, n, ...)                                                     \
+    EH_VARRAY_(name, intptr_t, sizeof(intptr_t), EH_ENC_VALUE_PTR, EH_FMT_SIGNED_INT, p, n, \
+               __VA_ARGS__)
+#define EH_ISIZE_HEX_SLICE(name, p, n, ...)                                              \
+    EH_VARRAY_(name, intptr_t, sizeof(intptr_t), EH_ENC_VALUE_PTR, EH_FMT_HEX_INT, p, n, \
+               __VA_ARGS__)
+#define EH_PID_SLICE(name, p, n, ...) \
+    EH_VARRAY_(name, uint32_t, sizeof(uint32_t), EH_ENC_VALUE32, EH_FMT_PID, p, n, __VA_ARGS__)
+#define EH_POINTER_SLICE(name, p, n, ...)                                                  \
+    EH_VARRAY_(name, uintptr_t, sizeof(uintptr_t), EH_ENC_VALUE_PTR, EH_FMT_HEX_INT, p, n, \
+               __VA_ARGS__)
+#define EH_PORT_SLICE(name, p, n, ...) \
+    EH_VARRAY_(name, uint16_t, sizeof(uint16_t), EH_ENC_VALUE16, EH_FMT_PORT, p, n, __VA_ARGS__)
+#define EH_TID_SLICE(name, p, n, ...) \
+    EH_VARRAY_(name, uint32_t, sizeof(uint32_t), EH_ENC_VALUE32, EH_FMT_PID, p, n, __VA_ARGS__)
+#define EH_TIME32_SLICE(name, p, n, ...) \
+    EH_VARRAY_(name, int32_t, sizeof(int32_t), EH_ENC_VALUE32, EH_FMT_TIME, p, n, __VA_ARGS__)
+#define EH_TIME64_SLICE(name, p, n, ...) \
+    EH_VARRAY_(name, int64_t, sizeof(int64_t), EH_ENC_VALUE64, EH_FMT_TIME, p, n, __VA_ARGS__)
+#define EH_U8_SLICE(name, p, n, ...) \
+    EH_VARRAY_(name, uint8_t, sizeof(uint8_t), EH_ENC_VALUE8, EH_FMT_DEFAULT, p, n, __VA_ARGS__)
+#define EH_U8_HEX_SLICE(name, p, n, ...) \
+    EH_VARRAY_(name, uint8_t, sizeof(uint8_t), EH_ENC_VALUE8, EH_FMT_HEX_INT, p, n, __VA_ARGS__)
+#define EH_U16_SLICE(name, p, n, ...) \
+    EH_VARRAY_(name, uint16_t, sizeof(uint16_t), EH_ENC_VALUE16, EH_FMT_DEFAULT, p, n, __VA_ARGS__)
+#define EH_U16_HEX_SLICE(name, p, n, ...) \
+    EH_VARRAY_(name, uint16_t, sizeof(uint16_t), EH_ENC_VALUE16, EH_FMT_HEX_INT, p, n, __VA_ARGS__)
+#define EH_U32_SLICE(name, p, n, ...) \
+    EH_VARRAY_(name, uint32_t, sizeof(uint32_t), EH_ENC_VALUE32, EH_FMT_DEFAULT, p, n, __VA_ARGS__)
+#define EH_U32_HEX_SLICE(name, p, n, ...) \
+    EH_VARRAY_(name, uint32_t, sizeof(uint32_t), EH_ENC_VALUE32, EH_FMT_HEX_INT, p, n, __VA_ARGS__)
+#define EH_U64_SLICE(name, p, n, ...) \
+    EH_VARRAY_(name, uint64_t, sizeof(uint64_t), EH_ENC_VALUE64, EH_FMT_DEFAULT, p, n, __VA_ARGS__)
+#define EH_U64_HEX_SLICE(name, p, n, ...) \
+    EH_VARRAY_(name, uint64_t, sizeof(uint64_t), EH_ENC_VALUE64, EH_FMT_HEX_INT, p, n, __VA_ARGS__)
+#define EH_USIZE_SLICE(name, p, n, ...)                                                    \
+    EH_VARRAY_(name, uintptr_t, sizeof(uintptr_t), EH_ENC_VALUE_PTR, EH_FMT_DEFAULT, p, n, \
+               __VA_ARGS__)
+#define EH_USIZE_HEX_SLICE(name, p, n, ...)                                                \
+    EH_VARRAY_(name, uintptr_t, sizeof(uintptr_t), EH_ENC_VALUE_PTR, EH_FMT_HEX_INT, p, n, \
+               __VA_ARGS__)
+#define EH_GUID_SLICE(name, p, n, ...) \
+    EH_VARRAY_(name, void, 16, EH_ENC_VALUE128, EH_FMT_UUID, p, n, __VA_ARGS__)
+#define EH_IPV4_SLICE(name, p, n, ...) \
+    EH_VARRAY_(name, void, 4, EH_ENC_VALUE32, EH_FMT_IP_ADDRESS, p, n, __VA_ARGS__)
+#define EH_IPV6_SLICE(name, p, n, ...) \
+    EH_VARRAY_(name, void, 16, EH_ENC_VALUE128, EH_FMT_IP_ADDRESS, p, n, __VA_ARGS__)
+#define EH_IPV6C_SLICE(name, p, n, ...) \
+    EH_VARRAY_(name, void, 16, EH_ENC_VALUE128, EH_FMT_IP_ADDRESS, p, n, __VA_ARGS__)
 /* ---- constant-length arrays (count in the metadata): (ptr, N), N constant 1..65535 ---- */
-#define EH_BOOL8_ARRAY(name, p, n, ...) EH_CARRAY_(name, void, sizeof(uint8_t), EH_ENC_VALUE8, EH_FMT_BOOLEAN, p, n, __VA_ARGS__)
-#define EH_BOOL32_ARRAY(name, p, n, ...) EH_CARRAY_(name, int32_t, sizeof(int32_t), EH_ENC_VALUE32, EH_FMT_BOOLEAN, p, n, __VA_ARGS__)
-#define EH_CHAR8_CP1252_ARRAY(name, p, n, ...) EH_CARRAY_(name, void, sizeof(uint8_t), EH_ENC_VALUE8, EH_FMT_STRING8, p, n, __VA_ARGS__)
-#define EH_CHAR16_ARRAY(name, p, n, ...) EH_CARRAY_(name, uint16_t, sizeof(uint16_t), EH_ENC_VALUE16, EH_FMT_STRING_UTF, p, n, __VA_ARGS__)
-#define EH_CODEPOINTER_ARRAY(name, p, n, ...) EH_CARRAY_(name, uintptr_t, sizeof(uintptr_t), EH_ENC_VALUE_PTR, EH_FMT_HEX_INT, p, n, __VA_ARGS__)
-#define EH_ERRNO_ARRAY(name, p, n, ...) EH_CARRAY_(name, int32_t, sizeof(int32_t), EH_ENC_VALUE32, EH_FMT_ERRNO, p, n, __VA_ARGS__)
-#define EH_F32_ARRAY(name, p, n, ...) EH_CARRAY_(name, float, sizeof(float), EH_ENC_VALUE32, EH_FMT_FLOAT, p, n, __VA_ARGS__)
-#define EH_F64_ARRAY(name, p, n, ...) EH_CARRAY_(name, double, sizeof(double), EH_ENC_VALUE64, EH_FMT_FLOAT, p, n, __VA_ARGS__)
-#define EH_HRESULT_ARRAY(name, p, n, ...) EH_CARRAY_(name, int32_t, sizeof(int32_t), EH_ENC_VALUE32, EH_FMT_HEX_INT, p, n, __VA_ARGS__)
-#define EH_I8_ARRAY(name, p, n, ...) EH_CARRAY_(name, int8_t, sizeof(int8_t), EH_ENC_VALUE8, EH_FMT_SIGNED_INT, p, n, __VA_ARGS__)
-#define EH_I8_HEX_ARRAY(name, p, n, ...) EH_CARRAY_(name, int8_t, sizeof(int8_t), EH_ENC_VALUE8, EH_FMT_HEX_INT, p, n, __VA_ARGS__)
-#define EH_I16_ARRAY(name, p, n, ...) EH_CARRAY_(name, int16_t, sizeof(int16_t), EH_ENC_VALUE16, EH_FMT_SIGNED_INT, p, n, __VA_ARGS__)
-#define EH_I16_HEX_ARRAY(name, p, n, ...) EH_CARRAY_(name, int16_t, sizeof(int16_t), EH_ENC_VALUE16, EH_FMT_HEX_INT, p, n, __VA_ARGS__)
-#define EH_I32_ARRAY(name, p, n, ...) EH_CARRAY_(name, int32_t, sizeof(int32_t), EH_ENC_VALUE32, EH_FMT_SIGNED_INT, p, n, __VA_ARGS__)
-#define EH_I32_HEX_ARRAY(name, p, n, ...) EH_CARRAY_(name, int32_t, sizeof(int32_t), EH_ENC_VALUE32, EH_FMT_HEX_INT, p, n, __VA_ARGS__)
-#define EH_I64_ARRAY(name, p, n, ...) EH_CARRAY_(name, int64_t, sizeof(int64_t), EH_ENC_VALUE64, EH_FMT_SIGNED_INT, p, n, __VA_ARGS__)
-#define EH_I64_HEX_ARRAY(name, p, n, ...) EH_CARRAY_(name, int64_t, sizeof(int64_t), EH_ENC_VALUE64, EH_FMT_HEX_INT, p, n, __VA_ARGS__)
-#define EH_ISIZE_ARRAY(name, p, n, ...) EH_CARRAY_(name, intptr_t, sizeof(intptr_t), EH_ENC_VALUE_PTR, EH_FMT_SIGNED_INT, p, n, __VA_ARGS__)
-#define EH_ISIZE_HEX_ARRAY(name, p, n, ...) EH_CARRAY_(name, intptr_t, sizeof(intptr_t), EH_ENC_VALUE_PTR, EH_FMT_HEX_INT, p, n, __VA_ARGS__)
-#define EH_PID_ARRAY(name, p, n, ...) EH_CARRAY_(name, uint32_t, sizeof(uint32_t), EH_ENC_VALUE32, EH_FMT_PID, p, n, __VA_ARGS__)
-#define EH_POINTER_ARRAY(name, p, n, ...) EH_CARRAY_(name, uintptr_t, sizeof(uintptr_t), EH_ENC_VALUE_PTR, EH_FMT_HEX_INT, p, n, __VA_ARGS__)
-#define EH_PORT_ARRAY(name, p, n, ...) EH_CARRAY_(name, uint16_t, sizeof(uint16_t), EH_ENC_VALUE16, EH_FMT_PORT, p, n, __VA_ARGS__)
-#define EH_TID_ARRAY(name, p, n, ...) EH_CARRAY_(name, uint32_t, sizeof(uint32_t), EH_ENC_VALUE32, EH_FMT_PID, p, n, __VA_ARGS__)
-#define EH_TIME32_ARRAY(name, p, n, ...) EH_CARRAY_(name, int32_t, sizeof(int32_t), EH_ENC_VALUE32, EH_FMT_TIME, p, n, __VA_ARGS__)
-#define EH_TIME64_ARRAY(name, p, n, ...) EH_CARRAY_(name, int64_t, sizeof(int64_t), EH_ENC_VALUE64, EH_FMT_TIME, p, n, __VA_ARGS__)
-#define EH_U8_ARRAY(name, p, n, ...) EH_CARRAY_(name, uint8_t, sizeof(uint8_t), EH_ENC_VALUE8, EH_FMT_DEFAULT, p, n, __VA_ARGS__)
-#define EH_U8_HEX_ARRAY(name, p, n, ...) EH_CARRAY_(name, uint8_t, sizeof(uint8_t), EH_ENC_VALUE8, EH_FMT_HEX_INT, p, n, __VA_ARGS__)
-#define EH_U16_ARRAY(name, p, n, ...) EH_CARRAY_(name, uint16_t, sizeof(uint16_t), EH_ENC_VALUE16, EH_FMT_DEFAULT, p, n, __VA_ARGS__)
-#define EH_U16_HEX_ARRAY(name, p, n, ...) EH_CARRAY_(name, uint16_t, sizeof(uint16_t), EH_ENC_VALUE16, EH_FMT_HEX_INT, p, n, __VA_ARGS__)
-#define EH_U32_ARRAY(name, p, n, ...) EH_CARRAY_(name, uint32_t, sizeof(uint32_t), EH_ENC_VALUE32, EH_FMT_DEFAULT, p, n, __VA_ARGS__)
-#define EH_U32_HEX_ARRAY(name, p, n, ...) EH_CARRAY_(name, uint32_t, sizeof(uint32_t), EH_ENC_VALUE32, EH_FMT_HEX_INT, p, n, __VA_ARGS__)
-#define EH_U64_ARRAY(name, p, n, ...) EH_CARRAY_(name, uint64_t, sizeof(uint64_t), EH_ENC_VALUE64, EH_FMT_DEFAULT, p, n, __VA_ARGS__)
-#define EH_U64_HEX_ARRAY(name, p, n, ...) EH_CARRAY_(name, uint64_t, sizeof(uint64_t), EH_ENC_VALUE64, EH_FMT_HEX_INT, p, n, __VA_ARGS__)
-#define EH_USIZE_ARRAY(name, p, n, ...) EH_CARRAY_(name, uintptr_t, sizeof(uintptr_t), EH_ENC_VALUE_PTR, EH_FMT_DEFAULT, p, n, __VA_ARGS__)
-#define EH_USIZE_HEX_ARRAY(name, p, n, ...) EH_CARRAY_(name, uintptr_t, sizeof(uintptr_t), EH_ENC_VALUE_PTR, EH_FMT_HEX_INT, p, n, __VA_ARGS__)
-#define EH_GUID_ARRAY(name, p, n, ...) EH_CARRAY_(name, void, 16, EH_ENC_VALUE128, EH_FMT_UUID, p, n, __VA_ARGS__)
-#define EH_IPV4_ARRAY(name, p, n, ...) EH_CARRAY_(name, void, 4, EH_ENC_VALUE32, EH_FMT_IP_ADDRESS, p, n, __VA_ARGS__)
-#define EH_IPV6_ARRAY(name, p, n, ...) EH_CARRAY_(name, void, 16, EH_ENC_VALUE128, EH_FMT_IP_ADDRESS, p, n, __VA_ARGS__)
-#define EH_IPV6C_ARRAY(name, p, n, ...) EH_CARRAY_(name, void, 16, EH_ENC_VALUE128, EH_FMT_IP_ADDRESS, p, n, __VA_ARGS__)
+#define EH_BOOL8_ARRAY(name, p, n, ...) \
+    EH_CARRAY_(name, void, sizeof(uint8_t), EH_ENC_VALUE8, EH_FMT_BOOLEAN, p, n, __VA_ARGS__)
+#define EH_BOOL32_ARRAY(name, p, n, ...) \
+    EH_CARRAY_(name, int32_t, sizeof(int32_t), EH_ENC_VALUE32, EH_FMT_BOOLEAN, p, n, __VA_ARGS__)
+#define EH_CHAR8_CP1252_ARRAY(name, p, n, ...) \
+    EH_CARRAY_(name, void, sizeof(uint8_t), EH_ENC_VALUE8, EH_FMT_STRING8, p, n, __VA_ARGS__)
+#define EH_CHAR16_ARRAY(name, p, n, ...)                                                  \
+    EH_CARRAY_(name, uint16_t, sizeof(uint16_t), EH_ENC_VALUE16, EH_FMT_STRING_UTF, p, n, \
+               __VA_ARGS__)
+#define EH_CODEPOINTER_ARRAY(name, p, n, ...)                                              \
+    EH_CARRAY_(name, uintptr_t, sizeof(uintptr_t), EH_ENC_VALUE_PTR, EH_FMT_HEX_INT, p, n, \
+               __VA_ARGS__)
+#define EH_ERRNO_ARRAY(name, p, n, ...) \
+    EH_CARRAY_(name, int32_t, sizeof(int32_t), EH_ENC_VALUE32, EH_FMT_ERRNO, p, n, __VA_ARGS__)
+#define EH_F32_ARRAY(name, p, n, ...) \
+    EH_CARRAY_(name, float, sizeof(float), EH_ENC_VALUE32, EH_FMT_FLOAT, p, n, __VA_ARGS__)
+#define EH_F64_ARRAY(name, p, n, ...) \
+    EH_CARRAY_(name, double, sizeof(double), EH_ENC_VALUE64, EH_FMT_FLOAT, p, n, __VA_ARGS__)
+#define EH_HRESULT_ARRAY(name, p, n, ...) \
+    EH_CARRAY_(name, int32_t, sizeof(int32_t), EH_ENC_VALUE32, EH_FMT_HEX_INT, p, n, __VA_ARGS__)
+#define EH_I8_ARRAY(name, p, n, ...) \
+    EH_CARRAY_(name, int8_t, sizeof(int8_t), EH_ENC_VALUE8, EH_FMT_SIGNED_INT, p, n, __VA_ARGS__)
+#define EH_I8_HEX_ARRAY(name, p, n, ...) \
+    EH_CARRAY_(name, int8_t, sizeof(int8_t), EH_ENC_VALUE8, EH_FMT_HEX_INT, p, n, __VA_ARGS__)
+#define EH_I16_ARRAY(name, p, n, ...) \
+    EH_CARRAY_(name, int16_t, sizeof(int16_t), EH_ENC_VALUE16, EH_FMT_SIGNED_INT, p, n, __VA_ARGS__)
+#define EH_I16_HEX_ARRAY(name, p, n, ...) \
+    EH_CARRAY_(name, int16_t, sizeof(int16_t), EH_ENC_VALUE16, EH_FMT_HEX_INT, p, n, __VA_ARGS__)
+#define EH_I32_ARRAY(name, p, n, ...) \
+    EH_CARRAY_(name, int32_t, sizeof(int32_t), EH_ENC_VALUE32, EH_FMT_SIGNED_INT, p, n, __VA_ARGS__)
+#define EH_I32_HEX_ARRAY(name, p, n, ...) \
+    EH_CARRAY_(name, int32_t, sizeof(int32_t), EH_ENC_VALUE32, EH_FMT_HEX_INT, p, n, __VA_ARGS__)
+#define EH_I64_ARRAY(name, p, n, ...) \
+    EH_CARRAY_(name, int64_t, sizeof(int64_t), EH_ENC_VALUE64, EH_FMT_SIGNED_INT, p, n, __VA_ARGS__)
+#define EH_I64_HEX_ARRAY(name, p, n, ...) \
+    EH_CARRAY_(name, int64_t, sizeof(int64_t), EH_ENC_VALUE64, EH_FMT_HEX_INT, p, n, __VA_ARGS__)
+#define EH_ISIZE_ARRAY(name, p, n, ...)                                                     \
+    EH_CARRAY_(name, intptr_t, sizeof(intptr_t), EH_ENC_VALUE_PTR, EH_FMT_SIGNED_INT, p, n, \
+               __VA_ARGS__)
+#define EH_ISIZE_HEX_ARRAY(name, p, n, ...)                                              \
+    EH_CARRAY_(name, intptr_t, sizeof(intptr_t), EH_ENC_VALUE_PTR, EH_FMT_HEX_INT, p, n, \
+               __VA_ARGS__)
+#define EH_PID_ARRAY(name, p, n, ...) \
+    EH_CARRAY_(name, uint32_t, sizeof(uint32_t), EH_ENC_VALUE32, EH_FMT_PID, p, n, __VA_ARGS__)
+#define EH_POINTER_ARRAY(name, p, n, ...)                                                  \
+    EH_CARRAY_(name, uintptr_t, sizeof(uintptr_t), EH_ENC_VALUE_PTR, EH_FMT_HEX_INT, p, n, \
+               __VA_ARGS__)
+#define EH_PORT_ARRAY(name, p, n, ...) \
+    EH_CARRAY_(name, uint16_t, sizeof(uint16_t), EH_ENC_VALUE16, EH_FMT_PORT, p, n, __VA_ARGS__)
+#define EH_TID_ARRAY(name, p, n, ...) \
+    EH_CARRAY_(name, uint32_t, sizeof(uint32_t), EH_ENC_VALUE32, EH_FMT_PID, p, n, __VA_ARGS__)
+#define EH_TIME32_ARRAY(name, p, n, ...) \
+    EH_CARRAY_(name, int32_t, sizeof(int32_t), EH_ENC_VALUE32, EH_FMT_TIME, p, n, __VA_ARGS__)
+#define EH_TIME64_ARRAY(name, p, n, ...) \
+    EH_CARRAY_(name, int64_t, sizeof(int64_t), EH_ENC_VALUE64, EH_FMT_TIME, p, n, __VA_ARGS__)
+#define EH_U8_ARRAY(name, p, n, ...) \
+    EH_CARRAY_(name, uint8_t, sizeof(uint8_t), EH_ENC_VALUE8, EH_FMT_DEFAULT, p, n, __VA_ARGS__)
+#define EH_U8_HEX_ARRAY(name, p, n, ...) \
+    EH_CARRAY_(name, uint8_t, sizeof(uint8_t), EH_ENC_VALUE8, EH_FMT_HEX_INT, p, n, __VA_ARGS__)
+#define EH_U16_ARRAY(name, p, n, ...) \
+    EH_CARRAY_(name, uint16_t, sizeof(uint16_t), EH_ENC_VALUE16, EH_FMT_DEFAULT, p, n, __VA_ARGS__)
+#define EH_U16_HEX_ARRAY(name, p, n, ...) \
+    EH_CARRAY_(name, uint16_t, sizeof(uint16_t), EH_ENC_VALUE16, EH_FMT_HEX_INT, p, n, __VA_ARGS__)
+#define EH_U32_ARRAY(name, p, n, ...) \
+    EH_CARRAY_(name, uint32_t, sizeof(uint32_t), EH_ENC_VALUE32, EH_FMT_DEFAULT, p, n, __VA_ARGS__)
+#define EH_U32_HEX_ARRAY(name, p, n, ...) \
+    EH_CARRAY_(name, uint32_t, sizeof(uint32_t), EH_ENC_VALUE32, EH_FMT_HEX_INT, p, n, __VA_ARGS__)
+#define EH_U64_ARRAY(name, p, n, ...) \
+    EH_CARRAY_(name, uint64_t, sizeof(uint64_t), EH_ENC_VALUE64, EH_FMT_DEFAULT, p, n, __VA_ARGS__)
+#define EH_U64_HEX_ARRAY(name, p, n, ...) \
+    EH_CARRAY_(name, uint64_t, sizeof(uint64_t), EH_ENC_VALUE64, EH_FMT_HEX_INT, p, n, __VA_ARGS__)
+#define EH_USIZE_ARRAY(name, p, n, ...)                                                    \
+    EH_CARRAY_(name, uintptr_t, sizeof(uintptr_t), EH_ENC_VALUE_PTR, EH_FMT_DEFAULT, p, n, \
+               __VA_ARGS__)
+#define EH_USIZE_HEX_ARRAY(name, p, n, ...)                                                \
+    EH_CARRAY_(name, uintptr_t, sizeof(uintptr_t), EH_ENC_VALUE_PTR, EH_FMT_HEX_INT, p, n, \
+               __VA_ARGS__)
+#define EH_GUID_ARRAY(name, p, n, ...) \
+    EH_CARRAY_(name, void, 16, EH_ENC_VALUE128, EH_FMT_UUID, p, n, __VA_ARGS__)
+#define EH_IPV4_ARRAY(name, p, n, ...) \
+    EH_CARRAY_(name, void, 4, EH_ENC_VALUE32, EH_FMT_IP_ADDRESS, p, n, __VA_ARGS__)
+#define EH_IPV6_ARRAY(name, p, n, ...) \
+    EH_CARRAY_(name, void, 16, EH_ENC_VALUE128, EH_FMT_IP_ADDRESS, p, n, __VA_ARGS__)
+#define EH_IPV6C_ARRAY(name, p, n, ...) \
+    EH_CARRAY_(name, void, 16, EH_ENC_VALUE128, EH_FMT_IP_ADDRESS, p, n, __VA_ARGS__)
 /* ---- members of an array of structs: (struct type, member) ---- */
-#define EH_MEMBER_BOOL8(type, member, ...) EH_MEMBER_(#member, type, member, sizeof(uint8_t), EH_ENC_VALUE8, EH_FMT_BOOLEAN, __VA_ARGS__)
-#define EH_MEMBER_BOOL32(type, member, ...) EH_MEMBER_(#member, type, member, sizeof(int32_t), EH_ENC_VALUE32, EH_FMT_BOOLEAN, __VA_ARGS__)
-#define EH_MEMBER_CHAR8_CP1252(type, member, ...) EH_MEMBER_(#member, type, member, sizeof(uint8_t), EH_ENC_VALUE8, EH_FMT_STRING8, __VA_ARGS__)
-#define EH_MEMBER_CHAR16(type, member, ...) EH_MEMBER_(#member, type, member, sizeof(uint16_t), EH_ENC_VALUE16, EH_FMT_STRING_UTF, __VA_ARGS__)
-#define EH_MEMBER_CODEPOINTER(type, member, ...) EH_MEMBER_(#member, type, member, sizeof(uintptr_t), EH_ENC_VALUE_PTR, EH_FMT_HEX_INT, __VA_ARGS__)
-#define EH_MEMBER_ERRNO(type, member, ...) EH_MEMBER_(#member, type, member, sizeof(int32_t), EH_ENC_VALUE32, EH_FMT_ERRNO, __VA_ARGS__)
-#define EH_MEMBER_F32(type, member, ...) EH_MEMBER_(#member, type, member, sizeof(float), EH_ENC_VALUE32, EH_FMT_FLOAT, __VA_ARGS__)
-#define EH_MEMBER_F64(type, member, ...) EH_MEMBER_(#member, type, member, sizeof(double), EH_ENC_VALUE64, EH_FMT_FLOAT, __VA_ARGS__)
-#define EH_MEMBER_HRESULT(type, member, ...) EH_MEMBER_(#member, type, member, sizeof(int32_t), EH_ENC_VALUE32, EH_FMT_HEX_INT, __VA_ARGS__)
-#define EH_MEMBER_I8(type, member, ...) EH_MEMBER_(#member, type, member, sizeof(int8_t), EH_ENC_VALUE8, EH_FMT_SIGNED_INT, __VA_ARGS__)
-#define EH_MEMBER_I8_HEX(type, member, ...) EH_MEMBER_(#member, type, member, sizeof(int8_t), EH_ENC_VALUE8, EH_FMT_HEX_INT, __VA_ARGS__)
-#define EH_MEMBER_I16(type, member, ...) EH_MEMBER_(#member, type, member, sizeof(int16_t), EH_ENC_VALUE16, EH_FMT_SIGNED_INT, __VA_ARGS__)
-#define EH_MEMBER_I16_HEX(type, member, ...) EH_MEMBER_(#member, type, member, sizeof(int16_t), EH_ENC_VALUE16, EH_FMT_HEX_INT, __VA_ARGS__)
-#define EH_MEMBER_I32(type, member, ...) EH_MEMBER_(#member, type, member, sizeof(int32_t), EH_ENC_VALUE32, EH_FMT_SIGNED_INT, __VA_ARGS__)
-#define EH_MEMBER_I32_HEX(type, member, ...) EH_MEMBER_(#member, type, member, sizeof(int32_t), EH_ENC_VALUE32, EH_FMT_HEX_INT, __VA_ARGS__)
-#define EH_MEMBER_I64(type, member, ...) EH_MEMBER_(#member, type, member, sizeof(int64_t), EH_ENC_VALUE64, EH_FMT_SIGNED_INT, __VA_ARGS__)
-#define EH_MEMBER_I64_HEX(type, member, ...) EH_MEMBER_(#member, type, member, sizeof(int64_t), EH_ENC_VALUE64, EH_FMT_HEX_INT, __VA_ARGS__)
-#define EH_MEMBER_ISIZE(type, member, ...) EH_MEMBER_(#member, type, member, sizeof(intptr_t), EH_ENC_VALUE_PTR, EH_FMT_SIGNED_INT, __VA_ARGS__)
-#define EH_MEMBER_ISIZE_HEX(type, member, ...) EH_MEMBER_(#member, type, member, sizeof(intptr_t), EH_ENC_VALUE_PTR, EH_FMT_HEX_INT, __VA_ARGS__)
-#define EH_MEMBER_PID(type, member, ...) EH_MEMBER_(#member, type, member, sizeof(uint32_t), EH_ENC_VALUE32, EH_FMT_PID, __VA_ARGS__)
-#define EH_MEMBER_POINTER(type, member, ...) EH_MEMBER_(#member, type, member, sizeof(uintptr_t), EH_ENC_VALUE_PTR, EH_FMT_HEX_INT, __VA_ARGS__)
-#define EH_MEMBER_PORT(type, member, ...) EH_MEMBER_(#member, type, member, sizeof(uint16_t), EH_ENC_VALUE16, EH_FMT_PORT, __VA_ARGS__)
-#define EH_MEMBER_TID(type, member, ...) EH_MEMBER_(#member, type, member, sizeof(uint32_t), EH_ENC_VALUE32, EH_FMT_PID, __VA_ARGS__)
-#define EH_MEMBER_TIME32(type, member, ...) EH_MEMBER_(#member, type, member, sizeof(int32_t), EH_ENC_VALUE32, EH_FMT_TIME, __VA_ARGS__)
-#define EH_MEMBER_TIME64(type, member, ...) EH_MEMBER_(#member, type, member, sizeof(int64_t), EH_ENC_VALUE64, EH_FMT_TIME, __VA_ARGS__)
-#define EH_MEMBER_U8(type, member, ...) EH_MEMBER_(#member, type, member, sizeof(uint8_t), EH_ENC_VALUE8, EH_FMT_DEFAULT, __VA_ARGS__)
-#define EH_MEMBER_U8_HEX(type, member, ...) EH_MEMBER_(#member, type, member, sizeof(uint8_t), EH_ENC_VALUE8, EH_FMT_HEX_INT, __VA_ARGS__)
-#define EH_MEMBER_U16(type, member, ...) EH_MEMBER_(#member, type, member, sizeof(uint16_t), EH_ENC_VALUE16, EH_FMT_DEFAULT, __VA_ARGS__)
-#define EH_MEMBER_U16_HEX(type, member, ...) EH_MEMBER_(#member, type, member, sizeof(uint16_t), EH_ENC_VALUE16, EH_FMT_HEX_INT, __VA_ARGS__)
-#define EH_MEMBER_U32(type, member, ...) EH_MEMBER_(#member, type, member, sizeof(uint32_t), EH_ENC_VALUE32, EH_FMT_DEFAULT, __VA_ARGS__)
-#define EH_MEMBER_U32_HEX(type, member, ...) EH_MEMBER_(#member, type, member, sizeof(uint32_t), EH_ENC_VALUE32, EH_FMT_HEX_INT, __VA_ARGS__)
-#define EH_MEMBER_U64(type, member, ...) EH_MEMBER_(#member, type, member, sizeof(uint64_t), EH_ENC_VALUE64, EH_FMT_DEFAULT, __VA_ARGS__)
-#define EH_MEMBER_U64_HEX(type, member, ...) EH_MEMBER_(#member, type, member, sizeof(uint64_t), EH_ENC_VALUE64, EH_FMT_HEX_INT, __VA_ARGS__)
-#define EH_MEMBER_USIZE(type, member, ...) EH_MEMBER_(#member, type, member, sizeof(uintptr_t), EH_ENC_VALUE_PTR, EH_FMT_DEFAULT, __VA_ARGS__)
-#define EH_MEMBER_USIZE_HEX(type, member, ...) EH_MEMBER_(#member, type, member, sizeof(uintptr_t), EH_ENC_VALUE_PTR, EH_FMT_HEX_INT, __VA_ARGS__)
-#define EH_MEMBER_GUID(type, member, ...) EH_MEMBER_(#member, type, member, 16, EH_ENC_VALUE128, EH_FMT_UUID, __VA_ARGS__)
-#define EH_MEMBER_IPV4(type, member, ...) EH_MEMBER_(#member, type, member, 4, EH_ENC_VALUE32, EH_FMT_IP_ADDRESS, __VA_ARGS__)
-#define EH_MEMBER_IPV6(type, member, ...) EH_MEMBER_(#member, type, member, 16, EH_ENC_VALUE128, EH_FMT_IP_ADDRESS, __VA_ARGS__)
-#define EH_MEMBER_IPV6C(type, member, ...) EH_MEMBER_(#member, type, member, 16, EH_ENC_VALUE128, EH_FMT_IP_ADDRESS, __VA_ARGS__)
+#define EH_MEMBER_BOOL8(type, member, ...) \
+    EH_MEMBER_(#member, type, member, sizeof(uint8_t), EH_ENC_VALUE8, EH_FMT_BOOLEAN, __VA_ARGS__)
+#define EH_MEMBER_BOOL32(type, member, ...) \
+    EH_MEMBER_(#member, type, member, sizeof(int32_t), EH_ENC_VALUE32, EH_FMT_BOOLEAN, __VA_ARGS__)
+#define EH_MEMBER_CHAR8_CP1252(type, member, ...) \
+    EH_MEMBER_(#member, type, member, sizeof(uint8_t), EH_ENC_VALUE8, EH_FMT_STRING8, __VA_ARGS__)
+#define EH_MEMBER_CHAR16(type, member, ...)                                                \
+    EH_MEMBER_(#member, type, member, sizeof(uint16_t), EH_ENC_VALUE16, EH_FMT_STRING_UTF, \
+               __VA_ARGS__)
+#define EH_MEMBER_CODEPOINTER(type, member, ...)                                           \
+    EH_MEMBER_(#member, type, member, sizeof(uintptr_t), EH_ENC_VALUE_PTR, EH_FMT_HEX_INT, \
+               __VA_ARGS__)
+#define EH_MEMBER_ERRNO(type, member, ...) \
+    EH_MEMBER_(#member, type, member, sizeof(int32_t), EH_ENC_VALUE32, EH_FMT_ERRNO, __VA_ARGS__)
+#define EH_MEMBER_F32(type, member, ...) \
+    EH_MEMBER_(#member, type, member, sizeof(float), EH_ENC_VALUE32, EH_FMT_FLOAT, __VA_ARGS__)
+#define EH_MEMBER_F64(type, member, ...) \
+    EH_MEMBER_(#member, type, member, sizeof(double), EH_ENC_VALUE64, EH_FMT_FLOAT, __VA_ARGS__)
+#define EH_MEMBER_HRESULT(type, member, ...) \
+    EH_MEMBER_(#member, type, member, sizeof(int32_t), EH_ENC_VALUE32, EH_FMT_HEX_INT, __VA_ARGS__)
+#define EH_MEMBER_I8(type, member, ...) \
+    EH_MEMBER_(#member, type, member, sizeof(int8_t), EH_ENC_VALUE8, EH_FMT_SIGNED_INT, __VA_ARGS__)
+#define EH_MEMBER_I8_HEX(type, member, ...) \
+    EH_MEMBER_(#member, type, member, sizeof(int8_t), EH_ENC_VALUE8, EH_FMT_HEX_INT, __VA_ARGS__)
+#define EH_MEMBER_I16(type, member, ...)                                                  \
+    EH_MEMBER_(#member, type, member, sizeof(int16_t), EH_ENC_VALUE16, EH_FMT_SIGNED_INT, \
+               __VA_ARGS__)
+#define EH_MEMBER_I16_HEX(type, member, ...) \
+    EH_MEMBER_(#member, type, member, sizeof(int16_t), EH_ENC_VALUE16, EH_FMT_HEX_INT, __VA_ARGS__)
+#define EH_MEMBER_I32(type, member, ...)                                                  \
+    EH_MEMBER_(#member, type, member, sizeof(int32_t), EH_ENC_VALUE32, EH_FMT_SIGNED_INT, \
+               __VA_ARGS__)
+#define EH_MEMBER_I32_HEX(type, member, ...) \
+    EH_MEMBER_(#member, type, member, sizeof(int32_t), EH_ENC_VALUE32, EH_FMT_HEX_INT, __VA_ARGS__)
+#define EH_MEMBER_I64(type, member, ...)                                                  \
+    EH_MEMBER_(#member, type, member, sizeof(int64_t), EH_ENC_VALUE64, EH_FMT_SIGNED_INT, \
+               __VA_ARGS__)
+#define EH_MEMBER_I64_HEX(type, member, ...) \
+    EH_MEMBER_(#member, type, member, sizeof(int64_t), EH_ENC_VALUE64, EH_FMT_HEX_INT, __VA_ARGS__)
+#define EH_MEMBER_ISIZE(type, member, ...)                                                   \
+    EH_MEMBER_(#member, type, member, sizeof(intptr_t), EH_ENC_VALUE_PTR, EH_FMT_SIGNED_INT, \
+               __VA_ARGS__)
+#define EH_MEMBER_ISIZE_HEX(type, member, ...)                                            \
+    EH_MEMBER_(#member, type, member, sizeof(intptr_t), EH_ENC_VALUE_PTR, EH_FMT_HEX_INT, \
+               __VA_ARGS__)
+#define EH_MEMBER_PID(type, member, ...) \
+    EH_MEMBER_(#member, type, member, sizeof(uint32_t), EH_ENC_VALUE32, EH_FMT_PID, __VA_ARGS__)
+#define EH_MEMBER_POINTER(type, member, ...)                                               \
+    EH_MEMBER_(#member, type, member, sizeof(uintptr_t), EH_ENC_VALUE_PTR, EH_FMT_HEX_INT, \
+               __VA_ARGS__)
+#define EH_MEMBER_PORT(type, member, ...) \
+    EH_MEMBER_(#member, type, member, sizeof(uint16_t), EH_ENC_VALUE16, EH_FMT_PORT, __VA_ARGS__)
+#define EH_MEMBER_TID(type, member, ...) \
+    EH_MEMBER_(#member, type, member, sizeof(uint32_t), EH_ENC_VALUE32, EH_FMT_PID, __VA_ARGS__)
+#define EH_MEMBER_TIME32(type, member, ...) \
+    EH_MEMBER_(#member, type, member, sizeof(int32_t), EH_ENC_VALUE32, EH_FMT_TIME, __VA_ARGS__)
+#define EH_MEMBER_TIME64(type, member, ...) \
+    EH_MEMBER_(#member, type, member, sizeof(int64_t), EH_ENC_VALUE64, EH_FMT_TIME, __VA_ARGS__)
+#define EH_MEMBER_U8(type, member, ...) \
+    EH_MEMBER_(#member, type, member, sizeof(uint8_t), EH_ENC_VALUE8, EH_FMT_DEFAULT, __VA_ARGS__)
+#define EH_MEMBER_U8_HEX(type, member, ...) \
+    EH_MEMBER_(#member, type, member, sizeof(uint8_t), EH_ENC_VALUE8, EH_FMT_HEX_INT, __VA_ARGS__)
+#define EH_MEMBER_U16(type, member, ...) \
+    EH_MEMBER_(#member, type, member, sizeof(uint16_t), EH_ENC_VALUE16, EH_FMT_DEFAULT, __VA_ARGS__)
+#define EH_MEMBER_U16_HEX(type, member, ...) \
+    EH_MEMBER_(#member, type, member, sizeof(uint16_t), EH_ENC_VALUE16, EH_FMT_HEX_INT, __VA_ARGS__)
+#define EH_MEMBER_U32(type, member, ...) \
+    EH_MEMBER_(#member, type, member, sizeof(uint32_t), EH_ENC_VALUE32, EH_FMT_DEFAULT, __VA_ARGS__)
+#define EH_MEMBER_U32_HEX(type, member, ...) \
+    EH_MEMBER_(#member, type, member, sizeof(uint32_t), EH_ENC_VALUE32, EH_FMT_HEX_INT, __VA_ARGS__)
+#define EH_MEMBER_U64(type, member, ...) \
+    EH_MEMBER_(#member, type, member, sizeof(uint64_t), EH_ENC_VALUE64, EH_FMT_DEFAULT, __VA_ARGS__)
+#define EH_MEMBER_U64_HEX(type, member, ...) \
+    EH_MEMBER_(#member, type, member, sizeof(uint64_t), EH_ENC_VALUE64, EH_FMT_HEX_INT, __VA_ARGS__)
+#define EH_MEMBER_USIZE(type, member, ...)                                                 \
+    EH_MEMBER_(#member, type, member, sizeof(uintptr_t), EH_ENC_VALUE_PTR, EH_FMT_DEFAULT, \
+               __VA_ARGS__)
+#define EH_MEMBER_USIZE_HEX(type, member, ...)                                             \
+    EH_MEMBER_(#member, type, member, sizeof(uintptr_t), EH_ENC_VALUE_PTR, EH_FMT_HEX_INT, \
+               __VA_ARGS__)
+#define EH_MEMBER_GUID(type, member, ...) \
+    EH_MEMBER_(#member, type, member, 16, EH_ENC_VALUE128, EH_FMT_UUID, __VA_ARGS__)
+#define EH_MEMBER_IPV4(type, member, ...) \
+    EH_MEMBER_(#member, type, member, 4, EH_ENC_VALUE32, EH_FMT_IP_ADDRESS, __VA_ARGS__)
+#define EH_MEMBER_IPV6(type, member, ...) \
+    EH_MEMBER_(#member, type, member, 16, EH_ENC_VALUE128, EH_FMT_IP_ADDRESS, __VA_ARGS__)
+#define EH_MEMBER_IPV6C(type, member, ...) \
+    EH_MEMBER_(#member, type, member, 16, EH_ENC_VALUE128, EH_FMT_IP_ADDRESS, __VA_ARGS__)
 
 /* time_t seconds since 1970 as Value64 + Time. */
-#define EH_SYSTEMTIME(name, t, ...) EH_SCALAR_(name, int64_t, EH_ENC_VALUE64, EH_FMT_TIME, t, __VA_ARGS__)
+#define EH_SYSTEMTIME(name, t, ...) \
+    EH_SCALAR_(name, int64_t, EH_ENC_VALUE64, EH_FMT_TIME, t, __VA_ARGS__)
 
 /* ---- counted strings (u16 count of code units on the wire): (ptr, units) ---- */
-#define EH_STR8(name, p, n, ...) EH_STRING_(name, EH_ITEM_COUNTED_, EH_ENC_STRING_LENGTH16_CHAR8, EH_FMT_DEFAULT, 1, p, n, __VA_ARGS__)
-#define EH_STR8_CP1252(name, p, n, ...) EH_STRING_(name, EH_ITEM_COUNTED_, EH_ENC_STRING_LENGTH16_CHAR8, EH_FMT_STRING8, 1, p, n, __VA_ARGS__)
-#define EH_STR8_JSON(name, p, n, ...) EH_STRING_(name, EH_ITEM_COUNTED_, EH_ENC_STRING_LENGTH16_CHAR8, EH_FMT_STRING_JSON, 1, p, n, __VA_ARGS__)
-#define EH_STR8_XML(name, p, n, ...) EH_STRING_(name, EH_ITEM_COUNTED_, EH_ENC_STRING_LENGTH16_CHAR8, EH_FMT_STRING_XML, 1, p, n, __VA_ARGS__)
-#define EH_STR16(name, p, n, ...) EH_STRING_(name, EH_ITEM_COUNTED_, EH_ENC_STRING_LENGTH16_CHAR16, EH_FMT_DEFAULT, 2, p, n, __VA_ARGS__)
-#define EH_STR16_JSON(name, p, n, ...) EH_STRING_(name, EH_ITEM_COUNTED_, EH_ENC_STRING_LENGTH16_CHAR16, EH_FMT_STRING_JSON, 2, p, n, __VA_ARGS__)
-#define EH_STR16_XML(name, p, n, ...) EH_STRING_(name, EH_ITEM_COUNTED_, EH_ENC_STRING_LENGTH16_CHAR16, EH_FMT_STRING_XML, 2, p, n, __VA_ARGS__)
-#define EH_STR32(name, p, n, ...) EH_STRING_(name, EH_ITEM_COUNTED_, EH_ENC_STRING_LENGTH16_CHAR32, EH_FMT_DEFAULT, 4, p, n, __VA_ARGS__)
-#define EH_STR32_JSON(name, p, n, ...) EH_STRING_(name, EH_ITEM_COUNTED_, EH_ENC_STRING_LENGTH16_CHAR32, EH_FMT_STRING_JSON, 4, p, n, __VA_ARGS__)
-#define EH_STR32_XML(name, p, n, ...) EH_STRING_(name, EH_ITEM_COUNTED_, EH_ENC_STRING_LENGTH16_CHAR32, EH_FMT_STRING_XML, 4, p, n, __VA_ARGS__)
+#define EH_STR8(name, p, n, ...)                                                              \
+    EH_STRING_(name, EH_ITEM_COUNTED_, EH_ENC_STRING_LENGTH16_CHAR8, EH_FMT_DEFAULT, 1, p, n, \
+               __VA_ARGS__)
+#define EH_STR8_CP1252(name, p, n, ...)                                                       \
+    EH_STRING_(name, EH_ITEM_COUNTED_, EH_ENC_STRING_LENGTH16_CHAR8, EH_FMT_STRING8, 1, p, n, \
+               __VA_ARGS__)
+#define EH_STR8_JSON(name, p, n, ...)                                                             \
+    EH_STRING_(name, EH_ITEM_COUNTED_, EH_ENC_STRING_LENGTH16_CHAR8, EH_FMT_STRING_JSON, 1, p, n, \
+               __VA_ARGS__)
+#define EH_STR8_XML(name, p, n, ...)                                                             \
+    EH_STRING_(name, EH_ITEM_COUNTED_, EH_ENC_STRING_LENGTH16_CHAR8, EH_FMT_STRING_XML, 1, p, n, \
+               __VA_ARGS__)
+#define EH_STR16(name, p, n, ...)                                                              \
+    EH_STRING_(name, EH_ITEM_COUNTED_, EH_ENC_STRING_LENGTH16_CHAR16, EH_FMT_DEFAULT, 2, p, n, \
+               __VA_ARGS__)
+#define EH_STR16_JSON(name, p, n, ...)                                                             \
+    EH_STRING_(name, EH_ITEM_COUNTED_, EH_ENC_STRING_LENGTH16_CHAR16, EH_FMT_STRING_JSON, 2, p, n, \
+               __VA_ARGS__)
+#define EH_STR16_XML(name, p, n, ...)                                                             \
+    EH_STRING_(name, EH_ITEM_COUNTED_, EH_ENC_STRING_LENGTH16_CHAR16, EH_FMT_STRING_XML, 2, p, n, \
+               __VA_ARGS__)
+#define EH_STR32(name, p, n, ...)                                                              \
+    EH_STRING_(name, EH_ITEM_COUNTED_, EH_ENC_STRING_LENGTH16_CHAR32, EH_FMT_DEFAULT, 4, p, n, \
+               __VA_ARGS__)
+#define EH_STR32_JSON(name, p, n, ...)                                                             \
+    EH_STRING_(name, EH_ITEM_COUNTED_, EH_ENC_STRING_LENGTH16_CHAR32, EH_FMT_STRING_JSON, 4, p, n, \
+               __VA_ARGS__)
+#define EH_STR32_XML(name, p, n, ...)                                                             \
+    EH_STRING_(name, EH_ITEM_COUNTED_, EH_ENC_STRING_LENGTH16_CHAR32, EH_FMT_STRING_XML, 4, p, n, \
+               __VA_ARGS__)
 /* Bytes (ptr, len) as StringLength16Char8 + HexBytes (per the write_event! table). */
-#define EH_BINARY(name, p, n, ...) EH_STRING_(name, EH_ITEM_COUNTED_, EH_ENC_STRING_LENGTH16_CHAR8, EH_FMT_HEX_BYTES, 1, p, n, __VA_ARGS__)
-#define EH_BINARYC(name, p, n, ...) EH_BINARY(name, p, n, __VA_ARGS__)
-#define EH_SOCKETADDRESS(name, p, n, ...) EH_BINARY(name, p, n, __VA_ARGS__)
+#define EH_BINARY(name, p, n, ...)                                                              \
+    EH_STRING_(name, EH_ITEM_COUNTED_, EH_ENC_STRING_LENGTH16_CHAR8, EH_FMT_HEX_BYTES, 1, p, n, \
+               __VA_ARGS__)
+#define EH_BINARYC(name, p, n, ...)        EH_BINARY(name, p, n, __VA_ARGS__)
+#define EH_SOCKETADDRESS(name, p, n, ...)  EH_BINARY(name, p, n, __VA_ARGS__)
 #define EH_SOCKETADDRESSC(name, p, n, ...) EH_BINARY(name, p, n, __VA_ARGS__)
 /* Bytes (ptr, len) as BinaryLength16Char8 + HexBytes (encoding 13). */
-#define EH_BINARY_L16(name, p, n, ...) EH_STRING_(name, EH_ITEM_COUNTED_, EH_ENC_BINARY_LENGTH16_CHAR8, EH_FMT_HEX_BYTES, 1, p, n, __VA_ARGS__)
+#define EH_BINARY_L16(name, p, n, ...)                                                          \
+    EH_STRING_(name, EH_ITEM_COUNTED_, EH_ENC_BINARY_LENGTH16_CHAR8, EH_FMT_HEX_BYTES, 1, p, n, \
+               __VA_ARGS__)
 
 /* ---- zero-terminated strings: EH_CSTRn(name, ptr) measures up to the first NUL;
  * EH_CSTRn_N(name, ptr, max) stops at the first NUL within max units. The event
  * gets the units and a NUL. ---- */
-#define EH_ZSTR8_(name, fmt, p, n, ...) EH_STRING_(name, EH_ITEM_ZSTRING_, EH_ENC_ZSTRING_CHAR8, fmt, 1, p, n, __VA_ARGS__)
-#define EH_ZSTR16_(name, fmt, p, n, ...) EH_STRING_(name, EH_ITEM_ZSTRING_, EH_ENC_ZSTRING_CHAR16, fmt, 2, p, n, __VA_ARGS__)
-#define EH_ZSTR32_(name, fmt, p, n, ...) EH_STRING_(name, EH_ITEM_ZSTRING_, EH_ENC_ZSTRING_CHAR32, fmt, 4, p, n, __VA_ARGS__)
-#define EH_CSTR8(name, s, ...) EH_CSTR8_F_(name, EH_FMT_DEFAULT, s, __VA_ARGS__)
-#define EH_CSTR8_CP1252(name, s, ...) EH_CSTR8_F_(name, EH_FMT_STRING8, s, __VA_ARGS__)
-#define EH_CSTR8_JSON(name, s, ...) EH_CSTR8_F_(name, EH_FMT_STRING_JSON, s, __VA_ARGS__)
-#define EH_CSTR8_XML(name, s, ...) EH_CSTR8_F_(name, EH_FMT_STRING_XML, s, __VA_ARGS__)
-#define EH_CSTR8_N(name, s, max, ...) EH_CSTR8_NF_(name, EH_FMT_DEFAULT, s, max, __VA_ARGS__)
+#define EH_ZSTR8_(name, fmt, p, n, ...) \
+    EH_STRING_(name, EH_ITEM_ZSTRING_, EH_ENC_ZSTRING_CHAR8, fmt, 1, p, n, __VA_ARGS__)
+#define EH_ZSTR16_(name, fmt, p, n, ...) \
+    EH_STRING_(name, EH_ITEM_ZSTRING_, EH_ENC_ZSTRING_CHAR16, fmt, 2, p, n, __VA_ARGS__)
+#define EH_ZSTR32_(name, fmt, p, n, ...) \
+    EH_STRING_(name, EH_ITEM_ZSTRING_, EH_ENC_ZSTRING_CHAR32, fmt, 4, p, n, __VA_ARGS__)
+#define EH_CSTR8(name, s, ...)               EH_CSTR8_F_(name, EH_FMT_DEFAULT, s, __VA_ARGS__)
+#define EH_CSTR8_CP1252(name, s, ...)        EH_CSTR8_F_(name, EH_FMT_STRING8, s, __VA_ARGS__)
+#define EH_CSTR8_JSON(name, s, ...)          EH_CSTR8_F_(name, EH_FMT_STRING_JSON, s, __VA_ARGS__)
+#define EH_CSTR8_XML(name, s, ...)           EH_CSTR8_F_(name, EH_FMT_STRING_XML, s, __VA_ARGS__)
+#define EH_CSTR8_N(name, s, max, ...)        EH_CSTR8_NF_(name, EH_FMT_DEFAULT, s, max, __VA_ARGS__)
 #define EH_CSTR8_CP1252_N(name, s, max, ...) EH_CSTR8_NF_(name, EH_FMT_STRING8, s, max, __VA_ARGS__)
-#define EH_CSTR8_JSON_N(name, s, max, ...) EH_CSTR8_NF_(name, EH_FMT_STRING_JSON, s, max, __VA_ARGS__)
+#define EH_CSTR8_JSON_N(name, s, max, ...) \
+    EH_CSTR8_NF_(name, EH_FMT_STRING_JSON, s, max, __VA_ARGS__)
 #define EH_CSTR8_XML_N(name, s, max, ...) EH_CSTR8_NF_(name, EH_FMT_STRING_XML, s, max, __VA_ARGS__)
-#define EH_CSTR16(name, s, ...) EH_CSTR16_F_(name, EH_FMT_DEFAULT, s, __VA_ARGS__)
-#define EH_CSTR16_JSON(name, s, ...) EH_CSTR16_F_(name, EH_FMT_STRING_JSON, s, __VA_ARGS__)
-#define EH_CSTR16_XML(name, s, ...) EH_CSTR16_F_(name, EH_FMT_STRING_XML, s, __VA_ARGS__)
-#define EH_CSTR16_N(name, s, max, ...) EH_CSTR16_NF_(name, EH_FMT_DEFAULT, s, max, __VA_ARGS__)
-#define EH_CSTR16_JSON_N(name, s, max, ...) EH_CSTR16_NF_(name, EH_FMT_STRING_JSON, s, max, __VA_ARGS__)
-#define EH_CSTR16_XML_N(name, s, max, ...) EH_CSTR16_NF_(name, EH_FMT_STRING_XML, s, max, __VA_ARGS__)
-#define EH_CSTR32(name, s, ...) EH_CSTR32_F_(name, EH_FMT_DEFAULT, s, __VA_ARGS__)
-#define EH_CSTR32_JSON(name, s, ...) EH_CSTR32_F_(name, EH_FMT_STRING_JSON, s, __VA_ARGS__)
-#define EH_CSTR32_XML(name, s, ...) EH_CSTR32_F_(name, EH_FMT_STRING_XML, s, __VA_ARGS__)
+#define EH_CSTR16(name, s, ...)           EH_CSTR16_F_(name, EH_FMT_DEFAULT, s, __VA_ARGS__)
+#define EH_CSTR16_JSON(name, s, ...)      EH_CSTR16_F_(name, EH_FMT_STRING_JSON, s, __VA_ARGS__)
+#define EH_CSTR16_XML(name, s, ...)       EH_CSTR16_F_(name, EH_FMT_STRING_XML, s, __VA_ARGS__)
+#define EH_CSTR16_N(name, s, max, ...)    EH_CSTR16_NF_(name, EH_FMT_DEFAULT, s, max, __VA_ARGS__)
+#define EH_CSTR16_JSON_N(name, s, max, ...) \
+    EH_CSTR16_NF_(name, EH_FMT_STRING_JSON, s, max, __VA_ARGS__)
+#define EH_CSTR16_XML_N(name, s, max, ...) \
+    EH_CSTR16_NF_(name, EH_FMT_STRING_XML, s, max, __VA_ARGS__)
+#define EH_CSTR32(name, s, ...)        EH_CSTR32_F_(name, EH_FMT_DEFAULT, s, __VA_ARGS__)
+#define EH_CSTR32_JSON(name, s, ...)   EH_CSTR32_F_(name, EH_FMT_STRING_JSON, s, __VA_ARGS__)
+#define EH_CSTR32_XML(name, s, ...)    EH_CSTR32_F_(name, EH_FMT_STRING_XML, s, __VA_ARGS__)
 #define EH_CSTR32_N(name, s, max, ...) EH_CSTR32_NF_(name, EH_FMT_DEFAULT, s, max, __VA_ARGS__)
-#define EH_CSTR32_JSON_N(name, s, max, ...) EH_CSTR32_NF_(name, EH_FMT_STRING_JSON, s, max, __VA_ARGS__)
-#define EH_CSTR32_XML_N(name, s, max, ...) EH_CSTR32_NF_(name, EH_FMT_STRING_XML, s, max, __VA_ARGS__)
+#define EH_CSTR32_JSON_N(name, s, max, ...) \
+    EH_CSTR32_NF_(name, EH_FMT_STRING_JSON, s, max, __VA_ARGS__)
+#define EH_CSTR32_XML_N(name, s, max, ...) \
+    EH_CSTR32_NF_(name, EH_FMT_STRING_XML, s, max, __VA_ARGS__)
 /* The pointer expression is evaluated once (statement expression) and then measured;
  * a NULL pointer logs an empty string. */
 #define EH_CSTR8_F_(name, fmt, s, ...) \
     EH_CSTR_ONCE_(name, EH_ZSTR8_, fmt, const char, s, eh_cs_ ? strlen(eh_cs_) : 0, __VA_ARGS__)
-#define EH_CSTR8_NF_(name, fmt, s, max, ...) \
-    EH_CSTR_ONCE_(name, EH_ZSTR8_, fmt, const char, s, eh_cs_ ? strnlen(eh_cs_, (max)) : 0, __VA_ARGS__)
+#define EH_CSTR8_NF_(name, fmt, s, max, ...)                                                \
+    EH_CSTR_ONCE_(name, EH_ZSTR8_, fmt, const char, s, eh_cs_ ? strnlen(eh_cs_, (max)) : 0, \
+                  __VA_ARGS__)
 #define EH_CSTR16_F_(name, fmt, s, ...) \
     EH_CSTR_ONCE_(name, EH_ZSTR16_, fmt, const uint16_t, s, eh_strlen16_(eh_cs_), __VA_ARGS__)
-#define EH_CSTR16_NF_(name, fmt, s, max, ...) \
-    EH_CSTR_ONCE_(name, EH_ZSTR16_, fmt, const uint16_t, s, eh_strnlen16_(eh_cs_, (max)), __VA_ARGS__)
+#define EH_CSTR16_NF_(name, fmt, s, max, ...)                                             \
+    EH_CSTR_ONCE_(name, EH_ZSTR16_, fmt, const uint16_t, s, eh_strnlen16_(eh_cs_, (max)), \
+                  __VA_ARGS__)
 #define EH_CSTR32_F_(name, fmt, s, ...) \
     EH_CSTR_ONCE_(name, EH_ZSTR32_, fmt, const uint32_t, s, eh_strlen32_(eh_cs_), __VA_ARGS__)
-#define EH_CSTR32_NF_(name, fmt, s, max, ...) \
-    EH_CSTR_ONCE_(name, EH_ZSTR32_, fmt, const uint32_t, s, eh_strnlen32_(eh_cs_, (max)), __VA_ARGS__)
-#define EH_CSTR_ONCE_(name, zmacro, fmt, ctype, s, measure, ...)                               \
-    __extension__({                                                                            \
-        ctype *eh_cs_ = (s);                                                                   \
-        eh_item eh_ci_ = zmacro(name, fmt, eh_cs_, measure, __VA_ARGS__);                      \
-        eh_ci_;                                                                                \
+#define EH_CSTR32_NF_(name, fmt, s, max, ...)                                             \
+    EH_CSTR_ONCE_(name, EH_ZSTR32_, fmt, const uint32_t, s, eh_strnlen32_(eh_cs_, (max)), \
+                  __VA_ARGS__)
+#define EH_CSTR_ONCE_(name, zmacro, fmt, ctype, s, measure, ...)          \
+    __extension__({                                                       \
+        ctype *eh_cs_ = (s);                                              \
+        eh_item eh_ci_ = zmacro(name, fmt, eh_cs_, measure, __VA_ARGS__); \
+        eh_ci_;                                                           \
     })
 
 /* ---- structs: members are any fields (nested structs too); 1..127 members ---- */
-#define EH_STRUCT(nm, ...)                                                                     \
-    { .kind = EH_ITEM_STRUCT_BEGIN_, .name = (nm) }, __VA_ARGS__, { .kind = EH_ITEM_STRUCT_END_ }
-#define EH_STRUCT_TAGGED(nm, t, ...)                                                           \
-    { .kind = EH_ITEM_STRUCT_BEGIN_, .name = (nm), .tag = (uint16_t)(t) }, __VA_ARGS__,       \
-        { .kind = EH_ITEM_STRUCT_END_ }
+#define EH_STRUCT(nm, ...)                                      \
+    {.kind = EH_ITEM_STRUCT_BEGIN_, .name = (nm)}, __VA_ARGS__, \
+    {                                                           \
+        .kind = EH_ITEM_STRUCT_END_                             \
+    }
+#define EH_STRUCT_TAGGED(nm, t, ...)                                                  \
+    {.kind = EH_ITEM_STRUCT_BEGIN_, .name = (nm), .tag = (uint16_t)(t)}, __VA_ARGS__, \
+    {                                                                                 \
+        .kind = EH_ITEM_STRUCT_END_                                                   \
+    }
 
 /* ---- arrays of structs: EH_STRUCT_ARRAY("pts", array_ptr, count,
  *          EH_MEMBER_I16(struct point, x), EH_MEMBER_I16(struct point, y))
@@ -513,49 +742,78 @@ size_t eh_strnlen32_(const uint32_t *s, size_t max);
  * is sizeof *array_ptr. Encoded as a struct with the varray flag: u16 count, then
  * the members of each element in order. ---- */
 #define EH_STRUCT_ARRAY(nm, p, n, ...) EH_STRUCT_ARRAY_TAGGED(nm, 0, p, n, __VA_ARGS__)
-#define EH_STRUCT_ARRAY_TAGGED(nm, t, p, n, ...)                                               \
-    { .kind = EH_ITEM_SARRAY_BEGIN_, .name = (nm), .tag = (uint16_t)(t),                       \
-      .data = (const void *)(p), .count = (uint32_t)(n), .offset = (uint32_t)sizeof(*(p)) },   \
-        __VA_ARGS__, { .kind = EH_ITEM_SARRAY_END_ }
+#define EH_STRUCT_ARRAY_TAGGED(nm, t, p, n, ...) \
+    {.kind = EH_ITEM_SARRAY_BEGIN_,              \
+     .name = (nm),                               \
+     .tag = (uint16_t)(t),                       \
+     .data = (const void *)(p),                  \
+     .count = (uint32_t)(n),                     \
+     .offset = (uint32_t)sizeof(*(p))},          \
+        __VA_ARGS__,                             \
+    {                                            \
+        .kind = EH_ITEM_SARRAY_END_              \
+    }
 /* A member with an explicit name, encoding and format, e.g. a char[8] member as a
  * constant array: EH_MEMBER("code", struct s, code, EH_ENC_VALUE8, EH_FMT_STRING8, 1, 8). */
 #define EH_MEMBER(nm, type, member, enc, fmt, elem_size_, n, ...)                              \
-    { .kind = EH_ITEM_MEMBER_, .name = (nm),                                                   \
-      .encoding = (uint8_t)((enc) | ((n) > 1 ? EH_ENC_CARRAY_FLAG : 0)), .format = (fmt),      \
-      .elem_size = (uint16_t)((elem_size_) +                                                   \
-                              EH_CHECK_(sizeof(((type *)0)->member) == (elem_size_) * (n))),   \
-      .carray = (uint16_t)((n) > 1 ? (n) : 0), .offset = offsetof(type, member), __VA_ARGS__ }
+    {                                                                                          \
+        .kind = EH_ITEM_MEMBER_, .name = (nm),                                                 \
+        .encoding = (uint8_t)((enc) | ((n) > 1 ? EH_ENC_CARRAY_FLAG : 0)), .format = (fmt),    \
+        .elem_size = (uint16_t)((elem_size_) +                                                 \
+                                EH_CHECK_(sizeof(((type *)0)->member) == (elem_size_) * (n))), \
+        .carray = (uint16_t)((n) > 1 ? (n) : 0), .offset = offsetof(type, member), __VA_ARGS__ \
+    }
 
 /* ---- raw items (like write_event!'s raw_*): the caller supplies exact bytes ---- */
 /* Metadata + data; bytes must include any prefix (u16 length) or suffix (NUL). */
-#define EH_RAW_FIELD(nm, enc, p, len, ...)                                                     \
-    { .kind = EH_ITEM_RAW_FIELD_, .name = (nm), .encoding = (uint8_t)(enc),                    \
-      .data = (const void *)(p), .count = (uint32_t)(len), __VA_ARGS__ }
+#define EH_RAW_FIELD(nm, enc, p, len, ...)                                    \
+    {                                                                         \
+        .kind = EH_ITEM_RAW_FIELD_, .name = (nm), .encoding = (uint8_t)(enc), \
+        .data = (const void *)(p), .count = (uint32_t)(len), __VA_ARGS__      \
+    }
 /* Same with the varray flag: bytes start with the u16 element count. */
-#define EH_RAW_FIELD_SLICE(nm, enc, p, len, ...)                                               \
-    { .kind = EH_ITEM_RAW_FIELD_, .name = (nm),                                                \
-      .encoding = (uint8_t)((enc) | EH_ENC_VARRAY_FLAG), .data = (const void *)(p),            \
-      .count = (uint32_t)(len), __VA_ARGS__ }
+#define EH_RAW_FIELD_SLICE(nm, enc, p, len, ...)                                      \
+    {                                                                                 \
+        .kind = EH_ITEM_RAW_FIELD_, .name = (nm),                                     \
+        .encoding = (uint8_t)((enc) | EH_ENC_VARRAY_FLAG), .data = (const void *)(p), \
+        .count = (uint32_t)(len), __VA_ARGS__                                         \
+    }
 /* Metadata only; the data comes from EH_RAW_DATA. */
-#define EH_RAW_META(nm, enc, ...)                                                              \
-    { .kind = EH_ITEM_RAW_META_, .name = (nm), .encoding = (uint8_t)(enc), __VA_ARGS__ }
-#define EH_RAW_META_SLICE(nm, enc, ...)                                                        \
-    { .kind = EH_ITEM_RAW_META_, .name = (nm),                                                 \
-      .encoding = (uint8_t)((enc) | EH_ENC_VARRAY_FLAG), __VA_ARGS__ }
+#define EH_RAW_META(nm, enc, ...)                                                        \
+    {                                                                                    \
+        .kind = EH_ITEM_RAW_META_, .name = (nm), .encoding = (uint8_t)(enc), __VA_ARGS__ \
+    }
+#define EH_RAW_META_SLICE(nm, enc, ...)                                \
+    {                                                                  \
+        .kind = EH_ITEM_RAW_META_, .name = (nm),                       \
+        .encoding = (uint8_t)((enc) | EH_ENC_VARRAY_FLAG), __VA_ARGS__ \
+    }
 /* A struct whose next n (1..127) logical fields are its members. */
-#define EH_RAW_STRUCT(nm, n, ...)                                                              \
-    { .kind = EH_ITEM_RAW_STRUCT_, .name = (nm), .encoding = EH_ENC_STRUCT,                    \
-      .carray = (uint16_t)(n), __VA_ARGS__ }
+#define EH_RAW_STRUCT(nm, n, ...)                                             \
+    {                                                                         \
+        .kind = EH_ITEM_RAW_STRUCT_, .name = (nm), .encoding = EH_ENC_STRUCT, \
+        .carray = (uint16_t)(n), __VA_ARGS__                                  \
+    }
 /* An array of structs; the data (u16 count, then the elements) comes from EH_RAW_DATA. */
-#define EH_RAW_STRUCT_SLICE(nm, n, ...)                                                        \
-    { .kind = EH_ITEM_RAW_STRUCT_, .name = (nm),                                               \
-      .encoding = EH_ENC_STRUCT | EH_ENC_VARRAY_FLAG, .carray = (uint16_t)(n), __VA_ARGS__ }
-#define EH_RAW_DATA(p, len)                                                                    \
-    { .kind = EH_ITEM_RAW_DATA_, .data = (const void *)(p), .count = (uint32_t)(len) }
+#define EH_RAW_STRUCT_SLICE(nm, n, ...)                                                            \
+    {                                                                                              \
+        .kind = EH_ITEM_RAW_STRUCT_, .name = (nm), .encoding = EH_ENC_STRUCT | EH_ENC_VARRAY_FLAG, \
+        .carray = (uint16_t)(n), __VA_ARGS__                                                       \
+    }
+#define EH_RAW_DATA(p, len)                                                            \
+    {                                                                                  \
+        .kind = EH_ITEM_RAW_DATA_, .data = (const void *)(p), .count = (uint32_t)(len) \
+    }
 
 /* ---- activity ids of this write (16 bytes each); a related id needs an activity id ---- */
-#define EH_ACTIVITY_ID(p16) { .kind = EH_ITEM_ACTIVITY_ID_, .data = (const void *)(p16) }
-#define EH_RELATED_ID(p16) { .kind = EH_ITEM_RELATED_ID_, .data = (const void *)(p16) }
+#define EH_ACTIVITY_ID(p16)                                       \
+    {                                                             \
+        .kind = EH_ITEM_ACTIVITY_ID_, .data = (const void *)(p16) \
+    }
+#define EH_RELATED_ID(p16)                                       \
+    {                                                            \
+        .kind = EH_ITEM_RELATED_ID_, .data = (const void *)(p16) \
+    }
 
 /* ------------------------------------------------------------------------ */
 /* Dynamic builder: events whose schema is known only at run time.          */
@@ -571,8 +829,8 @@ struct eh_buf_ {
 
 typedef struct eh_builder {
     /* private */
-    struct eh_buf_ meta_;  /* metadata extension: ext header, event name, fields */
-    struct eh_buf_ data_;  /* payload */
+    struct eh_buf_ meta_; /* metadata extension: ext header, event name, fields */
+    struct eh_buf_ data_; /* payload */
     struct eh_builder_frame_ *frames_;
     unsigned depth_, frames_cap_;
     int err_;
@@ -605,8 +863,7 @@ int eh_builder_end_struct(eh_builder *b);
  * the element (and carry element 0's data); each later element starts with
  * eh_builder_next_element() and repeats the same adds (data only). Closed with
  * eh_builder_end_struct(). With count 0, add the members once (their data is dropped). */
-int eh_builder_begin_struct_array(eh_builder *b, const char *name, uint16_t tag,
-                                  uint16_t count);
+int eh_builder_begin_struct_array(eh_builder *b, const char *name, uint16_t tag, uint16_t count);
 int eh_builder_next_element(eh_builder *b);
 /* Raw metadata (encoding may carry the varray/carray flags; not a struct). */
 int eh_builder_add_raw_meta(eh_builder *b, const char *name, uint8_t encoding, uint8_t format,

@@ -11,10 +11,10 @@
 #include <sys/ioctl.h>
 
 struct eh_user_reg {
-    uint32_t size;        /* sizeof(struct eh_user_reg) = 28 */
-    uint8_t enable_bit;   /* bit the kernel flips at enable_addr */
-    uint8_t enable_size;  /* 4 or 8 */
-    uint16_t flags;       /* EH_USER_EVENT_REG_* */
+    uint32_t size;       /* sizeof(struct eh_user_reg) = 28 */
+    uint8_t enable_bit;  /* bit the kernel flips at enable_addr */
+    uint8_t enable_size; /* 4 or 8 */
+    uint16_t flags;      /* EH_USER_EVENT_REG_* */
     uint64_t enable_addr;
     uint64_t name_args;   /* pointer to "name fields" */
     uint32_t write_index; /* out */
@@ -34,8 +34,8 @@ _Static_assert(sizeof(struct eh_user_unreg) == 16, "user_unreg is 16 bytes");
 enum { EH_USER_EVENT_REG_PERSIST = 1 };
 
 /* The size field of these ioctl numbers encodes a pointer, as the kernel's do. */
-#define EH_DIAG_IOCSREG _IOWR('*', 0, struct eh_user_reg *)
-#define EH_DIAG_IOCSDEL _IOW('*', 1, char *)
+#define EH_DIAG_IOCSREG   _IOWR('*', 0, struct eh_user_reg *)
+#define EH_DIAG_IOCSDEL   _IOW('*', 1, char *)
 #define EH_DIAG_IOCSUNREG _IOW('*', 2, struct eh_user_unreg *)
 
 #if defined(__x86_64__) || defined(__aarch64__)

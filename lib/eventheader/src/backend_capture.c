@@ -34,8 +34,8 @@ static int cap_write(const eh_tracepoint *tp, struct iovec *iov, int iovcnt, siz
 {
     size_t name_size = strlen(tp->name_) + 1;
     uint32_t size = (uint32_t)(4 + name_size + event_len);
-    uint8_t le[4] = { (uint8_t)size, (uint8_t)(size >> 8), (uint8_t)(size >> 16),
-                      (uint8_t)(size >> 24) };
+    uint8_t le[4] = {(uint8_t)size, (uint8_t)(size >> 8), (uint8_t)(size >> 16),
+                     (uint8_t)(size >> 24)};
     iov[0].iov_base = le;
     iov[0].iov_len = 4;
     iov[1].iov_base = tp->name_;

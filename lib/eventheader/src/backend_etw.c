@@ -42,12 +42,12 @@ struct etw_prov {
     const struct eh_tl_provider *tl;
     REGHANDLE handle;
     int registered;
-    unsigned users;       /* connected slots */
-    int32_t first_slot;   /* list of this provider's slots, -1 terminated */
+    unsigned users;     /* connected slots */
+    int32_t first_slot; /* list of this provider's slots, -1 terminated */
 };
 
 struct etw_slot {
-    eh_tracepoint *tp;    /* NULL when free */
+    eh_tracepoint *tp; /* NULL when free */
     struct etw_prov *prov;
     uint64_t keyword;
     uint8_t level;
@@ -55,7 +55,7 @@ struct etw_slot {
 };
 
 /* Slots live in chunks that are never freed, so writers read them without a lock. */
-#define SLOT_CHUNK 256
+#define SLOT_CHUNK  256
 #define SLOT_CHUNKS 256
 static struct etw_slot *g_chunks[SLOT_CHUNKS];
 static int32_t g_slots_used;

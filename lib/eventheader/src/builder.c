@@ -11,14 +11,14 @@
 #include "eh_internal.h"
 
 struct eh_builder_frame_ {
-    size_t fmt_pos;      /* format byte to patch with the member count; 0 if suppressed */
-    unsigned count;      /* members of the struct (of the current element, for arrays) */
-    unsigned elem0;      /* members of element 0 (arrays) */
-    unsigned expected;   /* elements announced (arrays) */
-    unsigned index;      /* current element (arrays) */
+    size_t fmt_pos;    /* format byte to patch with the member count; 0 if suppressed */
+    unsigned count;    /* members of the struct (of the current element, for arrays) */
+    unsigned elem0;    /* members of element 0 (arrays) */
+    unsigned expected; /* elements announced (arrays) */
+    unsigned index;    /* current element (arrays) */
     uint8_t is_array;
-    uint8_t no_meta;     /* element > 0 of an enclosing array: data only */
-    uint8_t no_data;     /* inside an array of 0 elements: schema only */
+    uint8_t no_meta; /* element > 0 of an enclosing array: data only */
+    uint8_t no_data; /* inside an array of 0 elements: schema only */
 };
 
 static int fail(eh_builder *b, int err)
@@ -136,8 +136,8 @@ int eh_builder_add_array(eh_builder *b, const char *name, uint8_t encoding, uint
         return fail(b, EINVAL);
     if (count > UINT16_MAX)
         return fail(b, E2BIG);
-    put_meta(b, name, (uint8_t)((encoding & EH_ENC_VALUE_MASK) | EH_ENC_VARRAY_FLAG), format,
-             tag, 0);
+    put_meta(b, name, (uint8_t)((encoding & EH_ENC_VALUE_MASK) | EH_ENC_VARRAY_FLAG), format, tag,
+             0);
     if (data_on(b)) {
         eh_buf_u16(&b->data_, (uint16_t)count);
         eh_buf_put(&b->data_, data, count * size);
@@ -154,8 +154,8 @@ int eh_builder_add_carray(eh_builder *b, const char *name, uint8_t encoding, uin
         return b->err_;
     if (!size || count < 1 || count > UINT16_MAX)
         return fail(b, EINVAL);
-    put_meta(b, name, (uint8_t)((encoding & EH_ENC_VALUE_MASK) | EH_ENC_CARRAY_FLAG), format,
-             tag, (uint16_t)count);
+    put_meta(b, name, (uint8_t)((encoding & EH_ENC_VALUE_MASK) | EH_ENC_CARRAY_FLAG), format, tag,
+             (uint16_t)count);
     put_data(b, data, count * size);
     field_done(b);
     return status(b);
@@ -170,13 +170,31 @@ int eh_builder_add_string(eh_builder *b, const char *name, uint8_t encoding, uin
     if (check_name(b, name))
         return b->err_;
     switch (encoding & EH_ENC_VALUE_MASK) {
-    case EH_ENC_ZSTRING_CHAR8: unit = 1; counted = 0; break;
-    case EH_ENC_ZSTRING_CHAR16: unit = 2; counted = 0; break;
-    case EH_ENC_ZSTRING_CHAR32: unit = 4; counted = 0; break;
+    case EH_ENC_ZSTRING_CHAR8:
+        unit = 1;
+        counted = 0;
+        break;
+    case EH_ENC_ZSTRING_CHAR16:
+        unit = 2;
+        counted = 0;
+        break;
+    case EH_ENC_ZSTRING_CHAR32:
+        unit = 4;
+        counted = 0;
+        break;
     case EH_ENC_STRING_LENGTH16_CHAR8:
-    case EH_ENC_BINARY_LENGTH16_CHAR8: unit = 1; counted = 1; break;
-    case EH_ENC_STRING_LENGTH16_CHAR16: unit = 2; counted = 1; break;
-    case EH_ENC_STRING_LENGTH16_CHAR32: unit = 4; counted = 1; break;
+    case EH_ENC_BINARY_LENGTH16_CHAR8:
+        unit = 1;
+        counted = 1;
+        break;
+    case EH_ENC_STRING_LENGTH16_CHAR16:
+        unit = 2;
+        counted = 1;
+        break;
+    case EH_ENC_STRING_LENGTH16_CHAR32:
+        unit = 4;
+        counted = 1;
+        break;
     default: return fail(b, EINVAL);
     }
     if (units > UINT16_MAX)
@@ -213,8 +231,8 @@ static int push(eh_builder *b, const char *name, uint16_t tag, int is_array, uin
     };
     if (meta_on(b))
         fr.fmt_pos = eh_meta_field(&b->meta_, name,
-                                   is_array ? EH_ENC_STRUCT | EH_ENC_VARRAY_FLAG : EH_ENC_STRUCT,
-                                   0, tag, 0, 1);
+                                   is_array ? EH_ENC_STRUCT | EH_ENC_VARRAY_FLAG : EH_ENC_STRUCT, 0,
+                                   tag, 0, 1);
     if (is_array && data_on(b))
         eh_buf_u16(&b->data_, count);
     b->frames_[b->depth_++] = fr;

@@ -18,10 +18,10 @@
 /* One open struct while the member counts are worked out. A raw struct
  * (EH_RAW_STRUCT) declares its member count; an EH_STRUCT counts until its end. */
 struct frame {
-    size_t fmt_pos;  /* format byte of an auto-counted struct */
-    unsigned count;  /* members so far (auto) or still expected (raw) */
+    size_t fmt_pos; /* format byte of an auto-counted struct */
+    unsigned count; /* members so far (auto) or still expected (raw) */
     uint8_t raw;
-    uint8_t sarray;  /* EH_STRUCT_ARRAY: only EH_MEMBER_* items inside */
+    uint8_t sarray; /* EH_STRUCT_ARRAY: only EH_MEMBER_* items inside */
 };
 
 struct frames {
@@ -80,7 +80,7 @@ static int struct_end(struct frames *fs, struct eh_buf_ *m, int sarray)
 
 static int build_meta(const eh_event *ev, const eh_item *items, unsigned n, struct eh_buf_ *m)
 {
-    struct frames fs = { 0 };
+    struct frames fs = {0};
     int err = 0;
     const char *name = ev->attrs.name;
     if (!name || !name[0])
@@ -97,8 +97,7 @@ static int build_meta(const eh_event *ev, const eh_item *items, unsigned n, stru
         case EH_ITEM_NONE_:
         case EH_ITEM_RAW_DATA_:
         case EH_ITEM_ACTIVITY_ID_:
-        case EH_ITEM_RELATED_ID_:
-            break;
+        case EH_ITEM_RELATED_ID_: break;
         case EH_ITEM_VALUE_:
         case EH_ITEM_CARRAY_:
         case EH_ITEM_VARRAY_:
@@ -120,31 +119,25 @@ static int build_meta(const eh_event *ev, const eh_item *items, unsigned n, stru
                 err = EINVAL;
                 break;
             }
-            uint8_t enc = it->kind == EH_ITEM_SARRAY_BEGIN_
-                              ? EH_ENC_STRUCT | EH_ENC_VARRAY_FLAG
-                              : EH_ENC_STRUCT;
+            uint8_t enc = it->kind == EH_ITEM_SARRAY_BEGIN_ ? EH_ENC_STRUCT | EH_ENC_VARRAY_FLAG
+                                                            : EH_ENC_STRUCT;
             size_t pos = eh_meta_field(m, it->name, enc, 0, it->tag, 0, 1);
-            err = frames_push(&fs, (struct frame){ .fmt_pos = pos,
-                                                   .sarray = it->kind == EH_ITEM_SARRAY_BEGIN_ });
+            err = frames_push(
+                &fs, (struct frame){.fmt_pos = pos, .sarray = it->kind == EH_ITEM_SARRAY_BEGIN_});
             break;
         }
-        case EH_ITEM_STRUCT_END_:
-            err = struct_end(&fs, m, 0);
-            break;
-        case EH_ITEM_SARRAY_END_:
-            err = struct_end(&fs, m, 1);
-            break;
+        case EH_ITEM_STRUCT_END_: err = struct_end(&fs, m, 0); break;
+        case EH_ITEM_SARRAY_END_: err = struct_end(&fs, m, 1); break;
         case EH_ITEM_RAW_STRUCT_:
             if (!it->name || it->carray < 1 || it->carray > EH_STRUCT_FIELDS_MAX) {
                 err = EINVAL;
                 break;
             }
-            eh_meta_field(m, it->name, it->encoding & ~EH_ENC_CARRAY_FLAG,
-                          (uint8_t)it->carray, it->tag, 0, 1);
-            err = frames_push(&fs, (struct frame){ .raw = 1, .count = it->carray });
+            eh_meta_field(m, it->name, it->encoding & ~EH_ENC_CARRAY_FLAG, (uint8_t)it->carray,
+                          it->tag, 0, 1);
+            err = frames_push(&fs, (struct frame){.raw = 1, .count = it->carray});
             break;
-        default:
-            err = EINVAL;
+        default: err = EINVAL;
         }
     }
     if (!err && fs.depth)
@@ -168,7 +161,7 @@ static int site_meta(eh_event *ev, const eh_item *items, unsigned n, const uint8
         p = ev->meta_;
         err = ev->meta_err_;
         if (!p && !err) {
-            struct eh_buf_ m = { 0 };
+            struct eh_buf_ m = {0};
             err = build_meta(ev, items, n, &m);
             if (err == ENOMEM || m.err) {
                 eh_buf_free(&m); /* not sticky: may work later */
@@ -200,9 +193,9 @@ enum { SINK_FULL = -1 };
 struct sink {
     struct iovec *iov;
     unsigned n, cap;
-    uint8_t *stage; /* gather mode: small values and u16 prefixes are copied here, */
+    uint8_t *stage;             /* gather mode: small values and u16 prefixes are copied here, */
     unsigned staged, stage_cap; /* so neighbours share one iovec */
-    uint8_t *lin;  /* linear mode: bytes are copied here */
+    uint8_t *lin;               /* linear mode: bytes are copied here */
     size_t total, limit;
     int err;
     const uint8_t *activity, *related;
@@ -266,12 +259,8 @@ static void gather(struct sink *s, const eh_item *items, unsigned n)
     for (unsigned i = 0; i < n && !s->err; i++) {
         const eh_item *it = &items[i];
         switch (it->kind) {
-        case EH_ITEM_VALUE_:
-            sink_put(s, it->data, it->elem_size);
-            break;
-        case EH_ITEM_CARRAY_:
-            sink_put(s, it->data, (size_t)it->elem_size * it->carray);
-            break;
+        case EH_ITEM_VALUE_: sink_put(s, it->data, it->elem_size); break;
+        case EH_ITEM_CARRAY_: sink_put(s, it->data, (size_t)it->elem_size * it->carray); break;
         case EH_ITEM_VARRAY_:
         case EH_ITEM_COUNTED_:
             sink_u16(s, it->count);
@@ -282,9 +271,7 @@ static void gather(struct sink *s, const eh_item *items, unsigned n)
             sink_put(s, zeros, it->elem_size);
             break;
         case EH_ITEM_RAW_FIELD_:
-        case EH_ITEM_RAW_DATA_:
-            sink_put(s, it->data, it->count);
-            break;
+        case EH_ITEM_RAW_DATA_: sink_put(s, it->data, it->count); break;
         case EH_ITEM_SARRAY_BEGIN_: {
             unsigned first = i + 1, end = first;
             while (end < n && items[end].kind == EH_ITEM_MEMBER_)
@@ -293,20 +280,16 @@ static void gather(struct sink *s, const eh_item *items, unsigned n)
             const uint8_t *base = it->data;
             for (uint32_t e = 0; e < it->count && !s->err; e++, base += it->offset)
                 for (unsigned k = first; k < end; k++) {
-                    size_t size = (size_t)items[k].elem_size * (items[k].carray ? items[k].carray : 1);
+                    size_t size =
+                        (size_t)items[k].elem_size * (items[k].carray ? items[k].carray : 1);
                     sink_put(s, base + items[k].offset, size);
                 }
             i = end - 1;
             break;
         }
-        case EH_ITEM_ACTIVITY_ID_:
-            s->activity = it->data;
-            break;
-        case EH_ITEM_RELATED_ID_:
-            s->related = it->data;
-            break;
-        default:
-            break; /* metadata-only items */
+        case EH_ITEM_ACTIVITY_ID_: s->activity = it->data; break;
+        case EH_ITEM_RELATED_ID_: s->related = it->data; break;
+        default: break; /* metadata-only items */
         }
     }
 }
@@ -321,15 +304,15 @@ __attribute__((noinline)) static int write_linear(eh_event *ev, const eh_item *i
     if (!buf)
         return ENOMEM;
     struct iovec iov[EH_IOV_PAYLOAD + 1];
-    struct sink s = { .lin = buf, .limit = EH_EVENT_SIZE_MAX };
+    struct sink s = {.lin = buf, .limit = EH_EVENT_SIZE_MAX};
     gather(&s, items, n);
     int err = s.err;
     if (!err) {
         iov[EH_IOV_PAYLOAD].iov_base = buf;
         iov[EH_IOV_PAYLOAD].iov_len = s.total;
         err = eh_write_event(&ev->tp, ev->attrs.level, ev->attrs.opcode, ev->attrs.tag,
-                             ev->attrs.id, ev->attrs.version, s.activity, s.related, meta,
-                             meta_len, iov, EH_IOV_PAYLOAD + 1, s.total);
+                             ev->attrs.id, ev->attrs.version, s.activity, s.related, meta, meta_len,
+                             iov, EH_IOV_PAYLOAD + 1, s.total);
     }
     free(buf);
     return err;
@@ -344,8 +327,11 @@ int eh_event_write_(eh_event *ev, const eh_item *items, unsigned n)
         return err;
     struct iovec iov[EH_IOV_PAYLOAD + FAST_PIECES];
     uint8_t stage[FAST_STAGE];
-    struct sink s = { .iov = iov + EH_IOV_PAYLOAD, .cap = FAST_PIECES, .stage = stage,
-                      .stage_cap = FAST_STAGE, .limit = EH_EVENT_SIZE_MAX };
+    struct sink s = {.iov = iov + EH_IOV_PAYLOAD,
+                     .cap = FAST_PIECES,
+                     .stage = stage,
+                     .stage_cap = FAST_STAGE,
+                     .limit = EH_EVENT_SIZE_MAX};
     gather(&s, items, n);
     if (s.err == SINK_FULL)
         return write_linear(ev, items, n, meta, meta_len);

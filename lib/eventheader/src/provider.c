@@ -71,8 +71,8 @@ static int choose_backend(void)
         if (tl_path && tl_path[0])
             g_backend_err = eh_backend_tlcapture_open(tl_path, &be);
         else
-        g_backend_err = path && path[0] ? eh_backend_capture_open(path, &be)
-                                        : eh_backend_user_events_open(&be);
+            g_backend_err = path && path[0] ? eh_backend_capture_open(path, &be)
+                                            : eh_backend_user_events_open(&be);
         g_backend_chosen = 1;
         if (!g_backend_err)
             __atomic_store_n(&g_backend, be, __ATOMIC_RELEASE);
@@ -95,8 +95,8 @@ int eh_tracepoint_name(char buf[EH_NAME_MAX], const char *provider, const char *
                        uint8_t level, uint64_t keyword)
 {
     int has_group = group && group[0];
-    int n = snprintf(buf, EH_NAME_MAX, "%s_L%xK%" PRIx64 "%s%s", provider, (unsigned)level,
-                     keyword, has_group ? "G" : "", has_group ? group : "");
+    int n = snprintf(buf, EH_NAME_MAX, "%s_L%xK%" PRIx64 "%s%s", provider, (unsigned)level, keyword,
+                     has_group ? "G" : "", has_group ? group : "");
     if (n < 0 || n + 1 >= EH_NAME_MAX)
         return EINVAL; /* the name and its NUL must be < 256 bytes */
     return 0;
@@ -154,8 +154,8 @@ int eh_provider_register_sites(eh_provider *p, eh_event **start, eh_event **stop
         err = EINVAL;
     for (eh_event **s = start; !err && s && s < stop; s++)
         if (site_of(*s, p))
-            err = eh_tracepoint_name(name, p->name, p->group, (*s)->attrs.level,
-                                     (*s)->attrs.keyword);
+            err =
+                eh_tracepoint_name(name, p->name, p->group, (*s)->attrs.level, (*s)->attrs.keyword);
     for (eh_tracepoint *tp = p->runtime_; !err && tp; tp = tp->next_)
         err = eh_tracepoint_name(name, p->name, p->group, tp->level_, tp->keyword_);
     if (!err)

@@ -38,7 +38,7 @@ void tl_buf_u8(struct tl_buf *b, uint8_t v)
 
 void tl_buf_u16(struct tl_buf *b, uint16_t v)
 {
-    uint8_t le[2] = { (uint8_t)v, (uint8_t)(v >> 8) };
+    uint8_t le[2] = {(uint8_t)v, (uint8_t)(v >> 8)};
     tl_buf_put(b, le, 2);
 }
 

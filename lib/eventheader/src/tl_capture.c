@@ -83,15 +83,11 @@ static int tl_errno(DWORD e)
 {
     switch (e) {
     case ERROR_FILE_NOT_FOUND:
-    case ERROR_PATH_NOT_FOUND:
-        return ENOENT;
+    case ERROR_PATH_NOT_FOUND: return ENOENT;
     case ERROR_ACCESS_DENIED:
-    case ERROR_SHARING_VIOLATION:
-        return EACCES;
-    case ERROR_DISK_FULL:
-        return ENOSPC;
-    default:
-        return EIO;
+    case ERROR_SHARING_VIOLATION: return EACCES;
+    case ERROR_DISK_FULL: return ENOSPC;
+    default: return EIO;
     }
 }
 
@@ -124,7 +120,7 @@ static SRWLOCK g_tl_lock = SRWLOCK_INIT;
 
 static int tl_file_append(tl_file f, const void *p, size_t n)
 {
-    OVERLAPPED range = { .Offset = 0, .OffsetHigh = 0x7FFFFFFF }, at = { 0 };
+    OVERLAPPED range = {.Offset = 0, .OffsetHigh = 0x7FFFFFFF}, at = {0};
     LARGE_INTEGER end;
     DWORD done = 0;
     int err = 0;
@@ -227,8 +223,8 @@ static int tlc_write(const eh_tracepoint *tp, struct iovec *iov, int iovcnt, siz
     int err = eh_tl_provider_of_tp(tp->name_, strlen(tp->name_), &prov, &level, &keyword);
     if (err)
         return err;
-    struct tl_buf flat = { 0 }, record = { 0 };
-    struct eh_tl_event ev = { 0 };
+    struct tl_buf flat = {0}, record = {0};
+    struct eh_tl_event ev = {0};
     for (int i = EH_IOV_BACKEND; i < iovcnt; i++)
         tl_buf_put(&flat, iov[i].iov_base, iov[i].iov_len);
     err = flat.err ? flat.err : flat.len != event_len ? EINVAL : 0;
@@ -245,8 +241,8 @@ static int tlc_write(const eh_tracepoint *tp, struct iovec *iov, int iovcnt, siz
     if (!err && !(record.p = malloc(size)))
         err = ENOMEM;
     if (!err) {
-        eh_tl_record_encode(record.p, prov->guid, keyword, TL_CHANNEL, prov->meta,
-                            prov->meta_len, &ev);
+        eh_tl_record_encode(record.p, prov->guid, keyword, TL_CHANNEL, prov->meta, prov->meta_len,
+                            &ev);
         err = tl_file_append(g_tl_file, record.p, size);
     }
     tl_buf_free(&flat);

@@ -39,28 +39,28 @@
 
 /* How one value is moved from the EventHeader payload to the TraceLogging payload. */
 enum conv {
-    CV_COPY,         /* fixed-size value, bytes unchanged */
-    CV_WIDEN16,      /* u16 -> u32 */
-    CV_TIME32,       /* i32 seconds -> FILETIME */
-    CV_TIME64,       /* i64 seconds -> FILETIME */
-    CV_GUID,         /* RFC 4122 -> Windows GUID layout */
-    CV_PREFIX,       /* fixed-size value -> u16 byte count + bytes */
-    CV_CHAR32,       /* one UTF-32 code unit -> u16 byte count + UTF-16 */
-    CV_ZCOPY,        /* zero-terminated string, unchanged (terminator included) */
-    CV_Z32,          /* zero-terminated UTF-32 -> zero-terminated UTF-16 */
-    CV_ZBIN,         /* zero-terminated string -> u16 byte count + bytes (no terminator) */
-    CV_COUNTED,      /* u16 count of units -> u16 byte count + bytes */
-    CV_COUNTED32,    /* u16 count of UTF-32 units -> u16 byte count + UTF-16 */
+    CV_COPY,      /* fixed-size value, bytes unchanged */
+    CV_WIDEN16,   /* u16 -> u32 */
+    CV_TIME32,    /* i32 seconds -> FILETIME */
+    CV_TIME64,    /* i64 seconds -> FILETIME */
+    CV_GUID,      /* RFC 4122 -> Windows GUID layout */
+    CV_PREFIX,    /* fixed-size value -> u16 byte count + bytes */
+    CV_CHAR32,    /* one UTF-32 code unit -> u16 byte count + UTF-16 */
+    CV_ZCOPY,     /* zero-terminated string, unchanged (terminator included) */
+    CV_Z32,       /* zero-terminated UTF-32 -> zero-terminated UTF-16 */
+    CV_ZBIN,      /* zero-terminated string -> u16 byte count + bytes (no terminator) */
+    CV_COUNTED,   /* u16 count of units -> u16 byte count + bytes */
+    CV_COUNTED32, /* u16 count of UTF-32 units -> u16 byte count + UTF-16 */
     CV_STRUCT,
 };
 
 struct tl_node {
-    uint32_t end;      /* index after this node's subtree */
-    uint16_t carray;   /* constant element count (array == CCOUNT) */
-    uint8_t enc;       /* EventHeader encoding, low 5 bits */
-    uint8_t array;     /* 0, TL_IN_CCOUNT or TL_IN_VCOUNT */
+    uint32_t end;    /* index after this node's subtree */
+    uint16_t carray; /* constant element count (array == CCOUNT) */
+    uint8_t enc;     /* EventHeader encoding, low 5 bits */
+    uint8_t array;   /* 0, TL_IN_CCOUNT or TL_IN_VCOUNT */
     uint8_t conv;
-    uint8_t size;      /* CV_COPY/CV_PREFIX/...: value bytes; strings: unit bytes */
+    uint8_t size; /* CV_COPY/CV_PREFIX/...: value bytes; strings: unit bytes */
 };
 
 /* One translated event definition (cache entry; never freed). */
@@ -69,7 +69,7 @@ struct tl_def {
     uint32_t hash;
     uint16_t tag;
     size_t eh_len;
-    uint8_t *eh_meta;  /* copy of the EventHeader metadata body (the key) */
+    uint8_t *eh_meta; /* copy of the EventHeader metadata body (the key) */
     uint8_t *tl_meta;
     size_t tl_len;
     struct tl_node *nodes;
@@ -110,16 +110,18 @@ static int map_type(unsigned enc, unsigned fmt, int in_array, uint8_t *in, uint8
     case EH_ENC_VALUE32:
     case EH_ENC_VALUE64:
     case EH_ENC_VALUE128:
-        *size = (uint8_t)(enc == EH_ENC_VALUE8 ? 1 : enc == EH_ENC_VALUE16 ? 2
-                          : enc == EH_ENC_VALUE32 ? 4 : enc == EH_ENC_VALUE64 ? 8 : 16);
+        *size = (uint8_t)(enc == EH_ENC_VALUE8    ? 1
+                          : enc == EH_ENC_VALUE16 ? 2
+                          : enc == EH_ENC_VALUE32 ? 4
+                          : enc == EH_ENC_VALUE64 ? 8
+                                                  : 16);
         if (fmt == EH_FMT_HEX_BYTES) {
             *in = TL_IN_BINARYC;
             *conv = CV_PREFIX;
             return 0;
         }
         break;
-    default:
-        break;
+    default: break;
     }
     switch (enc) {
     case EH_ENC_VALUE8:
@@ -194,8 +196,9 @@ static int map_type(unsigned enc, unsigned fmt, int in_array, uint8_t *in, uint8
     case EH_ENC_STRING_LENGTH16_CHAR16:
     case EH_ENC_STRING_LENGTH16_CHAR32:
     case EH_ENC_BINARY_LENGTH16_CHAR8:
-        *size = (uint8_t)(enc == EH_ENC_STRING_LENGTH16_CHAR16 ? 2
-                          : enc == EH_ENC_STRING_LENGTH16_CHAR32 ? 4 : 1);
+        *size = (uint8_t)(enc == EH_ENC_STRING_LENGTH16_CHAR16   ? 2
+                          : enc == EH_ENC_STRING_LENGTH16_CHAR32 ? 4
+                                                                 : 1);
         *conv = enc == EH_ENC_STRING_LENGTH16_CHAR32 ? CV_COUNTED32 : CV_COUNTED;
         if (is_hexbytes_string_fmt(fmt) ||
             (enc == EH_ENC_BINARY_LENGTH16_CHAR8 && fmt != EH_FMT_STRING8 &&
@@ -212,8 +215,7 @@ static int map_type(unsigned enc, unsigned fmt, int in_array, uint8_t *in, uint8
         else if (*size == 1 && fmt != EH_FMT_STRING8)
             *out = TL_OUT_UTF8;
         return 0;
-    default:
-        return EINVAL;
+    default: return EINVAL;
     }
 }
 
@@ -334,7 +336,7 @@ static int build_meta(struct tl_buf *out, struct tl_node **nodes_out, uint32_t *
     if (!nul || nul == m)
         return EINVAL;
     size_t name_len = (size_t)(nul - m);
-    struct meta_ctx c = { .m = m, .n = n, .pos = name_len + 1, .out = out };
+    struct meta_ctx c = {.m = m, .n = n, .pos = name_len + 1, .out = out};
     c.cap = (uint32_t)((n - c.pos) / 2 + 1); /* a field definition takes >= 2 bytes */
     c.nodes = malloc(c.cap * sizeof *c.nodes);
     if (!c.nodes)
@@ -417,7 +419,7 @@ static int lookup_def(const uint8_t *m, size_t n, uint16_t tag, const struct tl_
         }
     }
     struct tl_def *d = calloc(1, sizeof *d);
-    struct tl_buf meta = { 0 };
+    struct tl_buf meta = {0};
     if (!d || !(d->eh_meta = malloc(n))) {
         free(d);
         err = ENOMEM;
@@ -531,7 +533,7 @@ static int put_value(struct pay_ctx *c, const struct tl_node *nd)
     case CV_WIDEN16: {
         if (left < 2)
             return EINVAL;
-        uint8_t v[4] = { p[0], p[1], 0, 0 };
+        uint8_t v[4] = {p[0], p[1], 0, 0};
         tl_buf_put(c->out, v, 4);
         c->pos += 2;
         return 0;
@@ -544,8 +546,8 @@ static int put_value(struct pay_ctx *c, const struct tl_node *nd)
         int64_t t = sz == 4 ? (int64_t)(int32_t)ld32(p)
                             : (int64_t)((uint64_t)ld32(p) | (uint64_t)ld32(p + 4) << 32);
         /* Wrapping arithmetic: FILETIME cannot hold every int64 second count. */
-        uint64_t ft = (uint64_t)t * (uint64_t)TL_FILETIME_PER_SECOND +
-                      (uint64_t)TL_FILETIME_UNIX_EPOCH;
+        uint64_t ft =
+            (uint64_t)t * (uint64_t)TL_FILETIME_PER_SECOND + (uint64_t)TL_FILETIME_UNIX_EPOCH;
         put_u64le(c->out, ft);
         c->pos += sz;
         return 0;
@@ -553,7 +555,7 @@ static int put_value(struct pay_ctx *c, const struct tl_node *nd)
     case CV_GUID: {
         if (left < 16)
             return EINVAL;
-        uint8_t g[16] = { p[3], p[2], p[1], p[0], p[5], p[4], p[7], p[6] };
+        uint8_t g[16] = {p[3], p[2], p[1], p[0], p[5], p[4], p[7], p[6]};
         memcpy(g + 8, p + 8, 8);
         tl_buf_put(c->out, g, 16);
         c->pos += 16;
@@ -626,8 +628,7 @@ static int put_value(struct pay_ctx *c, const struct tl_node *nd)
         c->pos += 2 + bytes;
         return 0;
     }
-    default:
-        return EINVAL;
+    default: return EINVAL;
     }
 }
 
@@ -735,7 +736,7 @@ int eh_tl_from_eventheader(struct eh_tl_event *ev, const uint8_t *e, size_t len)
         return err;
     ev->meta = d->tl_meta;
     ev->meta_len = d->tl_len;
-    struct pay_ctx c = { .p = e, .n = len, .pos = pos, .out = &ev->data, .nodes = d->nodes };
+    struct pay_ctx c = {.p = e, .n = len, .pos = pos, .out = &ev->data, .nodes = d->nodes};
     for (uint32_t idx = 0; idx < d->n_nodes; idx = d->nodes[idx].end) {
         err = put_field(&c, idx);
         if (err)

@@ -63,10 +63,10 @@ int eh_tl_parse_tp_name(const char *name, size_t len, size_t *provider_len, uint
  * of the process (tl_provider.c). */
 struct eh_tl_provider {
     struct eh_tl_provider *next_;
-    char *name;            /* provider name, NUL-terminated */
-    char *group;           /* group or NULL */
+    char *name;  /* provider name, NUL-terminated */
+    char *group; /* group or NULL */
     uint8_t guid[16];
-    uint8_t *meta;         /* provider metadata blob */
+    uint8_t *meta; /* provider metadata blob */
     size_t meta_len;
 };
 
@@ -82,9 +82,9 @@ int eh_tl_provider_of_tp(const char *tp_name, size_t len, const struct eh_tl_pro
 struct tl_def;
 struct eh_tl_event {
     struct tl_def *owned_; /* private: an uncached translation */
-    const uint8_t *meta; /* event metadata blob (u16 size first) */
+    const uint8_t *meta;   /* event metadata blob (u16 size first) */
     size_t meta_len;
-    struct tl_buf data;  /* payload */
+    struct tl_buf data; /* payload */
     uint8_t level, opcode, version;
     uint16_t id;
     const uint8_t *activity, *related; /* into the input event, or NULL */
@@ -110,7 +110,7 @@ void eh_tl_event_release(struct eh_tl_event *ev);
  * EH_TL_ETW_ALLOWANCE bytes of 64 KB.
  */
 #define EH_TL_ETW_ALLOWANCE 128
-#define EH_TL_EVENT_MAX (65535 - EH_TL_ETW_ALLOWANCE)
+#define EH_TL_EVENT_MAX     (65535 - EH_TL_ETW_ALLOWANCE)
 
 /* 0, or E2BIG when the event is over EH_TL_EVENT_MAX with this provider metadata. */
 int eh_tl_event_fits(size_t provider_meta_len, const struct eh_tl_event *ev);

@@ -27,8 +27,8 @@
 #include "tl_encode.h"
 #include "tl_upper_table.h"
 
-static const uint8_t name_namespace[16] = { 0x48, 0x2C, 0x2D, 0xB2, 0xC3, 0x90, 0x47, 0xC8,
-                                            0x87, 0xF8, 0x1A, 0x15, 0xBF, 0xC1, 0x30, 0xFB };
+static const uint8_t name_namespace[16] = {0x48, 0x2C, 0x2D, 0xB2, 0xC3, 0x90, 0x47, 0xC8,
+                                           0x87, 0xF8, 0x1A, 0x15, 0xBF, 0xC1, 0x30, 0xFB};
 
 /* Next code point of UTF-8 text, or -1 for an ill-formed sequence. */
 static long next_utf8(const uint8_t *s, size_t n, size_t *i)
@@ -149,7 +149,7 @@ int eh_tl_guid_from_name(const char *name, size_t len, uint8_t guid[16])
 
 void eh_tl_guid_format(const uint8_t g[16], char text[37])
 {
-    snprintf(text, 37, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
-             g[3], g[2], g[1], g[0], g[5], g[4], g[7], g[6], g[8], g[9], g[10], g[11], g[12],
-             g[13], g[14], g[15]);
+    snprintf(text, 37, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", g[3],
+             g[2], g[1], g[0], g[5], g[4], g[7], g[6], g[8], g[9], g[10], g[11], g[12], g[13],
+             g[14], g[15]);
 }

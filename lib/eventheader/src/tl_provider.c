@@ -78,7 +78,8 @@ int eh_tl_parse_tp_name(const char *name, size_t len, size_t *provider_len, uint
         if (opt < 'A' || opt > 'Z')
             return EINVAL;
         size_t vstart = i;
-        while (i < len && ((name[i] >= '0' && name[i] <= '9') || (name[i] >= 'a' && name[i] <= 'z')))
+        while (i < len &&
+               ((name[i] >= '0' && name[i] <= '9') || (name[i] >= 'a' && name[i] <= 'z')))
             i++;
         if (opt == 'G') {
             *group = name + vstart;
@@ -124,7 +125,7 @@ int eh_tl_provider_of_tp(const char *tp_name, size_t len, const struct eh_tl_pro
         if (same(p->name, tp_name, plen) && same(p->group, group, glen))
             goto found;
     p = calloc(1, sizeof *p);
-    struct tl_buf meta = { 0 };
+    struct tl_buf meta = {0};
     uint8_t group_guid[16];
     err = ENOMEM;
     if (!p || !(p->name = dup_n(tp_name, plen)) || (group && !(p->group = dup_n(group, glen))))

@@ -57,7 +57,7 @@ static void sha1_block(uint32_t h[5], const uint8_t block[64])
 
 void eh_tl_sha1(const void *data, size_t n, uint8_t digest[20])
 {
-    uint32_t h[5] = { 0x67452301, 0xEFCDAB89, 0x98BADCFE, 0x10325476, 0xC3D2E1F0 };
+    uint32_t h[5] = {0x67452301, 0xEFCDAB89, 0x98BADCFE, 0x10325476, 0xC3D2E1F0};
     const uint8_t *p = data;
     size_t left = n;
     while (left >= 64) {

@@ -30,7 +30,7 @@ static EH_DEFINE_PROVIDER(sample_provider, "Sample_Provider");
 
 static void sleep_ms(int ms)
 {
-    struct timespec t = { ms / 1000, (long)(ms % 1000) * 1000000L };
+    struct timespec t = {ms / 1000, (long)(ms % 1000) * 1000000L};
     nanosleep(&t, NULL);
 }
 
@@ -46,9 +46,10 @@ static int hello(void)
     for (int i = 0; i < 5; i++) {
         char msg[32];
         int len = snprintf(msg, sizeof msg, "hello #%d", i);
-        err = EH_WRITE(sample_provider, EH_EVENT("Hello", EH_LEVEL_VERBOSE, 0x1),
-                       EH_U32("n", (uint32_t)i), EH_STR8("msg", msg, (size_t)len),
-                       EH_STRUCT("pt", EH_I16("x", (int16_t)(i * 10 - 20)), EH_I16("y", (int16_t)-i)));
+        err = EH_WRITE(
+            sample_provider, EH_EVENT("Hello", EH_LEVEL_VERBOSE, 0x1), EH_U32("n", (uint32_t)i),
+            EH_STR8("msg", msg, (size_t)len),
+            EH_STRUCT("pt", EH_I16("x", (int16_t)(i * 10 - 20)), EH_I16("y", (int16_t)-i)));
         if (err) {
             fprintf(stderr, "gen_captures: Hello %d: %s\n", i, strerror(err));
             return 1;
@@ -60,12 +61,12 @@ static int hello(void)
 
 static int ladder(void)
 {
-    static const uint64_t sizes[] = { 16, 4000, 4100, 8000, 8150, 8170,
-                                      8180, 8184, 8185, 8192, 9000, 60000 };
+    static const uint64_t sizes[] = {16,   4000, 4100, 8000, 8150, 8170,
+                                     8180, 8184, 8185, 8192, 9000, 60000};
     static uint8_t data[60000];
     /* flags 0x03 (pointer64 | little-endian, no extension), version 0, id 0, tag 0,
      * opcode 0, level 5 */
-    static const uint8_t header[8] = { 0x03, 0, 0, 0, 0, 0, 0, 5 };
+    static const uint8_t header[8] = {0x03, 0, 0, 0, 0, 0, 0, 5};
     char cmd[256];
     uint32_t word = 0, index = 0;
     struct eh_user_reg reg;
@@ -91,9 +92,9 @@ static int ladder(void)
     memset(data, 'a', sizeof data);
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
         struct iovec iov[3] = {
-            { .iov_base = &index, .iov_len = sizeof index },
-            { .iov_base = (void *)header, .iov_len = sizeof header },
-            { .iov_base = data, .iov_len = sizes[k] },
+            {.iov_base = &index, .iov_len = sizeof index},
+            {.iov_base = (void *)header, .iov_len = sizeof header},
+            {.iov_base = data, .iov_len = sizes[k]},
         };
         memcpy(data, &sizes[k], sizeof sizes[k]);
         if (writev(fd, iov, 3) < 0) {
