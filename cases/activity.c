@@ -8,7 +8,7 @@
  * EH_WRITE macros and the dynamic builder -- and that a related id without an
  * activity id is refused (EINVAL) without writing anything.
  *
- * Expected JSON (decode-json-format.md §2, §4.10): meta "activity" / "relatedActivity"
+ * Expected JSON (Documentation/decoder-json.md §2, §4.10): meta "activity" / "relatedActivity"
  * are the 16 bytes in stored order as a lowercase 8-4-4-4-12 UUID; "opcode" is shown
  * only when non-zero (start = 1, stop = 2).
  */

@@ -2,7 +2,7 @@
 /*
  * attributes: the event attributes of EventHeader and the provider name.
  *
- * Proves that (expected JSON: reference/decode-json-format.md §2 and §5)
+ * Proves that (expected JSON: Documentation/decoder-json.md §2 and §5)
  *  - levels 1..5 and 255 reach the header and the tracepoint name ("_L<hex>"); meta
  *    "level" is decimal; level 0 is legal and shows no "level";
  *  - keywords 0 (no "keyword" in meta), 1, the high bit, all ones and a mixed value;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * field_types: every normal field type of the write_event! table
- * (reference/seeds/eventheader-write-event-macro.txt, list in reference/field-types.txt),
+ * (Documentation/eventheader-wire.md §4, list in Documentation/field-types.txt),
  * each in its own event, with a typical value and the extremes.
  *
  * NAMING SCHEME (harness/test_coverage.py checks it mechanically):
@@ -21,7 +21,7 @@
  *    override (EH_FORMAT).
  * Every event has level 5 (verbose) and keyword 0x1.
  *
- * Expected rendering: reference/decode-json-format.md §4, with ehconf's pinned choices
+ * Expected rendering: Documentation/decoder-json.md §4, with ehconf's pinned choices
  * (lib/decode/src/eventheader_json.c): code points UTF-8 cannot carry (lone surrogates,
  * above U+10FFFF, ED A0..BF xx) become U+FFFD; time prints every int64 value.
  * Pointer-sized types (isize, usize, pointer, codepointer) are 64-bit here (x86-64).

@@ -63,7 +63,7 @@
 
 #define SYSCTL_MAX "/proc/sys/kernel/user_events_max"
 
-/* 6.12's limits (kernel-size-limits.md), payload = bytes after the write index. */
+/* 6.12's limits (Documentation/user-events-abi.md §6); payload = bytes after the index. */
 #define PERF_MAX_PAYLOAD_6_12   8184
 #define FTRACE_MAX_PAYLOAD_6_12 4064
 #define SEARCH_HI               65536 /* a payload no consumer of a 4 KiB-page kernel delivers */

@@ -11,7 +11,7 @@
  *  - two providers live side by side, and the same event name in both stays two
  *    events ("EhconfLifeA:Same" and "EhconfLifeB:Same"); unregistering one leaves the
  *    other working; a provider with a group (tracepoint "..._L4K1Ggrp") shows the plain
- *    provider name in "n" (decode-json-format.md §5: options are not part of "n");
+ *    provider name in "n" (Documentation/decoder-json.md §5: options are not part of "n");
  *  - a provider name may contain '_' (the decoder splits at the last one);
  *  - invalid provider names (space, colon, group with upper case, a tracepoint name of
  *    256 bytes or more) are refused with EINVAL and leave nothing registered;
@@ -156,7 +156,7 @@ TEST(two_providers_same_event_name)
 }
 
 /*
- * The decoder splits the tracepoint name at its LAST '_' (decode-json-format.md §5), so a
+ * The decoder splits the tracepoint name at its LAST '_' (Documentation/decoder-json.md §5), so a
  * provider name may contain underscores: "Ehconf_Under_Score:Underscores" seq 15.
  */
 TEST(provider_name_with_underscores)

@@ -5,14 +5,14 @@
  * "Size" below always means T = the bytes after the user_events write index: header,
  * extensions and payload (what EH_EVENT_SIZE_MAX limits, and what the kernel's
  * delivery limits count: perf delivers T <= 8184, ftrace T <= 4064 on 6.12, see
- * shared/reference/kernel-size-limits.md).
+ * Documentation/user-events-abi.md §6).
  *
  * Every sized event is "Size" with three fields, so its size is known by hand:
  *   "size": u32 T            (the event carries its own size: a live run can report
  *                             exactly which sizes arrived)
  *   "fill": varray of u64 0  (n elements)
  *   "pad":  str8 "ppppppp"   (k = 0..7 characters, to reach T exactly)
- * Layout (eventheader-wire-format.md §4; no format byte for default formats):
+ * Layout (Documentation/eventheader-wire.md §4; no format byte for default formats):
  *   header 8 | metadata ext: 4 + "Size\0" 5 + "size\0",enc 6 + "fill\0",enc 6
  *            + "pad\0",enc 5 | payload: size 4 + count 2 + 8n + length 2 + k
  *   T = 42 + 8n + k

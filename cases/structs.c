@@ -6,14 +6,14 @@
  *  - nesting depths 1..32, one "Depth" event per depth (dynamic builder), and the same
  *    shape through the static macros at depths 1 and 9. Level k is a struct "L<k>"
  *    holding "k": k and, except at the innermost level, the struct "L<k+1>". The
- *    reference decoder stops at depth 8 (decode-json-format.md §3); EventHeader itself
+ *    reference decoder stops at depth 8 (Documentation/decoder-json.md §3); EventHeader itself
  *    has no depth limit, so depths 9..32 must decode exactly like 1..8;
  *  - arrays of structs (varray of struct, encoding 1 | 0x40) with 0, 1 and 5 elements,
  *    static and dynamic: 0 elements decode to "[ ]" and the element metadata is still
  *    present (and skipped);
  *  - a struct inside an array of structs, and an array of structs inside that;
  *  - field tags on structs, on struct members, on arrays of structs and their members
- *    (JSON member name "name;tag=0xHEX", uppercase hex, decode-json-format.md §3);
+ *    (JSON member name "name;tag=0xHEX", uppercase hex, Documentation/decoder-json.md §3);
  *  - duplicate field names at the top level and inside structs are kept, in order.
  */
 #include <stdio.h>

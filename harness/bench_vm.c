@@ -47,7 +47,7 @@ static __attribute__((noinline)) int lib_write(uint32_t i)
 }
 
 /*
- * The same event encoded by hand (eventheader-wire-format.md): 8-byte header (flags
+ * The same event encoded by hand (Documentation/eventheader-wire.md): 8-byte header (flags
  * 0x07: pointer64 | little-endian | extension, version 0, id 0, tag 0, opcode 0,
  * level 5), one metadata extension (u16 size, u16 kind 1), event name and fields
  * (name, encoding[, format]), then the payload.

@@ -7,7 +7,7 @@
 #       bin/etwcapture.exe, tests/tl/test_tl_*.exe, tests/windows/runner_selftest.exe
 #   make check-wine                    runs them under wine (harness/test_wine.py)
 #
-# What wine can and cannot show (shared/reference/tracelogging-etw.md): wine's ETW is a
+# What wine can and cannot show (Documentation/tracelogging.md §8): wine's ETW is a
 # stub. EventRegister succeeds, EventWriteTransfer/StartTraceW/EnableTraceEx2 return 0
 # and do nothing, OpenTraceW fails. So check-wine proves that the Windows build links and
 # runs: the cases pass their own checks, their TraceLogging records (EHCONF_CAPTURE_TL,

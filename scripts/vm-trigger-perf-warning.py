@@ -4,7 +4,7 @@
 
 Registers user event `ehconf_vmwarn u32 a` through DIAG_IOCSREG, starts
 `perf record -a` on it, writes one event whose payload is 8188 bytes (the
-perf limit is 8184, shared/reference/kernel-size-limits.md) and one of 8 bytes.
+perf limit is 8184, Documentation/user-events-abi.md §6) and one of 8 bytes.
 The kernel drops the big one and prints, once per boot,
 "perf buffer not large enough, wanted 8200, have 8192" with a WARNING splat.
 Exit 0 if that line is in dmesg, 1 if not, 77 if the kernel lacks user_events.

@@ -4,7 +4,7 @@
  *
  *   ehdecode [options] FILE...      FILE "-" or "" = stdin
  *
- * Default output is the perf-decode document (decode-json-format.md §0.1):
+ * Default output is the perf-decode document (Documentation/decoder-json.md §0):
  * BOM (unless stdout is a tty or --no-bom), {"file": [ events ], ...}.
  * --json-lines prints one event object per line; --golden is --json-lines
  * with only the deterministic meta members (the golden-file form).

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Unit tests of the capture (.dat) reader (eventheader-wire-format.md §5):
+ * Unit tests of the capture (.dat) reader (Documentation/eventheader-wire.md §9):
  * u32 little-endian record size (including itself), NUL-terminated tracepoint
  * name, event bytes. Files are written by hand into tmpfile()s.
  */

@@ -2,7 +2,7 @@
 /*
  * Unit tests of ehd_eventheader_json with hand-assembled events
  * (support_eh_events.c). Expected JSON is written by hand from
- * decode-json-format.md (section numbers in the comments); loops only build
+ * Documentation/decoder-json.md (section numbers in the comments); loops only build
  * long expected strings whose shape the spec fixes (300 fields, deep nesting,
  * long arrays).
  */

@@ -4,7 +4,7 @@
  * validation with Latin-1 fallback, Latin-1, UTF-16/UTF-32 transcoding (§4.8),
  * the datetime formatter (§4.6 plus ehconf's pinned any-int64 calendar) and
  * the shortest round-trip float formatter (§4.4). Every expected string is
- * written by hand from decode-json-format.md.
+ * written by hand from Documentation/decoder-json.md.
  */
 #include <math.h>
 #include <stdint.h>

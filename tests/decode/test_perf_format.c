@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * tracefs format parsing and the §7 rendering of non-EventHeader tracepoints
- * (decode-json-format.md §7): type deduction from the declaration, __data_loc /
+ * (Documentation/decoder-json.md §7): type deduction from the declaration, __data_loc /
  * __rel_loc, fixed arrays, pointers, "unsigned long" and unknown typedefs as hex.
  * Expected kinds and JSON are worked out by hand from §7.
  */

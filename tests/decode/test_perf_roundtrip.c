@@ -3,7 +3,7 @@
  * Round trips through the perf.data writer (the code behind mkperfdata): a
  * capture file written out byte by byte below is wrapped into perf.data in
  * file/pipe mode x little/big endian, then decoded. Expected JSON is worked
- * out by hand from decode-json-format.md §1-§2 and §7.
+ * out by hand from Documentation/decoder-json.md §1-§2 and §7.
  */
 #include <stdlib.h>
 #include <string.h>

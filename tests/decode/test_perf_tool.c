@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The ehdecode command line: document framing (decode-json-format.md §0.1),
+ * The ehdecode command line: document framing (Documentation/decoder-json.md §0),
  * --json-lines / --golden, stdin, exit status 0/1/2, error objects.
  * Runs $EHCONF_BUILD/bin/ehdecode (make unit sets EHCONF_BUILD); skipped
  * without it. Inputs are written by the library's perf.data writer.
@@ -180,7 +180,7 @@ static void test_exit_status_and_messages(void)
     KT_EXPECT(strstr(out, "\", \"fileOffset\": 104 }\n") != NULL);
 }
 
-/* Appends one capture record (eventheader-wire-format.md §5: u32 LE size
+/* Appends one capture record (Documentation/eventheader-wire.md §9: u32 LE size
  * including itself, then the name bytes, then the event) to f. */
 static void put_record(FILE *f, const void *name, size_t name_len, const uint8_t *data, size_t size)
 {

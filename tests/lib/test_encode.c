@@ -2,7 +2,7 @@
 /*
  * Byte-exact encoding of EH_WRITE events on the capture backend. Every expected
  * byte below is written out by hand from the EventHeader wire format
- * (eventheader-wire-format.md), x86-64 little-endian: header flags 0x07.
+ * (Documentation/eventheader-wire.md), x86-64 little-endian: header flags 0x07.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Every field type of the write_event! table (seeds/eventheader-write-event-macro.txt)
+ * Every field type of the write_event! table (Documentation/eventheader-wire.md §4)
  * exists as an EH_ macro with that table's encoding and format. The rows below
  * transcribe the table: expected encoding byte as it appears in metadata (0x80 =
  * a format byte follows, 0x40 = variable-length array), format, element/unit size.

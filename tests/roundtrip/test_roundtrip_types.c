@@ -3,7 +3,7 @@
  * Round trip: libeventheader writes events to a capture file (EHCONF_CAPTURE), the
  * decoder library reads them back (ehd_dat_open/ehd_dat_next + ehd_eventheader_json
  * with EHD_JSON_SPACE | EHD_JSON_FIELD_TAG | EHD_META_GOLDEN), and each event's JSON
- * must equal the string written here BY HAND from reference/decode-json-format.md:
+ * must equal the string written here BY HAND from Documentation/decoder-json.md:
  *   { "n": "<provider>:<event>", fields..., "meta": { "level": 5, "keyword": "0x1" } }
  * (§1 spacing, §2 member order and meta keys, §4 value rendering). None of the expected
  * strings comes from running the code under test.

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Unit tests of the TraceLogging encoder (lib/eventheader/src/tl_*.c). Every expected
- * byte below is worked out by hand from shared/reference/tracelogging-etw.md (and the
+ * byte below is worked out by hand from Documentation/tracelogging.md (and the
  * EventHeader input bytes from eventheader_wire.h); the comments show the working.
  */
 #include <errno.h>

@@ -2,8 +2,8 @@
 /*
  * etwcapture's EVENT_RECORD -> JSON path (tools/windows/etw_record.c, then the
  * platform-neutral ehd_tlcap_decode), fed with EVENT_RECORDs built by hand the way
- * tracelogging-etw.md says ETW delivers a TraceLogging event: event metadata as extended
- * item SCHEMA_TL (0x0B), provider traits as PROV_TRAITS (0x0C), the related activity id
+ * Documentation/tracelogging.md §1 says ETW delivers a TraceLogging event: metadata as
+ * extended item SCHEMA_TL (0x0B), provider traits as PROV_TRAITS (0x0C), the related activity id
  * as RELATED_ACTIVITYID, the activity id in the header, the fields as UserData.
  * Wine has no ETW consumer, so this is the only run of that code before a Windows runner.
  * The blobs and the expected JSON are written out by hand below.

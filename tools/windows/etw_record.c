@@ -2,7 +2,7 @@
 /*
  * etw_record.c: one ETW EVENT_RECORD of a TraceLogging provider -> one .tlcap record,
  * the form ehd_tlcap_decode() turns into ehdecode's JSON (see etw_record.h).
- * What ETW delivers (tracelogging-etw.md "Writing"): the event metadata handed to
+ * What ETW delivers (Documentation/tracelogging.md §1): the event metadata handed to
  * EventWriteTransfer comes back as extended item SCHEMA_TL (0x0B), the provider traits
  * as PROV_TRAITS (0x0C), the related activity id as RELATED_ACTIVITYID, the activity id
  * in the header, the field data as UserData.

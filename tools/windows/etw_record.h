@@ -13,7 +13,7 @@
 #include <windows.h>
 #include <evntcons.h>
 
-/* Not declared by mingw-w64 10 (tracelogging-etw.md "Toolchain"). */
+/* Not declared by mingw-w64 10 (Documentation/tracelogging.md §8). */
 #ifndef EVENT_HEADER_EXT_TYPE_EVENT_SCHEMA_TL
 #define EVENT_HEADER_EXT_TYPE_EVENT_SCHEMA_TL 0x000B
 #endif

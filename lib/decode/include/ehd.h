@@ -3,9 +3,10 @@
  * libehdecode: the pieces shared by every ehconf decoder front end.
  *
  *   ehd_buf               growable output buffer (out-of-memory is sticky, never a crash)
- *   ehd_json_*            JSON string escaping and value helpers (decode-json-format.md §4)
- *   ehd_eventheader_json  one EventHeader event -> one JSON object (decode-json-format.md §2-§4)
- *   ehd_dat_*             the capture (.dat) file reader (eventheader-wire-format.md §5)
+ *   ehd_json_*            JSON string escaping and value helpers (decoder-json.md §4)
+ *   ehd_eventheader_json  one EventHeader event -> one JSON object (decoder-json.md §2-§4)
+ *   ehd_dat_*             the capture (.dat) file reader (eventheader-wire.md §9)
+ * (The .md files are in Documentation/.)
  *
  * The perf.data / pipe reader and the tracefs-format decoder live in ehd_perf.h.
  */
@@ -42,7 +43,7 @@ void ehd_buf_printf(ehd_buf *b, const char *fmt, ...) __attribute__((format(prin
 
 /* Quoted JSON string from UTF-8 input, with the reference decoder's rules:
  * well-formed sequences copied, anything else re-read byte-by-byte as Latin-1
- * (decode-json-format.md §4.8), escapes per §4.1. */
+ * (Documentation/decoder-json.md §4.8), escapes per §4.1. */
 void ehd_json_string_utf8(ehd_buf *b, const void *s, size_t n);
 /* Quoted JSON string where every byte is Latin-1 (U+0000..U+00FF). */
 void ehd_json_string_latin1(ehd_buf *b, const void *s, size_t n);
@@ -54,7 +55,7 @@ void ehd_json_string_utf16(ehd_buf *b, const void *s, size_t n, int big_endian);
 void ehd_json_string_utf32(ehd_buf *b, const void *s, size_t n, int big_endian);
 
 /* Shortest round-trip text of a float / double, as C++17 std::to_chars prints
- * it (decode-json-format.md §4.4): "3.14", "1e+21", "-0", "nan", "-inf".
+ * it (Documentation/decoder-json.md §4.4): "3.14", "1e+21", "-0", "nan", "-inf".
  * Returns the number of characters written (no NUL); dst needs 40 bytes. */
 size_t ehd_format_float32(char *dst, float v);
 size_t ehd_format_float64(char *dst, double v);

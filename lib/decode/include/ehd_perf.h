@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * perf.data (file mode) and perf pipe-mode reader, tracefs format parsing and
- * the decoding of tracepoints that are not EventHeader (decode-json-format.md §7).
+ * the decoding of tracepoints that are not EventHeader (Documentation/decoder-json.md §7).
  * Owned by the perf-reader part of libehdecode; uses ehd.h for output.
  *
  * Layers, lowest first:
@@ -233,7 +233,7 @@ void ehd_perf_sample_name(const ehd_perf_sample *s, ehd_buf *out);
 size_t ehd_perf_time_json(const ehd_perf_reader *r, uint64_t time, char *dst);
 
 /* One sample as one JSON object. EventHeader tracepoints go through
- * ehd_eventheader_json, others are rendered per decode-json-format.md §7.
+ * ehd_eventheader_json, others are rendered per Documentation/decoder-json.md §7.
  * On failure returns an errno with *reason and appends nothing. */
 int ehd_perf_sample_json(const ehd_perf_reader *r, const ehd_perf_sample *s, unsigned flags,
                          ehd_buf *out, const char **reason);

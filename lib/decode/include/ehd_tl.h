@@ -5,7 +5,7 @@
  *
  * The constants are shared with the encoder in lib/eventheader/src/tl_*.c (header-only
  * values, no code), like eventheader_wire.h is for EventHeader. Facts:
- * shared/reference/tracelogging-etw.md.
+ * Documentation/tracelogging.md.
  *
  * Provider metadata: u16 size (counts itself) | UTF-8 name \0 | traits: {u16 size, u8 type, data}.
  * Event metadata:    u16 size | tags (1-4 bytes) | UTF-8 event name \0 | fields:

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Capture (.dat) file reader (eventheader-wire-format.md §5): records of
+ * Capture (.dat) file reader (Documentation/eventheader-wire.md §9): records of
  *   u32 record_size (little-endian, includes these 4 bytes)
  *   tracepoint name, NUL-terminated
  *   event bytes (header onwards)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * ehd_format_datetime: seconds since 1970-01-01T00:00:00 UTC -> calendar text,
- * for EVERY int64 value (decode-json-format.md §4.6 without the reference's
+ * for EVERY int64 value (Documentation/decoder-json.md §4.6 without the reference's
  * gmtime_r range failure "TIME(n)").
  *
  * PINNED FORMAT: proleptic Gregorian calendar, UTC, astronomical year

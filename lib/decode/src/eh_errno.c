@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Linux errno names for the errno field format (decode-json-format.md §4.5):
+ * Linux errno names for the errno field format (Documentation/decoder-json.md §4.5):
  * index = errno value, from the generic Linux numbering (asm-generic/errno*.h,
  * as on x86-64). 0 and the two aliases' slots (41 = EWOULDBLOCK, 58 = EDEADLOCK)
  * have no name, so the caller prints them as "ERRNO(n)" like any unknown value.

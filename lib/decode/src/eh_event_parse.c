@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * EventHeader event structure: the tracepoint name (decode-json-format.md
+ * EventHeader event structure: the tracepoint name (Documentation/decoder-json.md
  * §2.1, §5), the header's extension chain, and the metadata's field
  * definitions turned into a pre-order tree of nodes (§3). No output here.
  */

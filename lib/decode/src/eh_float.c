@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Shortest round-trip float/double text, reproducing what C++17
- * std::to_chars(first, last, value) prints (decode-json-format.md §4.4):
+ * std::to_chars(first, last, value) prints (Documentation/decoder-json.md §4.4):
  *
  *  1. Digits: the fewest significant decimal digits that read back (strtod /
  *     strtof) as the same value; among candidates of that length the one

@@ -19,7 +19,7 @@ void eh_json_utf8_body(ehd_buf *b, const uint8_t *s, size_t n);
 void eh_json_latin1_body(ehd_buf *b, const uint8_t *s, size_t n);
 void eh_json_utf16_body(ehd_buf *b, const uint8_t *s, size_t n, int big_endian);
 void eh_json_utf32_body(ehd_buf *b, const uint8_t *s, size_t n, int big_endian);
-/* BOM sniffing (decode-json-format.md §4.8); without a BOM the bytes are
+/* BOM sniffing (Documentation/decoder-json.md §4.8); without a BOM the bytes are
  * read as UTF-<unit_bits> (8, 16 or 32) in the event's byte order. */
 void eh_json_bom_body(ehd_buf *b, const uint8_t *s, size_t n, unsigned unit_bytes, int big_endian);
 /* Lowercase hex bytes separated by single spaces, no quotes. */

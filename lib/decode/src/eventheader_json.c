@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * ehd_eventheader_json: one EventHeader event -> one JSON object, following
- * decode-json-format.md §1-§4 (the reference decoder's EventFormatter output).
+ * Documentation/decoder-json.md §1-§4 (the reference decoder's EventFormatter output).
  *
  * PINNED CHOICES (where the reference decoders disagree, or where ehconf
  * deliberately differs from the C++ reference; README copies this block):

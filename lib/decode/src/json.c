@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * JSON string output: escaping (decode-json-format.md §4.1), UTF-8 validation
+ * JSON string output: escaping (Documentation/decoder-json.md §4.1), UTF-8 validation
  * with the Latin-1 fallback, Latin-1, UTF-16 and UTF-32 transcoding and BOM
  * sniffing (§4.8).
  *

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The perf-decode pipeline (decode-json-format.md §0.1): every
+ * The perf-decode pipeline (Documentation/decoder-json.md §0): every
  * PERF_RECORD_SAMPLE becomes one JSON object; objects are held back per
  * round and emitted sorted by sample time (stable: equal times keep file
  * order) at each FINISHED_ROUND and at the end. A sample that cannot be

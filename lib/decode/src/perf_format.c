@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tracefs "format" text -> ehd_tp_format (kernel-perf-capture.md, decode-json-format.md §7).
+ * tracefs "format" text -> ehd_tp_format (Documentation/user-events-abi.md §8,
+ * Documentation/decoder-json.md §7).
  *
  *   name: sched_switch
  *   ID: 316

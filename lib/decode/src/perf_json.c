@@ -3,7 +3,7 @@
  * One perf sample -> one JSON object.
  *   EventHeader tracepoints (first user field eventheader_flags at offset 8):
  *     ehd_eventheader_json on the raw bytes after the 8-byte common header.
- *   Any other sample: decode-json-format.md §7 — "n" = system:event, one member
+ *   Any other sample: Documentation/decoder-json.md §7 — "n" = system:event, one member
  *     per non-common format field, "meta" with time/cpu/pid/tid.
  * Whitespace follows §1 (EHD_JSON_SPACE) so both kinds look alike.
  */

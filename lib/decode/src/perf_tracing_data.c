@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The HEADER_TRACING_DATA blob (kernel-perf-capture.md "How perf.data carries
- * the formats"):
+ * The HEADER_TRACING_DATA blob (Documentation/user-events-abi.md §8, the
+ * perf.data tracing data):
  *   "\x17\x08\x44tracing", version "0.6\0", u8 big_endian, u8 long_size, u32 page_size,
  *   "header_page\0" u64 size + text, "header_event\0" u64 size + text,
  *   u32 nr ftrace formats { u64 size + text },

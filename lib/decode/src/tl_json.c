@@ -88,7 +88,7 @@ __attribute__((format(printf, 4, 5))) static int tfail(const char **reason, size
     return EBADMSG;
 }
 
-/* ---- whitespace: the same rules as eventheader_json.c (decode-json-format.md §1) ---- */
+/* ---- whitespace: the same rules as eventheader_json.c (Documentation/decoder-json.md §1) ---- */
 
 static void sep(struct tctx *c, int *first)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * One EventHeader value -> JSON text (decode-json-format.md §4.2-§4.13).
+ * One EventHeader value -> JSON text (Documentation/decoder-json.md §4.2-§4.13).
  * The enumerator (eventheader_json.c) has already cut the value's bytes out
  * of the event; here only the encoding/format pair decides the rendering.
  * Byte order is explicit (big_endian flag of the event), never the host's.

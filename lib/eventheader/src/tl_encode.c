@@ -2,7 +2,7 @@
 /*
  * EventHeader event -> TraceLogging event (metadata + payload), platform-neutral.
  *
- * TYPE MAPPING (tracelogging-etw.md "EventHeader -> TraceLogging type mapping"; the
+ * TYPE MAPPING (Documentation/tracelogging.md §5; the
  * decoder lib/decode/src/tl_json.c maps back, so one golden JSON serves both):
  *   value8   signed I8 | hex U8+Hex | boolean U8+Boolean | string8 U8+String | else U8
  *   value16  signed I16 | hex U16+Hex | string_utf U16+String | port U16+Port (bytes kept

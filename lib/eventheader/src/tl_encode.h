@@ -36,8 +36,8 @@ void tl_buf_free(struct tl_buf *b);
 void eh_tl_sha1(const void *data, size_t n, uint8_t digest[20]);
 
 /* tl_guid.c: the ETW provider GUID of a name (EventSource / TraceLogging name hash),
- * 16 bytes in Windows GUID memory layout. ASCII letters are uppercased; other UTF-8 is
- * hashed as its UTF-16 code units unchanged (non-ASCII uppercasing is not done).
+ * 16 bytes in Windows GUID memory layout. The name is uppercased with the full Unicode
+ * mapping first (Documentation/tracelogging.md §2; tables in tl_upper_table.h).
  * Returns 0, or EINVAL for a name that is not valid UTF-8. */
 int eh_tl_guid_from_name(const char *name, size_t len, uint8_t guid[16]);
 /* "b3864c38-4273-58c5-545b-8b3608343471" (37 bytes with the NUL) of a GUID in Windows layout. */
@@ -100,7 +100,7 @@ void eh_tl_event_release(struct eh_tl_event *ev);
 /*
  * ETW refuses an event larger than 64 KB counting its own event header and the extended
  * items that carry the TraceLogging metadata (ERROR_ARITHMETIC_OVERFLOW,
- * tracelogging-etw.md "Limits"). Where exactly the cut falls is not documented and has
+ * Documentation/tracelogging.md §6). Where exactly the cut falls is not documented and has
  * not been measured (no Windows runner here). So that the ETW backend and the
  * TraceLogging capture (its stand-in on Linux and under wine) answer alike, both refuse
  * with E2BIG, writing nothing, an event whose provider metadata + event metadata +

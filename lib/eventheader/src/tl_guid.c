@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Provider GUID from a provider name (the EventSource / TraceLogging convention,
- * tracelogging-etw.md "Writing"): SHA-1 over the 16 namespace bytes
+ * Documentation/tracelogging.md §2): SHA-1 over the 16 namespace bytes
  * 48 2C 2D B2 C3 90 47 C8 87 F8 1A 15 BF C1 30 FB followed by the UTF-16BE code units
  * of the uppercased name (no NUL); byte 7 = (byte 7 & 0x0F) | 0x50; the first 16 bytes
  * are the GUID in Windows memory layout (Data1-3 little-endian).
