@@ -15,8 +15,8 @@
 #   make test-kernel-mutants [MUTANTS=a,b]
 #                     scripts/kernel-mutants.py: each planted kernel regression of
 #                     scripts/kernel-mutants.txt must make the kernel case it names fail
-CI_LINT_PYTEST_FILES := harness/test_workflow.py harness/test_bisect_verdict.py \
-			harness/test_inventory.py harness/test_kernel_mutants.py
+CI_LINT_PYTEST_FILES := tests/harness/test_workflow.py tests/harness/test_bisect_verdict.py \
+			tests/harness/test_inventory.py tests/harness/test_kernel_mutants.py
 
 ci-lint:
 	@mkdir -p $(JUNIT_DIR)

@@ -37,10 +37,10 @@ kselftest: $(KSELFTEST_STAMP)
 # `all` builds the cases, ehdecode and libeventheader of this variant. The timeout is a
 # hang guard; the whole run normally takes a few seconds (target: < 30 s).
 OFFLINE_GUARD_SECONDS ?= 120
-OFFLINE_PYTEST_FILES := harness/test_offline.py harness/test_golden.py harness/test_ktap.py \
-                        harness/test_case_lint.py harness/test_coverage.py \
-                        harness/test_selftest_merge.py harness/test_summary.py \
-                        harness/test_uppercase_table.py
+OFFLINE_PYTEST_FILES := harness/test_offline.py tests/harness/test_golden.py tests/harness/test_ktap.py \
+                        tests/harness/test_case_lint.py tests/harness/test_coverage.py \
+                        tests/harness/test_selftest_merge.py tests/harness/test_summary.py \
+                        tests/harness/test_uppercase_table.py
 
 check-offline: all
 	@mkdir -p $(JUNIT_DIR)

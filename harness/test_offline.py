@@ -30,7 +30,7 @@ import pytest
 from case_lint import missing_semicolons
 from cases import (capture_case, capture_case_tl, declares_no_golden, find_cases,
                    golden_problem)
-from conftest import display_path, safe_id, settings
+from results_plugin import display_path, safe_id, settings
 from ktap import FAIL, SKIP, TODO, format_failure, item_names
 
 

@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from conftest import display_path, safe_id, settings
+from results_plugin import display_path, safe_id, settings
 from ktap import FAIL, SKIP, TODO, format_failure, item_names
 from runner import run_ktap
 

@@ -48,7 +48,7 @@ from typing import Dict, List, Optional
 import pytest
 
 from cases import declares_no_golden, find_cases
-from conftest import safe_id, settings
+from results_plugin import safe_id, settings
 from golden import compare, expected_events, parse_lines
 from inventory import load as load_inventory, rows_with_results
 from ktap import FAIL, PASS, SKIP, TODO, finish, format_failure, item_names, parse

@@ -35,7 +35,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from cases import declares_no_golden, golden_problem
-from conftest import display_path, safe_id, settings
+from results_plugin import display_path, safe_id, settings
 from ktap import FAIL, SKIP, format_failure, item_names
 from runner import run, run_ktap
 from runner_selftest import (RUNNER_EXPECTED, RUNNER_TEST_TIMEOUT, check_all_listed,

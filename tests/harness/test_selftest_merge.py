@@ -5,6 +5,7 @@ attempt stays a failure, so a deterministic kernel regression is never hidden.""
 import os
 
 from test_vm import selftest_outcomes
+from common import REPO_ROOT
 
 KTAP_FAIL = "TAP version 13\n1..2\nok 1 user.a\nnot ok 2 user.b\n"
 KTAP_PASS = "TAP version 13\n1..2\nok 1 user.a\nok 2 user.b\n"
@@ -74,7 +75,7 @@ def test_known_failure_stays_a_failure_when_a_covering_test_failed_or_is_missing
 def test_every_known_failure_names_covering_tests_that_exist():
     import re
     from test_vm import KNOWN_KSELFTEST_FAILURES
-    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    repo = REPO_ROOT
     for ident, (reason, covering) in KNOWN_KSELFTEST_FAILURES.items():
         assert reason and covering, ident
         for c in covering:

@@ -12,7 +12,9 @@ import subprocess
 
 import pytest
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from common import REPO_ROOT
+
+REPO = REPO_ROOT
 SCRIPT = os.path.join(REPO, "scripts", "bisect-verdict.py")
 
 _spec = importlib.util.spec_from_file_location("bisect_verdict", SCRIPT)

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Shared pytest options, fixtures and the final summary line for ehconf's harness.
+"""ehconf's pytest plugin (loaded by the top-level conftest.py): options, fixtures and
+the final summary line.
 
 Options (each also settable by environment, so make targets stay short):
   --ehconf-build DIR     build variant folder (EHCONF_BUILD, default build/gcc)
@@ -15,16 +16,11 @@ names read like "test_unit[lib/test_encode/roundtrip]" or
 from __future__ import annotations
 
 import os
-import re
-import sys
 from dataclasses import dataclass
 
 import pytest
 
-HARNESS_DIR = os.path.dirname(os.path.abspath(__file__))
-REPO_ROOT = os.path.dirname(HARNESS_DIR)
-if HARNESS_DIR not in sys.path:
-    sys.path.insert(0, HARNESS_DIR)
+from common import REPO_ROOT, display_path, safe_id  # noqa: F401 (re-exported)
 
 
 @dataclass(frozen=True)
@@ -54,22 +50,6 @@ def settings(config) -> Settings:
     results = config.getoption("--ehconf-results") or os.path.join(os.path.dirname(build), "results")
     return Settings(repo=REPO_ROOT, build=build, results=absolute(results),
                     timeout=config.getoption("--ehconf-timeout"))
-
-
-def display_path(path: str) -> str:
-    """Repository-relative inside the checkout, absolute elsewhere (no '../../tmp/...')."""
-    path = os.path.abspath(path)
-    if path.startswith(REPO_ROOT + os.sep):
-        return os.path.relpath(path, REPO_ROOT)
-    return path
-
-
-_UNSAFE = re.compile(r"[^A-Za-z0-9_.+/#-]+")
-
-
-def safe_id(text: str) -> str:
-    """A pytest/JUnit friendly id: no spaces, brackets or '::' (which would split names)."""
-    return _UNSAFE.sub("_", text).strip("_") or "_"
 
 
 @pytest.fixture(scope="session")
