@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Golden comparison: decoded events (JSON lines from `ehdecode --golden`) against golden/<case>.json.
 
-Pure functions, no I/O: harness/test_golden.py proves they fail when they must.
+Pure functions, no I/O: tests/harness/test_golden.py proves they fail when they must.
 
 Format of a golden file: one JSON object per line, in the canonical form ehdecode --golden
 prints. Lines before the first event may be directives, objects with the single key

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Formats <results>/vm-results.json (written by harness/test_vm.py) as report.md.
+"""Formats <results>/vm-results.json (written by harness/run_vm.py) as report.md.
 
     /usr/bin/python3 harness/report.py build/results/vm-results.json report.md
 
@@ -51,7 +51,7 @@ def fmt(data: dict) -> str:
     L.append("# ehconf conformance report (make check)\n")
     L.append(f"**{counts.get('pass', 0)} passed, {counts.get('fail', 0)} failed, "
              f"{counts.get('skip', 0)} skipped, {counts.get('xfail', 0)} known failures (xfail)** "
-             f"(items of harness/test_vm.py; the offline run has its own JUnit file)\n")
+             f"(items of harness/run_vm.py; the offline run has its own JUnit file)\n")
     if data.get("problem"):
         L.append(f"> The VM run did not complete: {data['problem']}\n")
 

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Unit tests of harness/golden.py: the comparison must FAIL whenever the data differ.
 
-Run: /usr/bin/python3 -m pytest -q -p no:cacheprovider harness/test_golden.py
+Run: /usr/bin/python3 -m pytest -q -p no:cacheprovider tests/harness/test_golden.py
 """
 
 from golden import compare, expected_events, flatten, parse_lines, sorted_for_golden, Obj
