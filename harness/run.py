@@ -10,8 +10,9 @@ files that pytest then judges (harness/results.py describes them).
 
 Common options: --build (EHCONF_BUILD, default build/gcc), --results (EHCONF_RESULTS,
 default <build>/../results), --timeout seconds per program (EHCONF_TIMEOUT, default 20).
-Exit status 0 when the results were written (whatever they say: pytest judges), 2 when
-the runner itself could not do its job.
+Exit status 0 when the results were written, whatever they say (pytest judges them);
+anything else means the runner itself broke (a Python error), and pytest then reports its
+results as missing.
 """
 
 from __future__ import annotations
