@@ -10,6 +10,7 @@ from typing import List, Optional, Tuple
 from golden import compare
 from ktap import Report
 from runner import Run, run, run_ktap
+from transports import capture_env
 
 
 def find_cases(build: str) -> List[str]:
@@ -42,9 +43,8 @@ def capture_case(case: str, dat: str, timeout: float, log: Optional[str] = None
     os.makedirs(os.path.dirname(dat), exist_ok=True)
     if os.path.exists(dat):
         os.unlink(dat)
-    # EHCONF_CAPTURE_TL would take precedence (provider.c): empty means unset there.
-    return run_ktap([case], timeout, env={"EHCONF_CAPTURE": dat, "EHCONF_CAPTURE_TL": ""},
-                    stdout_path=log)
+    # Every other capture variable is removed: one set earlier in the registry would win.
+    return run_ktap([case], timeout, env=capture_env("capture", dat), stdout_path=log)
 
 
 def capture_case_tl(case: str, tlcap: str, timeout: float, log: Optional[str] = None
@@ -55,7 +55,7 @@ def capture_case_tl(case: str, tlcap: str, timeout: float, log: Optional[str] = 
     os.makedirs(os.path.dirname(tlcap), exist_ok=True)
     if os.path.exists(tlcap):
         os.unlink(tlcap)
-    return run_ktap([case], timeout, env={"EHCONF_CAPTURE_TL": tlcap}, stdout_path=log)
+    return run_ktap([case], timeout, env=capture_env("tlcapture", tlcap), stdout_path=log)
 
 
 @dataclass

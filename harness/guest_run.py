@@ -52,6 +52,7 @@ from cases import declares_no_golden  # noqa: E402  (harness/cases.py: the marke
 # The one process runner of the harness (harness/runner.py), as on the host: every program
 # in a session of its own, every wait bounded, a timeout kills the whole session.
 from runner import run, start, stop  # noqa: E402
+from transports import capture_env  # noqa: E402  (the transport registry)
 
 # Step timeouts in seconds (TCG is slow: generous, but every wait is bounded).
 T_CASE = 120          # one case binary (offline or live)
@@ -253,7 +254,7 @@ class Recording:
 
 def live(binary: str, out: str, case: str, res: dict) -> None:
     """Step 4: the case on the real user_events, its KTAP straight into <case>.ktap."""
-    r = run([binary], T_CASE, env={"EHCONF_CAPTURE": None},
+    r = run([binary], T_CASE, env=capture_env(None),
             stdout_path=os.path.join(out, case + ".ktap"))
     res["steps"]["live"] = round(r.seconds, 3)
     res["ktap"] = case + ".ktap"
@@ -273,7 +274,7 @@ def capture_case(case: str, binary: str, args, res: dict, out: str, tmp: str) ->
 
     # 1. offline: learn the tracepoint names
     dat = os.path.join(tmp, case + ".dat")
-    r = run([binary], T_CASE, env={"EHCONF_CAPTURE": dat},
+    r = run([binary], T_CASE, env=capture_env("capture", dat),
             stdout_path=os.path.join(out, case + ".offline.ktap"))
     steps["offline"] = round(r.seconds, 3)
     if r.timed_out or r.error:

@@ -28,6 +28,7 @@ from case_lint import missing_semicolons
 from cases import capture_case, capture_case_tl, declares_no_golden, decode_to, find_cases
 from common import display_path, safe_id
 from results import check_entry, golden_entry, ktap_entry, runner_command, runner_dir
+from transports import get
 
 
 def run_offline(build: str, results: str, timeout: float, repo: str):
@@ -63,7 +64,7 @@ def run_offline(build: str, results: str, timeout: float, repo: str):
                                        f"cases/{name}.c declares ehconf-no-golden (KTAP only)"))
             return got
         problem = decode_to(ehdecode, dat, os.path.join(out, name + ".json"), timeout)
-        got.append(golden_entry(safe_id(f"golden/{name}"), name, "offline", name + ".json",
+        got.append(golden_entry(safe_id(f"golden/{name}"), name, get("capture").golden, name + ".json",
                                 golden, problem))
         tlog = os.path.join(tldir, name + ".log")
         tr, _ = capture_case_tl(path, tlcap, timeout, log=tlog)
@@ -72,7 +73,7 @@ def run_offline(build: str, results: str, timeout: float, repo: str):
                        f"(EHCONF_CAPTURE_TL): {tr.how()}; see {display_path(tlog)}")
         else:
             problem = decode_to(ehdecode, tlcap, os.path.join(tldir, name + ".json"), timeout)
-        got.append(golden_entry(safe_id(f"tl-golden/{name}"), name, "etw",
+        got.append(golden_entry(safe_id(f"tl-golden/{name}"), name, get("tlcapture").golden,
                                 os.path.relpath(os.path.join(tldir, name + ".json"), out),
                                 golden, problem))
         return got

@@ -52,6 +52,14 @@ from common import safe_id
 from golden import compare, expected_events, parse_lines
 from inventory import load as load_inventory, rows_with_results
 from ktap import FAIL, PASS, SKIP, TODO, finish, format_failure, item_names, parse
+from transports import REFERENCE, get, live_of
+
+# The two transports of this run, by their golden names (harness/transports.py): the
+# offline capture (the reference) and perf on the kernel's user_events; and the
+# consumers of user_events whose delivery limits kernel_limits measures.
+OFFLINE = REFERENCE
+PERF = get("perf").golden
+CONSUMERS = tuple(t.golden for t in live_of("user_events"))
 
 NO_USER_EVENTS = "kernel lacks CONFIG_USER_EVENTS"
 ALLOWED_WARNING = "perf buffer not large enough"
@@ -380,15 +388,15 @@ def outcomes_for(s, run: VmRun, cases: List[str]):
         if off_text is not None:
             rep = finish(parse(off_text), 0, False, None, off_text)
             for ident, res in item_names(rep.results, ""):
-                crep["tests"].setdefault(ident, {})["offline"] = res.status
+                crep["tests"].setdefault(ident, {})[OFFLINE] = res.status
         gold = read_text(os.path.join(golden_dir, case + ".json"))
         off_json = read_text(os.path.join(offline_dir, case + ".json"))
         if gold is not None and not ktap_only:
             if off_json is not None:
-                res = compare(gold, off_json, case, transport="offline")
-                crep["golden"]["offline"] = "pass" if res.ok else "fail"
+                res = compare(gold, off_json, case, transport=OFFLINE)
+                crep["golden"][OFFLINE] = "pass" if res.ok else "fail"
             else:
-                crep["golden"]["offline"] = "not run"
+                crep["golden"][OFFLINE] = "not run"
 
         if r is None and not run.ok:
             out.append(Outcome(safe_id(f"vm/{case}"), "fail", f"not run: {run.problem}", "vm", case))
@@ -399,7 +407,7 @@ def outcomes_for(s, run: VmRun, cases: List[str]):
         if skip_all or (r and r.get("status") == "skipped"):
             why = (r or {}).get("problem") or NO_USER_EVENTS
             out.append(Outcome(safe_id(f"vm/{case}"), "skip", why, "vm", case))
-            crep["golden"]["perf"], crep["problem"] = "skip", why
+            crep["golden"][PERF], crep["problem"] = "skip", why
             if not ktap_only:
                 out.append(Outcome(safe_id(f"vm-golden/{case}"), "skip", why, "vm-golden", case))
             continue
@@ -419,7 +427,7 @@ def outcomes_for(s, run: VmRun, cases: List[str]):
                                   "vm", case)
             out += items
             for o in items:
-                crep["tests"].setdefault(o.ident[len(f"vm/{case}/"):], {})["perf"] = o.status
+                crep["tests"].setdefault(o.ident[len(f"vm/{case}/"):], {})[PERF] = o.status
         else:
             out.append(Outcome(safe_id(f"vm/{case}"), "fail",
                                f"{case} did not run on the kernel: {r.get('problem')}", "vm", case))
@@ -434,18 +442,18 @@ def outcomes_for(s, run: VmRun, cases: List[str]):
         decoded = read_text(os.path.join(run.results, r["decoded"])) if r.get("decoded") else None
         if gold is None:
             out.append(Outcome(ident, "fail", f"no golden/{case}.json", "vm-golden", case))
-            crep["golden"]["perf"] = "fail"
+            crep["golden"][PERF] = "fail"
             continue
-        crep["events"] = [{"n": n, "offline": st_off, "perf": st_perf}
+        crep["events"] = [{"n": n, OFFLINE: st_off, PERF: st_perf}
                           for (n, st_off), (_, st_perf) in zip(
-                              event_presence(gold, off_json, "offline"),
-                              event_presence(gold, decoded, "perf"))]
+                              event_presence(gold, off_json, OFFLINE),
+                              event_presence(gold, decoded, PERF))]
         if decoded is None:
             why = r.get("problem") or "no decoded perf capture"
             out.append(Outcome(ident, "fail", f"{case}: {why}", "vm-golden", case))
-            crep["golden"]["perf"] = "fail"
+            crep["golden"][PERF] = "fail"
             continue
-        res = compare(gold, decoded, case, transport="perf")
+        res = compare(gold, decoded, case, transport=PERF)
         msg = res.message
         if r.get("ehdecode_exit"):
             msg = f"ehdecode --golden exit {r['ehdecode_exit']}: {r.get('ehdecode_problem', '')}\n" + msg
@@ -454,12 +462,12 @@ def outcomes_for(s, run: VmRun, cases: List[str]):
             msg = f"{r.get('problem')}\n{msg}"
         msg += f"\n(decoded perf capture: {os.path.relpath(os.path.join(run.results, r['decoded']))})"
         out.append(Outcome(ident, "pass" if ok else "fail", msg, "vm-golden", case))
-        crep["golden"]["perf"] = "pass" if ok else "fail"
+        crep["golden"][PERF] = "pass" if ok else "fail"
 
     # measured limits against the goldens' declarations
     declared = golden_limits(golden_dir)
     if LIMITS_CASE in cases:
-        for consumer in ("perf", "ftrace"):
+        for consumer in CONSUMERS:
             ident = f"vm-limits/{consumer}"
             measured = report["limits"].get(consumer)
             decl = declared.get(consumer, {})

@@ -38,6 +38,7 @@ from common import display_path, safe_id
 from ktap import FAIL
 from results import check_entry, golden_entry, ktap_entry, runner_dir
 from runner import run, run_ktap
+from transports import capture_env, get
 from runner_selftest import (RUNNER_EXPECTED, RUNNER_TEST_TIMEOUT, check_all_listed,
                              check_one)
 
@@ -56,8 +57,8 @@ def wine_path(path: str) -> str:
 
 
 def _wine_env(prefix: str, extra=None):
-    env = {"WINEPREFIX": prefix, "WINEDEBUG": "-all", "EHCONF_CAPTURE": "",
-           "EHCONF_CAPTURE_TL": "", "EHCONF_ETW_ALWAYS_ENABLED": ""}
+    env = {"WINEPREFIX": prefix, "WINEDEBUG": "-all", "EHCONF_ETW_ALWAYS_ENABLED": ""}
+    env.update(capture_env(None))  # the ETW backend, unless extra names a capture
     env.update(extra or {})
     return env
 
@@ -149,13 +150,13 @@ def run_wine(build: str, mingw: str, results: str, timeout: float, repo: str):
         if os.path.exists(tlcap):
             os.unlink(tlcap)  # the backend appends: stale events must not count
         r = run([WINE, path], limit, stdout_path=os.path.join(out, name + ".log"),
-                env=_wine_env(prefix, {"EHCONF_CAPTURE_TL": wine_path(tlcap)}))
+                env=_wine_env(prefix, capture_env("tlcapture", wine_path(tlcap))))
         got = [ktap_entry(f"wine-case/{name}/", name + ".log",
                           display_path(path) + " (under wine)", r, limit)]
         if not declares_no_golden(repo, name):
             problem = (f"{name}.exe failed under wine: {r.how()}" if r.how() else
                        decode_to(ehdecode, tlcap, os.path.join(out, name + ".json"), timeout))
-            got.append(golden_entry(safe_id(f"wine-golden/{name}"), name, "etw",
+            got.append(golden_entry(safe_id(f"wine-golden/{name}"), name, get("tlcapture").golden,
                                     name + ".json", os.path.join("golden", name + ".json"),
                                     problem))
         elog = os.path.join(out, name + ".etw.log")
