@@ -43,7 +43,8 @@ OFFLINE_PYTEST_FILES := tests/harness/test_golden.py tests/harness/test_ktap.py 
                         tests/harness/test_case_lint.py tests/harness/test_coverage.py \
                         tests/harness/test_selftest_merge.py tests/harness/test_summary.py \
                         tests/harness/test_uppercase_table.py tests/harness/test_runner.py \
-                        tests/harness/test_results_plugin.py tests/harness/test_transports.py
+                        tests/harness/test_results_plugin.py tests/harness/test_transports.py \
+                        tests/harness/test_run_vm.py
 
 check-offline: all
 	@mkdir -p $(JUNIT_DIR)

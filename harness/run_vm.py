@@ -42,7 +42,6 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import time
 from dataclasses import asdict, dataclass, field
 from typing import Dict, List, Optional
@@ -52,6 +51,7 @@ from common import safe_id
 from golden import compare, expected_events, parse_lines
 from inventory import load as load_inventory, rows_with_results
 from ktap import FAIL, PASS, SKIP, TODO, finish, format_failure, item_names, parse
+from runner import run as run_program
 from transports import REFERENCE, get, live_of
 
 # The two transports of this run, by their golden names (harness/transports.py): the
@@ -69,6 +69,7 @@ LIMIT_RE = re.compile(r"^#\s*(perf|ftrace) max payload:\s*(\d+)\s*$")
 # Other measured kernel behaviours the kernel cases print as "# <what>: <result>" diagnostics.
 BEHAVIOUR_RE = re.compile(r"^#\s*(persist delete after unregister):\s*(.*)$")
 SELFTESTS = ("abi_test", "dyn_test", "ftrace_test", "perf_test")
+T_KERNEL_BUILD = 4000  # vm/build-kernel when the cache misses (a full kernel build)
 
 # Selftest results that fail (some only sometimes) on Debian's 6.12.117 in the ehconf
 # guest for a known reason. Each names the reason and the ehconf tests that check the
@@ -165,15 +166,13 @@ def locate_kernel(repo: str):
         tool = os.path.join(repo, "vm", "build-kernel")
         if not os.access(tool, os.X_OK):
             return "", "", 0.0, f"{tool} is missing: cannot build the guest kernel"
-        try:
-            p = subprocess.run([tool], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               stdin=subprocess.DEVNULL, timeout=4000)
-        except subprocess.TimeoutExpired:
-            return "", "", time.monotonic() - t0, "vm/build-kernel timed out"
-        out = p.stdout.decode(errors="replace").strip().splitlines()
+        p = run_program([tool], T_KERNEL_BUILD, merge_stderr=False)
+        if p.error or p.timed_out:
+            return "", "", time.monotonic() - t0, f"vm/build-kernel: {p.how()}"
+        out = p.output.strip().splitlines()
         if p.returncode != 0 or not out:
             return "", "", time.monotonic() - t0, \
-                f"vm/build-kernel failed (exit {p.returncode}): {_tail(p.stderr.decode(errors='replace'))}"
+                f"vm/build-kernel failed (exit {p.returncode}): {_tail(p.stderr)}"
         k = out[-1].strip()
         if not os.path.isfile(k):
             return "", "", time.monotonic() - t0, f"vm/build-kernel printed {k!r}, not a file"
@@ -204,13 +203,10 @@ def boot(repo: str, build: str, results: str, cases: List[str]) -> VmRun:
     for c in cases:
         argv += ["--case", c]
     t0 = time.monotonic()
-    with open(os.path.join(results, "vm-run.log"), "wb") as logf:
-        try:
-            p = subprocess.run(argv, stdout=logf, stderr=subprocess.STDOUT, cwd=repo,
-                               stdin=subprocess.DEVNULL, timeout=timeout + 120)
-            rc = p.returncode
-        except subprocess.TimeoutExpired:
-            rc = None
+    # vm/run kills QEMU at its own timeout; this one is the guard around vm/run itself
+    # (a timeout kills its whole session, QEMU included).
+    p = run_program(argv, timeout + 120, cwd=repo, stdout_path=os.path.join(results, "vm-run.log"))
+    rc = None if (p.timed_out or p.error) else p.returncode
     secs = time.monotonic() - t0
     run = VmRun(True, kernel=kernel, selftests=sdir, results=results, exit_status=rc,
                 seconds=round(secs, 3), kernel_build_seconds=round(ksecs, 3))
@@ -223,7 +219,7 @@ def boot(repo: str, build: str, results: str, cases: List[str]) -> VmRun:
         with open(guest_json, encoding="utf-8") as f:
             run.guest = json.load(f)
     if rc is None:
-        run.ok, run.problem = False, f"vm/run did not return within {timeout + 120} s"
+        run.ok, run.problem = False, (p.error or f"vm/run did not return within {timeout + 120} s")
     elif run.guest and not run.guest.get("complete", True):
         # The guest stopped in the middle (a kernel crash ends it at once, see vm/run):
         # what ran before still counts; the boot item says what was running and why.
