@@ -66,16 +66,25 @@ include mk/deps.mk
 
 all: $(ALL_TARGETS)
 
-# Unit tests of lib/ and tools/ (KTAP output, one binary per area), run by pytest.
+# Run, then judge: a runner (harness/run.py) executes the programs with a timeout each and
+# writes $(O)/results/<runner>/summary.json with their KTAP; pytest (harness/test_results.py,
+# the plugin loaded by conftest.py) only reads those files and writes the JUnit XML.
+# `pytest --collect-only` starts no program.
 PYTEST := /usr/bin/python3 -m pytest
+RUN := /usr/bin/python3 harness/run.py
 JUNIT_DIR ?= $(O)/results
+# $(call judge,RUNNER,JUNIT NAME,BUILD[,more pytest files]): the items of one runner's results.
+judge = $(PYTEST) -q harness/test_results.py $(4) --ehconf-build $(3) --ehconf-results $(O)/results \
+        --ehconf-runner $(1) --junitxml=$(JUNIT_DIR)/$(2).xml
 
 # test_perf_tool runs the ehdecode binary, so the tools are part of a unit build.
 unit-build: $(UNIT_TESTS) $(TOOLS)
 
+# Unit tests of lib/ and tools/ (KTAP output, one binary per area).
 unit: $(UNIT_TESTS) $(TOOLS)
 	@mkdir -p $(JUNIT_DIR)
-	EHCONF_BUILD=$(B) $(PYTEST) -q -p no:cacheprovider harness/test_unit.py --junitxml=$(JUNIT_DIR)/unit-$(VARIANT).xml
+	@rc=0; $(RUN) unit --build $(B) --results $(O)/results || rc=1; \
+	$(call judge,unit,unit-$(VARIANT),$(B)) || rc=1; exit $$rc
 
 # The README's main command: everything test does, then the same cases on a real
 # kernel in QEMU (vm/ and harness/vm.mk), with report.md.

@@ -19,16 +19,24 @@
 #include <unistd.h>
 #endif
 
-/* Which offline capture the library writes: the same choice as provider.c makes, where
- * EHCONF_CAPTURE_TL (TraceLogging records) wins over EHCONF_CAPTURE (.dat records). */
+/* Which offline capture the library writes: the same choice as provider.c makes, from
+ * the capture rows of the transport registry (eh_transports.def, first variable set and
+ * non-empty wins): TraceLogging records (EHCONF_CAPTURE_TL) or .dat records
+ * (EHCONF_CAPTURE). */
 enum case_capture_kind { CASE_CAPTURE_NONE, CASE_CAPTURE_DAT, CASE_CAPTURE_TL };
 
 static inline enum case_capture_kind case_capture(const char **path)
 {
-    const char *tl = getenv("EHCONF_CAPTURE_TL"), *dat = getenv("EHCONF_CAPTURE");
+    const char *v;
 
-    *path = tl && tl[0] ? tl : dat && dat[0] ? dat : NULL;
-    return tl && tl[0] ? CASE_CAPTURE_TL : dat && dat[0] ? CASE_CAPTURE_DAT : CASE_CAPTURE_NONE;
+#define EH_CAPTURE_TRANSPORT(name, env, backend, reader, golden, tl) \
+    if ((v = getenv(env)) != NULL && v[0]) {                         \
+        *path = v;                                                   \
+        return (tl) ? CASE_CAPTURE_TL : CASE_CAPTURE_DAT;            \
+    }
+#include "eh_transports.def"
+    *path = NULL;
+    return CASE_CAPTURE_NONE;
 }
 
 /*
@@ -51,8 +59,9 @@ static inline off_t case_capture_size(void)
 
 /*
  * Whether writes go to ETW or to the TraceLogging capture that stands in for it
- * (EHCONF_CAPTURE_TL): there an event over EH_TL_EVENT_MAX (TraceLogging bytes, see
- * lib/eventheader/src/tl_encode.h: ETW's 64 KB counts its own headers too) is refused
+ * (EHCONF_CAPTURE_TL): the backend's row in eh_transports.def says tl = 1. There an
+ * event over EH_TL_EVENT_MAX (TraceLogging bytes, see lib/eventheader/src/tl_encode.h:
+ * ETW's 64 KB counts its own headers too) is refused
  * with E2BIG although EventHeader's 65535-byte limit would take it. Valid once a
  * provider is registered (the backend is chosen then).
  */
@@ -60,7 +69,14 @@ static inline int case_backend_is_tracelogging(void)
 {
     const char *b = eh_backend_name();
 
-    return strcmp(b, "etw") == 0 || strcmp(b, "tlcapture") == 0;
+#define EH_CAPTURE_TRANSPORT(name, env, backend, reader, golden, tl) \
+    if (strcmp(b, #backend) == 0)                                    \
+        return tl;
+#define EH_LIVE_TRANSPORT(name, backend, reader, golden, tl) \
+    if (strcmp(b, #backend) == 0)                            \
+        return tl;
+#include "eh_transports.def"
+    return 0;
 }
 
 /*

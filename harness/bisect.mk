@@ -2,11 +2,11 @@
 # harness/bisect.mk: the CI lint and the end-to-end test of kernel bisecting.
 #
 #   make ci-lint      fast (< 5 s): .github/workflows/ehconf.yml is valid YAML with the
-#                     jobs/steps CI needs (harness/test_workflow.py),
+#                     jobs/steps CI needs (tests/harness/test_workflow.py),
 #                     scripts/bisect-verdict.py maps VM runs to good/bad/skip correctly
-#                     (harness/test_bisect_verdict.py), and every row K01..K51 of
+#                     (tests/harness/test_bisect_verdict.py), and every row K01..K51 of
 #                     Documentation/kernel-behaviours.md is decided by a test of the
-#                     kernel case it names (harness/test_inventory.py).
+#                     kernel case it names (tests/harness/test_inventory.py).
 #                     JUnit: $(JUNIT_DIR)/ci-lint.xml
 #   make test-bisect  scripts/test-bisect.sh: a git history of Debian's 6.12 source with a
 #                     deliberate user_events regression, `git bisect run
@@ -15,8 +15,8 @@
 #   make test-kernel-mutants [MUTANTS=a,b]
 #                     scripts/kernel-mutants.py: each planted kernel regression of
 #                     scripts/kernel-mutants.txt must make the kernel case it names fail
-CI_LINT_PYTEST_FILES := harness/test_workflow.py harness/test_bisect_verdict.py \
-			harness/test_inventory.py harness/test_kernel_mutants.py
+CI_LINT_PYTEST_FILES := tests/harness/test_workflow.py tests/harness/test_bisect_verdict.py \
+			tests/harness/test_inventory.py tests/harness/test_kernel_mutants.py
 
 ci-lint:
 	@mkdir -p $(JUNIT_DIR)

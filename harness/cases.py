@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import List, Tuple
+from typing import List, Optional, Tuple
 
 from golden import compare
 from ktap import Report
 from runner import Run, run, run_ktap
+from transports import capture_env
 
 
 def find_cases(build: str) -> List[str]:
@@ -35,24 +36,26 @@ def declares_no_golden(repo: str, name: str) -> bool:
         return False
 
 
-def capture_case(case: str, dat: str, timeout: float) -> Tuple[Run, Report]:
+def capture_case(case: str, dat: str, timeout: float, log: Optional[str] = None
+                 ) -> Tuple[Run, Report]:
     """Run one case with EHCONF_CAPTURE=dat. The capture backend appends, so any old file
     is removed first: stale events must never make a broken case look right."""
     os.makedirs(os.path.dirname(dat), exist_ok=True)
     if os.path.exists(dat):
         os.unlink(dat)
-    # EHCONF_CAPTURE_TL would take precedence (provider.c): empty means unset there.
-    return run_ktap([case], timeout, env={"EHCONF_CAPTURE": dat, "EHCONF_CAPTURE_TL": ""})
+    # Every other capture variable is removed: one set earlier in the registry would win.
+    return run_ktap([case], timeout, env=capture_env("capture", dat), stdout_path=log)
 
 
-def capture_case_tl(case: str, tlcap: str, timeout: float) -> Tuple[Run, Report]:
+def capture_case_tl(case: str, tlcap: str, timeout: float, log: Optional[str] = None
+                    ) -> Tuple[Run, Report]:
     """Run one case with EHCONF_CAPTURE_TL=tlcap: every event is translated to TraceLogging
     exactly as the ETW backend would hand it to EventWriteTransfer and appended to a
     .tlcap file that `ehdecode --golden` decodes. Old file removed first, as above."""
     os.makedirs(os.path.dirname(tlcap), exist_ok=True)
     if os.path.exists(tlcap):
         os.unlink(tlcap)
-    return run_ktap([case], timeout, env={"EHCONF_CAPTURE_TL": tlcap})
+    return run_ktap([case], timeout, env=capture_env("tlcapture", tlcap), stdout_path=log)
 
 
 @dataclass
@@ -81,18 +84,22 @@ def decode(ehdecode: str, dat: str, timeout: float) -> Decoded:
     return Decoded(True, r.output, "")
 
 
-def golden_problem(ehdecode: str, capture: str, decoded: str, golden: str, case: str,
-                   transport: str, timeout: float) -> str:
-    """Decode capture (saved to decoded, for a diff by hand) and compare it with the golden
-    file as <transport>: "" when they agree, else why not (the reader's message)."""
+def decode_to(ehdecode: str, capture: str, decoded: str, timeout: float) -> str:
+    """Decode capture into the file decoded (kept for a diff by hand, and read by the
+    judge): "" on success, else why not, with the decoder's messages."""
     d = decode(ehdecode, capture, timeout)
     with open(decoded, "w", encoding="utf-8", errors="surrogateescape") as f:
         f.write(d.text)
-    if not d.ok:
-        return f"{case}: {d.problem}"
+    return d.problem
+
+
+def golden_problem(decoded_text: str, golden: str, case: str, transport: str,
+                   decoded_label: str) -> str:
+    """The judge: decoded events against golden (a path) compared as <transport>:
+    "" when they agree, else why not (the reader's message)."""
     if not os.path.exists(golden):
         return (f"{case}: no golden file golden/{case}.json: run `make golden` and review "
                 f"every line against cases/{case}.c")
     with open(golden, encoding="utf-8", errors="surrogateescape") as f:
-        res = compare(f.read(), d.text, case, transport=transport)
-    return "" if res.ok else f"{res.message}\n(decoded capture: {decoded})"
+        res = compare(f.read(), decoded_text, case, transport=transport)
+    return "" if res.ok else f"{res.message}\n(decoded capture: {decoded_label})"

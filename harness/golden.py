@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Golden comparison: decoded events (JSON lines from `ehdecode --golden`) against golden/<case>.json.
 
-Pure functions, no I/O: harness/test_golden.py proves they fail when they must.
+Pure functions, no I/O: tests/harness/test_golden.py proves they fail when they must.
 
 Format of a golden file: one JSON object per line, in the canonical form ehdecode --golden
 prints. Lines before the first event may be directives, objects with the single key
@@ -16,7 +16,8 @@ prints. Lines before the first event may be directives, objects with the single 
       is above the limit are expected to be MISSING from that capture; any of them that
       arrives is reported as extra. The offline capture file drops nothing.
   {"ehconf": {"etw": {"<event n>": {"why": "errno-lost: ...", "fields": {"<path>": <value>}}}}}
-      DECLARED DIFFERENCES of one transport ("perf", "ftrace" or "etw"): when comparing a
+      DECLARED DIFFERENCES of one transport (a golden name of harness/transports.py other
+      than "offline": "perf", "ftrace" or "etw"): when comparing a
       capture of that transport, every golden event whose "n" is <event n> is expected
       with each listed field (a flattened path as printed in a diff: a/b#2/[0]) holding
       the declared value instead of the golden one. The comparison stays exact: the
@@ -48,6 +49,8 @@ import json
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Dict, List, Tuple
+
+from transports import REFERENCE, golden_names
 
 MAX_REPORTED = 10  # differing events described in full; the rest are counted
 
@@ -134,7 +137,9 @@ class Data:
 
 
 KNOWN_DIRECTIVES = {"order", "size_field", "why", "note"}
-TRANSPORTS = ("perf", "ftrace", "etw")
+# Transports whose golden name may carry declared differences: every one of the
+# transport registry (lib/eventheader/include/eh_transports.def) but the reference.
+TRANSPORTS = golden_names()
 
 
 def parse_lines(text: str, source: str, allow_directives: bool) -> Data:
@@ -349,7 +354,7 @@ class Result:
 
 
 def compare(golden_text: str, capture_text: str, case: str = "case",
-            transport: str = "offline") -> Result:
+            transport: str = REFERENCE) -> Result:
     """Compare ehdecode --golden output of a capture with a golden file's text."""
     g = parse_lines(golden_text, f"golden/{case}.json", allow_directives=True)
     a = parse_lines(capture_text, f"{case} capture", allow_directives=False)

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Runs INSIDE the QEMU guest (started by harness/test_vm.py through vm/run): every
+"""Runs INSIDE the QEMU guest (started by harness/run_vm.py through vm/run): every
 conformance case under perf, the kernel's own user_events selftests, and a JSON summary.
 
     python3 harness/guest_run.py --results DIR [--build build/gcc] [--case NAME]...
@@ -23,7 +23,7 @@ A case whose source says "ehconf-no-golden" (the kernel_* cases) writes no event
 only step 4. Without /sys/kernel/tracing/user_events_data nothing runs and every case
 is recorded as skipped with the reason "kernel lacks CONFIG_USER_EVENTS".
 
-Results in DIR: guest-results.json (read by harness/test_vm.py and harness/report.py),
+Results in DIR: guest-results.json (read by harness/run_vm.py and harness/report.py),
 <case>.ktap, <case>.offline.ktap, <case>.perf.data, <case>.perf.json, <case>.perf.log,
 <case>.ehdecode.log, selftests/<name>.ktap. Standard library only (runs under the
 guest's python3, which is the host's, read-only over 9p).
@@ -49,6 +49,10 @@ SELFTESTS = ("abi_test", "dyn_test", "ftrace_test", "perf_test")
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(REPO, "harness"))
 from cases import declares_no_golden  # noqa: E402  (harness/cases.py: the marker's one home)
+# The one process runner of the harness (harness/runner.py), as on the host: every program
+# in a session of its own, every wait bounded, a timeout kills the whole session.
+from runner import run, start, stop  # noqa: E402
+from transports import capture_env  # noqa: E402  (the transport registry)
 
 # Step timeouts in seconds (TCG is slow: generous, but every wait is bounded).
 T_CASE = 120          # one case binary (offline or live)
@@ -75,42 +79,6 @@ def one_line(text: str, limit: int = 300) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
-def run(argv, timeout, env=None, stdout_path=None):
-    """Run argv in its own session, stdout+stderr merged; kill the group on timeout.
-    With stdout_path the output goes straight into that file as it is printed, so what a
-    program reported before a kernel crash ended the guest is still on the results share.
-    Returns (returncode or None, output text, seconds, timed_out)."""
-    full_env = dict(os.environ)
-    if env is not None:
-        full_env.update({k: v for k, v in env.items() if v is not None})
-        for k, v in env.items():
-            if v is None:
-                full_env.pop(k, None)
-    t0 = time.monotonic()
-    sink = open(stdout_path, "wb") if stdout_path else subprocess.PIPE
-    try:
-        try:
-            p = subprocess.Popen(argv, stdout=sink, stderr=subprocess.STDOUT,
-                                 stdin=subprocess.DEVNULL, env=full_env, start_new_session=True)
-        except OSError as e:
-            return None, f"cannot run {argv[0]}: {e}", 0.0, False
-        timed_out = False
-        try:
-            out, _ = p.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            timed_out = True
-            kill_group(p, signal.SIGKILL)
-            out, _ = p.communicate()
-    finally:
-        if stdout_path:
-            sink.close()
-    if stdout_path:
-        with open(stdout_path, "rb") as f:
-            out = f.read()
-    text = out.decode("utf-8", errors="replace")
-    return p.returncode, text, time.monotonic() - t0, timed_out
-
-
 def save_summary(out: str, summary: dict) -> None:
     """guest-results.json, rewritten after every step (write + rename, so the host never
     reads half a file): if the kernel dies, what ran before is still reported."""
@@ -121,25 +89,6 @@ def save_summary(out: str, summary: dict) -> None:
         f.flush()
         os.fsync(f.fileno())
     os.replace(path + ".tmp", path)
-
-
-def kill_group(p, sig):
-    try:
-        os.killpg(p.pid, sig)
-    except (ProcessLookupError, PermissionError):
-        pass
-
-
-def stop_process(p, timeout, first=signal.SIGTERM):
-    """Signal a background process group, wait, SIGKILL if it does not go."""
-    if p is None or p.poll() is not None:
-        return
-    kill_group(p, first)
-    try:
-        p.wait(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        kill_group(p, signal.SIGKILL)
-        p.wait()
 
 
 def tracepoint_names(dat_path: str):
@@ -247,9 +196,7 @@ class Recording:
     def start(self):
         t0 = time.monotonic()
         try:
-            self.reg = subprocess.Popen([self.ehregister, "--hold", str(HOLD)] + self.names,
-                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                        stdin=subprocess.DEVNULL, start_new_session=True)
+            self.reg = start([self.ehregister, "--hold", str(HOLD)] + self.names)
         except OSError as e:
             raise StepFailed(f"cannot run {self.ehregister}: {e}")
         why = wait_ready(self.reg, T_REGISTER)
@@ -271,8 +218,7 @@ class Recording:
         self.res["perf_command"] = " ".join(argv)
         with open(self.plog_path, "wb") as plog:
             try:
-                self.perf = subprocess.Popen(argv, stdout=plog, stderr=subprocess.STDOUT,
-                                             stdin=subprocess.DEVNULL, start_new_session=True)
+                self.perf = start(argv, stdout=plog)
             except OSError as e:
                 raise StepFailed(f"cannot run perf: {e}")
         os.write(self.fifo.ctl, b"enable\n")
@@ -295,15 +241,28 @@ class Recording:
             self.perf.wait(timeout=T_PERF_EXIT)
         except subprocess.TimeoutExpired:
             self.res.setdefault("notes", []).append("perf ignored 'stop': SIGINT")
-            stop_process(self.perf, T_PERF_EXIT, signal.SIGINT)
+            stop(self.perf, T_PERF_EXIT, signal.SIGINT)
         self.steps["perf_stop"] = round(time.monotonic() - t0, 3)
-        self.res["perf_exit"] = self.perf.returncode
+        self.res["perf_exit"] = self.perf.returncode  # None: perf did not end even on SIGKILL
 
     def cleanup(self):
         if self.fifo:
             self.fifo.close()
-        stop_process(self.perf, 10, signal.SIGINT)
-        stop_process(self.reg, 10)
+        stop(self.perf, 10, signal.SIGINT)
+        stop(self.reg, 10)
+
+
+def live(binary: str, out: str, case: str, res: dict) -> None:
+    """Step 4: the case on the real user_events, its KTAP straight into <case>.ktap."""
+    r = run([binary], T_CASE, env=capture_env(None),
+            stdout_path=os.path.join(out, case + ".ktap"))
+    res["steps"]["live"] = round(r.seconds, 3)
+    res["ktap"] = case + ".ktap"
+    res["live_exit"] = r.returncode
+    if r.timed_out:
+        res["live_timed_out"] = True
+    if r.error:
+        res["problem"] = r.error
 
 
 def capture_case(case: str, binary: str, args, res: dict, out: str, tmp: str) -> None:
@@ -315,13 +274,13 @@ def capture_case(case: str, binary: str, args, res: dict, out: str, tmp: str) ->
 
     # 1. offline: learn the tracepoint names
     dat = os.path.join(tmp, case + ".dat")
-    rc, text, secs, to = run([binary], T_CASE, env={"EHCONF_CAPTURE": dat},
-                             stdout_path=os.path.join(out, case + ".offline.ktap"))
-    steps["offline"] = round(secs, 3)
-    if to:
-        raise StepFailed(f"offline run timed out after {T_CASE} s")
+    r = run([binary], T_CASE, env=capture_env("capture", dat),
+            stdout_path=os.path.join(out, case + ".offline.ktap"))
+    steps["offline"] = round(r.seconds, 3)
+    if r.timed_out or r.error:
+        raise StepFailed(f"offline run: {r.how()}")
     if not os.path.exists(dat) or os.path.getsize(dat) == 0:
-        raise StepFailed(f"offline run (exit {rc}) wrote no capture record, so its "
+        raise StepFailed(f"offline run (exit {r.returncode}) wrote no capture record, so its "
                          f"tracepoint names are unknown")
     names = tracepoint_names(dat)
     res["tracepoints"] = names
@@ -332,13 +291,7 @@ def capture_case(case: str, binary: str, args, res: dict, out: str, tmp: str) ->
         rec.start()  # 2. pre-register, 3. perf with events enabled and acknowledged
 
         # 4. the case on the real user_events
-        rc, text, secs, to = run([binary], T_CASE, env={"EHCONF_CAPTURE": None},
-                                 stdout_path=os.path.join(out, case + ".ktap"))
-        steps["live"] = round(secs, 3)
-        res["ktap"] = case + ".ktap"
-        res["live_exit"] = rc
-        if to:
-            res["live_timed_out"] = True
+        live(binary, out, case, res)
 
         rec.stop()  # 5. perf.data is written to /tmp, then copied out
         pdata, plog_path = rec.pdata, rec.plog_path
@@ -355,15 +308,14 @@ def capture_case(case: str, binary: str, args, res: dict, out: str, tmp: str) ->
     # 6. decode
     t0 = time.monotonic()
     decoded = os.path.join(out, case + ".perf.json")
-    try:
-        with open(decoded, "wb") as fo, open(os.path.join(out, case + ".ehdecode.log"), "wb") as fe:
-            p = subprocess.run([ehdecode, "--golden", pdata], stdout=fo, stderr=fe,
-                               stdin=subprocess.DEVNULL, timeout=T_DECODE)
-        rc = p.returncode
-    except subprocess.TimeoutExpired:
-        raise StepFailed(f"ehdecode --golden timed out after {T_DECODE} s")
-    except OSError as e:
-        raise StepFailed(f"cannot run {ehdecode}: {e}")
+    r = run([ehdecode, "--golden", pdata], T_DECODE, merge_stderr=False)
+    with open(decoded, "w", encoding="utf-8", errors="surrogateescape") as fo:
+        fo.write(r.output)
+    with open(os.path.join(out, case + ".ehdecode.log"), "w", encoding="utf-8") as fe:
+        fe.write(r.stderr)
+    if r.error or r.timed_out:
+        raise StepFailed(f"ehdecode --golden: {r.how()}")
+    rc = r.returncode
     steps["decode"] = round(time.monotonic() - t0, 3)
     res["decoded"] = case + ".perf.json"
     res["ehdecode_exit"] = rc
@@ -381,13 +333,7 @@ def run_case(case: str, args, out: str, tmp: str) -> dict:
             raise StepFailed(f"case binary {binary} not built")
         if is_ktap_only(case):
             res["kind"] = "ktap-only"
-            rc, text, secs, to = run([binary], T_CASE, env={"EHCONF_CAPTURE": None},
-                                     stdout_path=os.path.join(out, case + ".ktap"))
-            res["steps"]["live"] = round(secs, 3)
-            res["ktap"] = case + ".ktap"
-            res["live_exit"] = rc
-            if to:
-                res["live_timed_out"] = True
+            live(binary, out, case, res)
         else:
             res["kind"] = "capture"
             capture_case(case, binary, args, res, out, tmp)
@@ -415,17 +361,20 @@ def run_selftests(sdir: str, out: str, deadline: float) -> dict:
             r.update(status="failed", problem="guest time budget exhausted before it ran")
         else:
             # The kernel's selftests race the asynchronous release of user events under
-            # TCG (see KNOWN_KSELFTEST_FAILURES in test_vm.py), so a failing binary runs
+            # TCG (see KNOWN_KSELFTEST_FAILURES in run_vm.py), so a failing binary runs
             # again, up to SELFTEST_ATTEMPTS times; every attempt's KTAP is kept and the
             # host counts a test as passed only if some attempt passed it. A deterministic
             # kernel regression fails every attempt.
             r["attempts"] = []
             for attempt in range(1, SELFTEST_ATTEMPTS + 1):
                 ktap = r["ktap"] if attempt == 1 else f"selftests/{name}.{attempt}.ktap"
-                rc, text, secs, to = run([exe], min(T_SELFTEST, deadline - time.monotonic()),
-                                         stdout_path=os.path.join(out, ktap))
+                limit = max(1.0, min(T_SELFTEST, deadline - time.monotonic()))
+                p = run([exe], limit, stdout_path=os.path.join(out, ktap))
+                rc, secs, to = p.returncode, p.seconds, p.timed_out
                 r["attempts"].append({"ktap": ktap, "exit": rc, "seconds": round(secs, 3),
                                       "timed_out": to})
+                if p.error:
+                    r["attempts"][-1]["error"] = p.error
                 log(f"selftest {name} (attempt {attempt}): exit {rc} in {secs:.1f} s"
                     + (" (timed out)" if to else ""))
                 if rc == 0 or to or time.monotonic() + 10 > deadline:
@@ -450,11 +399,11 @@ def run_bench(args, out: str, tmp: str) -> dict:
         if not os.access(exe, os.X_OK):
             raise StepFailed(f"{exe} not built (make bench-vm builds it)")
         rec.start()
-        rc, text, secs, to = run([exe], T_CASE)
-        res["steps"]["bench"] = round(secs, 3)
-        res["figures"] = [x for x in text.splitlines() if x.startswith("bench_vm:")]
-        if rc != 0 or to:
-            raise StepFailed(f"bench_vm exit {rc}{' (timed out)' if to else ''}: {one_line(text)}")
+        b = run([exe], T_CASE)
+        res["steps"]["bench"] = round(b.seconds, 3)
+        res["figures"] = [x for x in b.output.splitlines() if x.startswith("bench_vm:")]
+        if b.how():
+            raise StepFailed(f"bench_vm: {b.how()}: {one_line(b.output)}")
         rec.stop()
         res["perf_data_bytes"] = os.path.getsize(rec.pdata) if os.path.exists(rec.pdata) else 0
     except StepFailed as e:
@@ -470,14 +419,15 @@ def run_bench(args, out: str, tmp: str) -> dict:
 
 def guest_info() -> dict:
     info = {"kernel_release": os.uname().release, "user_events": os.path.exists(UE_DATA)}
-    rc, text, _, _ = run(["perf", "--version"], 20)
-    info["perf_version"] = text.strip() if rc == 0 else f"perf --version failed: {one_line(text)}"
+    p = run(["perf", "--version"], 20)
+    info["perf_version"] = (p.output.strip() if not p.how()
+                            else f"perf --version failed ({p.how()}): {one_line(p.output)}")
     info["cpus"] = os.cpu_count()
     return info
 
 
 def crash_kernel(out: str, summary: dict, case: str) -> None:
-    """The harness's own test of a kernel crash (harness/test_vm.py): after `case` the
+    """The harness's own test of a kernel crash (harness/run_vm.py): after `case` the
     kernel panics on purpose (sysrq c), so the run must end at once and still report it."""
     summary["running"] = f"the planted crash after {case} (EHCONF_TEST_CRASH_AFTER)"
     save_summary(out, summary)

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Formats <results>/vm-results.json (written by harness/test_vm.py) as report.md.
+"""Formats <results>/vm-results.json (written by harness/run_vm.py) as report.md.
 
     /usr/bin/python3 harness/report.py build/results/vm-results.json report.md
 
@@ -14,8 +14,12 @@ and the failures.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections import Counter
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from run_vm import CONSUMERS, OFFLINE, PERF  # noqa: E402  (golden names of the registry)
 
 MARK = {"pass": "pass", "ok": "pass", "fail": "**FAIL**", "skip": "skip", "xfail": "xfail",
         "todo": "xfail", "not run": "not run", "missing or different": "**MISSING/DIFF**",
@@ -51,7 +55,7 @@ def fmt(data: dict) -> str:
     L.append("# ehconf conformance report (make check)\n")
     L.append(f"**{counts.get('pass', 0)} passed, {counts.get('fail', 0)} failed, "
              f"{counts.get('skip', 0)} skipped, {counts.get('xfail', 0)} known failures (xfail)** "
-             f"(items of harness/test_vm.py; the offline run has its own JUnit file)\n")
+             f"(items of harness/run_vm.py; the offline run has its own JUnit file)\n")
     if data.get("problem"):
         L.append(f"> The VM run did not complete: {data['problem']}\n")
 
@@ -72,8 +76,8 @@ def fmt(data: dict) -> str:
              "(binary search + neighbours).\n")
     L.append("| consumer | measured | expected for 6.12 |\n|---|---|---|")
     lim = data.get("limits", {})
-    for c in ("perf", "ftrace"):
-        L.append(f"| {c} | {lim.get(c, 'not measured')} | {EXPECTED_6_12[c]} |")
+    for c in CONSUMERS:
+        L.append(f"| {c} | {lim.get(c, 'not measured')} | {EXPECTED_6_12.get(c, '-')} |")
     for what, text in sorted((data.get("behaviours") or {}).items()):
         L.append(f"\n{what}: {cell(text)}")
     L.append("")
@@ -87,8 +91,8 @@ def fmt(data: dict) -> str:
     for name, c in sorted(cases.items()):
         gold = c.get("golden", {})
         tests = c.get("tests", {})
-        off = gold.get("offline") if c.get("kind") == "capture" else _worst(t.get("offline") for t in tests.values())
-        live = gold.get("perf") if c.get("kind") == "capture" else _worst(t.get("perf") for t in tests.values())
+        off = gold.get(OFFLINE) if c.get("kind") == "capture" else _worst(t.get(OFFLINE) for t in tests.values())
+        live = gold.get(PERF) if c.get("kind") == "capture" else _worst(t.get(PERF) for t in tests.values())
         steps = ", ".join(f"{k} {v:.1f}" for k, v in c.get("steps", {}).items())
         L.append(f"| {name} | {c.get('kind', '-')} | {mark(off)} | {mark(live)} | "
                  f"{len(c.get('tracepoints', []))} | {cell(steps) or '-'} | {cell(c.get('problem', '')) or '-'} |")
@@ -103,7 +107,7 @@ def fmt(data: dict) -> str:
         L.append(f"### {name}\n")
         L.append(f"| test | offline | {perf_t} |\n|---|---|---|")
         for t, v in tests.items():
-            L.append(f"| {cell(t)} | {mark(v.get('offline'))} | {mark(v.get('perf'))} |")
+            L.append(f"| {cell(t)} | {mark(v.get(OFFLINE))} | {mark(v.get(PERF))} |")
         L.append("")
 
     L.append("## Events per case (golden events found in each decoded capture)\n")
@@ -119,7 +123,7 @@ def fmt(data: dict) -> str:
         for e in ev:
             groups.setdefault(e.get("n"), []).append(e)
         for n, es in groups.items():
-            L.append(f"| {cell(n)} | {len(es)} | {_tally(es, 'offline')} | {_tally(es, 'perf')} |")
+            L.append(f"| {cell(n)} | {len(es)} | {_tally(es, OFFLINE)} | {_tally(es, PERF)} |")
         L.append("")
 
     L.append("## Kernel user_events selftests\n")

@@ -5,7 +5,7 @@ against kselftest_harness.h.
 runner_selftest.exe runs tests that fail on purpose (an EXPECT goes on, an ASSERT stops,
 a crash, a hang, a skip with its reason...). RUNNER_EXPECTED says, for each, the verdict
 and diagnostics kselftest_harness.h gives for the same code; check_one() and
-check_all_listed() compare a parsed KTAP report with it. harness/test_wine.py uses them
+check_all_listed() compare a parsed KTAP report with it. harness/run_wine.py uses them
 under wine; on Windows, scripts/windows/check.ps1 runs this file as a program:
 
   python harness/runner_selftest.py build\mingw\tests\windows\runner_selftest.exe

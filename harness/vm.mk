@@ -3,9 +3,11 @@
 #
 #   make check-vm     one boot of the guest kernel (vm/run, kernel from vm/build-kernel or
 #                     KERNEL=bzImage) runs every case under perf and the kernel's own
-#                     user_events selftests (harness/guest_run.py), then pytest turns the
-#                     results into items (harness/test_vm.py, JUnit: $(JUNIT_DIR)/vm.xml)
-#                     and harness/report.py writes report.md at the top of the checkout.
+#                     user_events selftests (harness/guest_run.py); the runner
+#                     (harness/run.py vm, harness/run_vm.py) decides the outcomes, then a
+#                     second boot checks that a kernel crash ends the run (crash test);
+#                     pytest turns the results into items (JUnit: $(JUNIT_DIR)/vm.xml) and
+#                     harness/report.py writes report.md at the top of the checkout.
 #   make check-vm KASAN=1
 #                     the same run on the KASAN variant of the guest kernel (vm/config.kasan,
 #                     its own cached build): a use-after-free or out-of-bounds access in
@@ -19,7 +21,7 @@
 #
 # Guest artifacts: $(O)/results/vm/ (console.log, vm.json, guest-results.json, per case
 # <case>.ktap, <case>.perf.data, <case>.perf.json, selftests/*.ktap).
-# VM_GUARD_SECONDS is only a hang guard around pytest; vm/run has its own timeout
+# VM_GUARD_SECONDS is only a hang guard around the runner; vm/run has its own timeout
 # (EHCONF_VM_TIMEOUT, default 600 s) and kills QEMU itself.
 VM_GUARD_SECONDS ?= 5400
 KASAN ?= 0
@@ -31,16 +33,15 @@ VM_REPORT ?= report.md
 VM_ENV := KASAN=0
 endif
 
-# The kernel is built (or found in the cache) before pytest starts, so its progress
-# lines reach the terminal; pytest would capture them. A failed build is reported by
-# the VM items, which try vm/build-kernel again and name its error.
+# The kernel is built (or found in the cache) before the runner starts, so its progress
+# lines reach the terminal. A failed build is reported by the VM items: the runner tries
+# vm/build-kernel again and names its error.
 check-vm: all
 	@mkdir -p $(JUNIT_DIR)
 	@if [ -z "$${KERNEL:-}" ]; then echo "check-vm: kernel: vm/build-kernel (cached after the first build)"; \
 	  $(VM_ENV) vm/build-kernel >/dev/null || echo "check-vm: vm/build-kernel failed; the VM items say why" >&2; fi
-	@rc=0; $(VM_ENV) EHCONF_BUILD=$(B) EHCONF_RESULTS=$(O)/results timeout $(VM_GUARD_SECONDS) \
-	  $(PYTEST) -q -p no:cacheprovider harness/test_vm.py \
-	  --junitxml=$(JUNIT_DIR)/vm.xml || rc=$$?; \
+	@rc=0; $(VM_ENV) timeout $(VM_GUARD_SECONDS) $(RUN) vm --build $(B) --results $(O)/results || rc=1; \
+	$(call judge,vm,vm,$(B)) || rc=1; \
 	if [ -f $(O)/results/vm-results.json ]; then \
 	  /usr/bin/python3 harness/report.py $(O)/results/vm-results.json $(VM_REPORT) || rc=1; \
 	else echo "check-vm: no $(O)/results/vm-results.json, so no $(VM_REPORT)" >&2; rc=1; fi; \

@@ -5,7 +5,7 @@
 #       lib/libeventheader-win.a, lib/libehdecode-win.a (the portable sources),
 #       cases/*.exe (cases/windows/case_runner.c in place of kselftest_harness.h),
 #       bin/etwcapture.exe, tests/tl/test_tl_*.exe, tests/windows/runner_selftest.exe
-#   make check-wine                    runs them under wine (harness/test_wine.py)
+#   make check-wine                    runs them under wine (harness/run_wine.py)
 #
 # What wine can and cannot show (Documentation/tracelogging.md §8): wine's ETW is a
 # stub. EventRegister succeeds, EventWriteTransfer/StartTraceW/EnableTraceEx2 return 0
@@ -53,7 +53,7 @@ $(B)/cases/%.exe: $(B)/obj/cases-win/%.o $(WIN_CASE_RUNNER) $(WIN_EH_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ $(WIN_LDLIBS)
 
-# The runner's own tests (harness/test_wine.py checks their verdicts): not a case.
+# The runner's own tests (harness/run_wine.py checks their verdicts): not a case.
 WIN_RUNNER_SELFTEST := $(B)/tests/windows/runner_selftest.exe
 
 $(WIN_RUNNER_SELFTEST): $(B)/obj/cases-win/windows/runner_selftest.o $(WIN_CASE_RUNNER)
@@ -108,7 +108,7 @@ windows-build-if-mingw:
 	  echo "windows-build: SKIP: $(MINGW_CC) not installed (apt-get install gcc-mingw-w64-x86-64)"; \
 	fi
 
-# The Windows build under wine (harness/test_wine.py): the case runner's own tests, the
+# The Windows build under wine (harness/run_wine.py): the case runner's own tests, the
 # TraceLogging unit tests, every case with its TraceLogging capture decoded by Linux's
 # ehdecode and diffed against golden/ (transport "etw"), every case on the ETW backend,
 # and etwcapture up to wine's missing ETW consumer. One SKIP line without mingw-w64.
@@ -116,7 +116,7 @@ windows-build-if-mingw:
 check-wine windows-smoke: windows-build-if-mingw
 	$(MAKE) -j$(NPROC) VARIANT=gcc $(O)/gcc/bin/ehdecode
 	@mkdir -p $(JUNIT_DIR)
-	EHCONF_BUILD=$(O)/gcc EHCONF_MINGW_BUILD=$(O)/mingw $(PYTEST) -q -p no:cacheprovider \
-	  harness/test_wine.py --junitxml=$(JUNIT_DIR)/wine.xml
+	@rc=0; $(RUN) wine --build $(O)/gcc --mingw $(O)/mingw --results $(O)/results || rc=1; \
+	$(call judge,wine,wine,$(O)/gcc) || rc=1; exit $$rc
 
 .PHONY: windows-build windows-smoke windows-build-if-mingw check-wine

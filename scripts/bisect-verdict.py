@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""Turns one VM run of the harness (harness/test_vm.py's vm-results.json) into a
+"""Turns one VM run of the harness (harness/run_vm.py's vm-results.json) into a
 `git bisect run` verdict for scripts/bisect.sh.
 
     scripts/bisect-verdict.py --results DIR [--case NAME]... [--ignore-kernel-log]

@@ -10,7 +10,7 @@
 # olddefconfig, out of tree in one object dir per tree under $EHCONF_CACHE, ccache),
 # boots it in QEMU and runs the named ehconf cases there (default: every case and the
 # kernel's own user_events selftests) through
-# harness/test_vm.py (EHCONF_VM_CASES selects the cases). CASE may also be
+# harness/run.py vm (EHCONF_VM_CASES selects the cases). CASE may also be
 #   CASE/TEST            only that test of the case decides (e.g.
 #                        kernel_write/K29_K30_write_without_tracer_is_ebadf): the binary still runs whole, but
 #                        its other tests, its golden diff and the kernel log are not judged
@@ -124,7 +124,7 @@ if [[ $krc -ne 0 || -z "$kernel" || ! -f "$kernel" ]]; then
 fi
 note "kernel built in ${build_s}s: $kernel"
 
-# --- boot it and run the cases (one QEMU boot, harness/test_vm.py) -----------------------
+# --- boot it and run the cases (one QEMU boot, harness/run.py vm) -----------------------
 results=$step/results
 note "running ${cases[*]} in the VM"
 tv=$SECONDS
@@ -133,12 +133,11 @@ tv=$SECONDS
     KERNEL=$kernel EHCONF_BUILD=$ebuild EHCONF_RESULTS=$results \
     EHCONF_VM_CASES="${ehconf_cases[*]}" \
         timeout --kill-after=30 $(( ${EHCONF_VM_TIMEOUT:-600} + 300 )) \
-        /usr/bin/python3 -m pytest -q -p no:cacheprovider harness/test_vm.py \
-        --junitxml="$results/vm.xml"
+        /usr/bin/python3 harness/run.py vm --no-crash-test --build "$ebuild" --results "$results"
 ) >"$step/vm-test.log" 2>&1
 prc=$?
-note "VM run took $((SECONDS - tv))s (pytest exit $prc, log: $step/vm-test.log)"
-# A stuck pytest was killed: decide from what the boot left behind (verdict below).
+note "VM run took $((SECONDS - tv))s (runner exit $prc, log: $step/vm-test.log)"
+# A stuck runner was killed: decide from what the boot left behind (verdict below).
 
 verdict_args=(--results "$results")
 for c in "${cases[@]}"; do verdict_args+=(--case "$c"); done

@@ -10,7 +10,7 @@ the EventHeader capture (transport "etw"). Differences by design are named in
 lib/decode/src/tl_json.c (errno-lost, time-range, utf-bom-lost, fixed-format-string)
 and may only appear where golden/<case>.json declares them for "etw" (harness/golden.py).
 
-`make check-offline` (so every `make test`) runs the same check as its test_offline
+`make check-offline` (so every `make test`) runs the same check as its offline runner
 items "tl-golden/<case>"; this script is the one-screen summary of that path alone.
 
     /usr/bin/python3 scripts/windows/tl_offline_check.py [BUILD_DIR]   (default build/gcc)

@@ -14,6 +14,8 @@
 #include "eh_internal.h"
 #include "tl_encode.h" /* eh_backend_tlcapture_open */
 
+/* The transport registry: lib/eventheader/include/eh_transports.def. */
+
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 static const struct eh_backend *g_backend; /* published once, read lock-free by writers */
 static int g_backend_chosen, g_backend_err;
@@ -58,21 +60,25 @@ const char *eh_backend_name(void)
     return be ? be->name : "none";
 }
 
-/* Called under the lock: EHCONF_CAPTURE_TL=file selects the TraceLogging capture
- * (tl_capture.c), EHCONF_CAPTURE=file the capture backend, else
- * user_events (ETW on Windows, tl_win_backends.c). The choice (or the failure) is
- * final for the process. */
+/* Called under the lock: the first capture transport of eh_transports.def whose
+ * variable is set and non-empty (EHCONF_CAPTURE_TL=file the TraceLogging capture of
+ * tl_capture.c, then EHCONF_CAPTURE=file the capture backend) opens its backend with
+ * that path; else user_events (ETW on Windows, tl_win_backends.c). The choice (or the
+ * failure) is final for the process. */
 static int choose_backend(void)
 {
     if (!g_backend_chosen) {
         const struct eh_backend *be = NULL;
-        const char *path = getenv("EHCONF_CAPTURE");
-        const char *tl_path = getenv("EHCONF_CAPTURE_TL");
-        if (tl_path && tl_path[0])
-            g_backend_err = eh_backend_tlcapture_open(tl_path, &be);
-        else
-            g_backend_err = path && path[0] ? eh_backend_capture_open(path, &be)
-                                            : eh_backend_user_events_open(&be);
+        const char *path;
+        int chosen = 0;
+#define EH_CAPTURE_TRANSPORT(name, env, backend, reader, golden, tl) \
+    if (!chosen && (path = getenv(env)) != NULL && path[0]) {        \
+        g_backend_err = eh_backend_##backend##_open(path, &be);      \
+        chosen = 1;                                                  \
+    }
+#include "eh_transports.def"
+        if (!chosen)
+            g_backend_err = eh_backend_user_events_open(&be);
         g_backend_chosen = 1;
         if (!g_backend_err)
             __atomic_store_n(&g_backend, be, __ATOMIC_RELEASE);

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Unit tests of harness/ktap.py with the shapes both of our producers print.
 
-Run: /usr/bin/python3 -m pytest -q -p no:cacheprovider harness/test_ktap.py
+Run: /usr/bin/python3 -m pytest -q -p no:cacheprovider tests/harness/test_ktap.py
 """
 
 from ktap import FAIL, PASS, SKIP, TODO, finish, format_failure, item_names, parse

@@ -20,7 +20,9 @@ import sys
 
 import pytest
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from common import REPO_ROOT
+
+REPO = REPO_ROOT
 SCRIPT = os.path.join(REPO, "scripts", "kernel-mutants.py")
 DOC = os.path.join(REPO, "Documentation", "kernel-behaviours.md")
 MIN_MUTANTS = 12

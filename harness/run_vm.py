@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The conformance run on a real kernel: ONE QEMU boot (vm/run) runs harness/guest_run.py,
-which drives every case under `perf record` and runs the kernel's user_events selftests;
-this file turns what the guest saved into pytest items.
+"""Runner `vm` (make check-vm): the conformance run on a real kernel. ONE QEMU boot (vm/run)
+runs harness/guest_run.py, which drives every case under `perf record` and runs the
+kernel's user_events selftests; this runner then reads what the guest saved and decides
+the outcomes below (pure functions of the guest's files: outcomes_for), which pytest turns
+into items (harness/results_plugin.py).
 
-Items (decided at collection time, after the boot; the test function only reports them):
+Outcomes:
   vm/boot                   the guest ran guest_run.py to completion
   vm/kernel-log             no kernel WARNING/BUG/Oops/panic in the console log except the
                             allowed "perf buffer not large enough" (once per boot, 6.12)
@@ -15,18 +17,18 @@ Items (decided at collection time, after the boot; the test function only report
                             equals what every golden file declares for that consumer
   kselftest/<binary>/<test> each KTAP result line of the kernel's own user_events selftests
                             (a known TCG race is xfail only if ehconf's covering tests passed)
-plus test_kernel_crash_ends_the_run_and_keeps_what_ran: a second, short boot that panics
-the kernel on purpose after one case (the harness's own fail-fast check).
+  vm/crash-ends-the-run     a second, short boot that panics the kernel on purpose after one
+                            case (the harness's own fail-fast check; --no-crash-test skips it)
 
-If the guest dies in the middle (a kernel crash ends it at once: vm/run), the items of
+If the guest dies in the middle (a kernel crash ends it at once: vm/run), the outcomes of
 what ran before still come from the partial results, the running test fails with the
 crash as its reason, and vm/boot names the crash.
 
-Without vm/run, a kernel or a finished guest run, every item FAILS with a one-line reason.
-A kernel without CONFIG_USER_EVENTS boots, and its items SKIP ("kernel lacks
-CONFIG_USER_EVENTS"). Everything is also written to <results>/vm-results.json, which
+Without vm/run, a kernel or a finished guest run, every outcome FAILS with a one-line
+reason. A kernel without CONFIG_USER_EVENTS boots, and its outcomes are skips ("kernel
+lacks CONFIG_USER_EVENTS"). Everything is also written to <results>/vm-results.json, which
 harness/report.py formats into report.md, with each row of Documentation/kernel-behaviours.md
-and its result on this kernel (harness/inventory.py).
+and its result on this kernel (harness/inventory.py), and scripts/bisect-verdict.py reads.
 
 Environment: KERNEL=bzImage (else vm/build-kernel builds or reuses the cached one),
 EHCONF_VM_TIMEOUT (seconds for the whole boot, default 600), EHCONF_VM_CASES (space
@@ -40,18 +42,24 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import time
 from dataclasses import asdict, dataclass, field
 from typing import Dict, List, Optional
 
-import pytest
-
 from cases import declares_no_golden, find_cases
-from conftest import safe_id, settings
+from common import safe_id
 from golden import compare, expected_events, parse_lines
 from inventory import load as load_inventory, rows_with_results
 from ktap import FAIL, PASS, SKIP, TODO, finish, format_failure, item_names, parse
+from runner import run as run_program
+from transports import REFERENCE, get, live_of
+
+# The two transports of this run, by their golden names (harness/transports.py): the
+# offline capture (the reference) and perf on the kernel's user_events; and the
+# consumers of user_events whose delivery limits kernel_limits measures.
+OFFLINE = REFERENCE
+PERF = get("perf").golden
+CONSUMERS = tuple(t.golden for t in live_of("user_events"))
 
 NO_USER_EVENTS = "kernel lacks CONFIG_USER_EVENTS"
 ALLOWED_WARNING = "perf buffer not large enough"
@@ -61,6 +69,7 @@ LIMIT_RE = re.compile(r"^#\s*(perf|ftrace) max payload:\s*(\d+)\s*$")
 # Other measured kernel behaviours the kernel cases print as "# <what>: <result>" diagnostics.
 BEHAVIOUR_RE = re.compile(r"^#\s*(persist delete after unregister):\s*(.*)$")
 SELFTESTS = ("abi_test", "dyn_test", "ftrace_test", "perf_test")
+T_KERNEL_BUILD = 4000  # vm/build-kernel when the cache misses (a full kernel build)
 
 # Selftest results that fail (some only sometimes) on Debian's 6.12.117 in the ehconf
 # guest for a known reason. Each names the reason and the ehconf tests that check the
@@ -157,15 +166,13 @@ def locate_kernel(repo: str):
         tool = os.path.join(repo, "vm", "build-kernel")
         if not os.access(tool, os.X_OK):
             return "", "", 0.0, f"{tool} is missing: cannot build the guest kernel"
-        try:
-            p = subprocess.run([tool], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               stdin=subprocess.DEVNULL, timeout=4000)
-        except subprocess.TimeoutExpired:
-            return "", "", time.monotonic() - t0, "vm/build-kernel timed out"
-        out = p.stdout.decode(errors="replace").strip().splitlines()
+        p = run_program([tool], T_KERNEL_BUILD, merge_stderr=False)
+        if p.error or p.timed_out:
+            return "", "", time.monotonic() - t0, f"vm/build-kernel: {p.how()}"
+        out = p.output.strip().splitlines()
         if p.returncode != 0 or not out:
             return "", "", time.monotonic() - t0, \
-                f"vm/build-kernel failed (exit {p.returncode}): {_tail(p.stderr.decode(errors='replace'))}"
+                f"vm/build-kernel failed (exit {p.returncode}): {_tail(p.stderr)}"
         k = out[-1].strip()
         if not os.path.isfile(k):
             return "", "", time.monotonic() - t0, f"vm/build-kernel printed {k!r}, not a file"
@@ -196,13 +203,10 @@ def boot(repo: str, build: str, results: str, cases: List[str]) -> VmRun:
     for c in cases:
         argv += ["--case", c]
     t0 = time.monotonic()
-    with open(os.path.join(results, "vm-run.log"), "wb") as logf:
-        try:
-            p = subprocess.run(argv, stdout=logf, stderr=subprocess.STDOUT, cwd=repo,
-                               stdin=subprocess.DEVNULL, timeout=timeout + 120)
-            rc = p.returncode
-        except subprocess.TimeoutExpired:
-            rc = None
+    # vm/run kills QEMU at its own timeout; this one is the guard around vm/run itself
+    # (a timeout kills its whole session, QEMU included).
+    p = run_program(argv, timeout + 120, cwd=repo, stdout_path=os.path.join(results, "vm-run.log"))
+    rc = None if (p.timed_out or p.error) else p.returncode
     secs = time.monotonic() - t0
     run = VmRun(True, kernel=kernel, selftests=sdir, results=results, exit_status=rc,
                 seconds=round(secs, 3), kernel_build_seconds=round(ksecs, 3))
@@ -215,7 +219,7 @@ def boot(repo: str, build: str, results: str, cases: List[str]) -> VmRun:
         with open(guest_json, encoding="utf-8") as f:
             run.guest = json.load(f)
     if rc is None:
-        run.ok, run.problem = False, f"vm/run did not return within {timeout + 120} s"
+        run.ok, run.problem = False, (p.error or f"vm/run did not return within {timeout + 120} s")
     elif run.guest and not run.guest.get("complete", True):
         # The guest stopped in the middle (a kernel crash ends it at once, see vm/run):
         # what ran before still counts; the boot item says what was running and why.
@@ -336,6 +340,7 @@ def read_text(path: str) -> Optional[str]:
 
 
 def outcomes_for(s, run: VmRun, cases: List[str]):
+    """s: anything with .repo, .build and .results (the paths of this run)."""
     """All items plus the data report.py needs."""
     out: List[Outcome] = []
     golden_dir = os.path.join(s.repo, "golden")
@@ -373,21 +378,21 @@ def outcomes_for(s, run: VmRun, cases: List[str]):
                 "steps": (r or {}).get("steps", {}), "problem": (r or {}).get("problem", ""),
                 "tracepoints": (r or {}).get("tracepoints", []), "events": []}
         report["cases"][case] = crep
-        # offline results of the same case (made by harness/test_offline.py), for the report
+        # offline results of the same case (made by the offline runner), for the report
         off_log = os.path.join(offline_dir, case + ".log")
         off_text = read_text(off_log)
         if off_text is not None:
             rep = finish(parse(off_text), 0, False, None, off_text)
             for ident, res in item_names(rep.results, ""):
-                crep["tests"].setdefault(ident, {})["offline"] = res.status
+                crep["tests"].setdefault(ident, {})[OFFLINE] = res.status
         gold = read_text(os.path.join(golden_dir, case + ".json"))
         off_json = read_text(os.path.join(offline_dir, case + ".json"))
         if gold is not None and not ktap_only:
             if off_json is not None:
-                res = compare(gold, off_json, case, transport="offline")
-                crep["golden"]["offline"] = "pass" if res.ok else "fail"
+                res = compare(gold, off_json, case, transport=OFFLINE)
+                crep["golden"][OFFLINE] = "pass" if res.ok else "fail"
             else:
-                crep["golden"]["offline"] = "not run"
+                crep["golden"][OFFLINE] = "not run"
 
         if r is None and not run.ok:
             out.append(Outcome(safe_id(f"vm/{case}"), "fail", f"not run: {run.problem}", "vm", case))
@@ -398,7 +403,7 @@ def outcomes_for(s, run: VmRun, cases: List[str]):
         if skip_all or (r and r.get("status") == "skipped"):
             why = (r or {}).get("problem") or NO_USER_EVENTS
             out.append(Outcome(safe_id(f"vm/{case}"), "skip", why, "vm", case))
-            crep["golden"]["perf"], crep["problem"] = "skip", why
+            crep["golden"][PERF], crep["problem"] = "skip", why
             if not ktap_only:
                 out.append(Outcome(safe_id(f"vm-golden/{case}"), "skip", why, "vm-golden", case))
             continue
@@ -418,7 +423,7 @@ def outcomes_for(s, run: VmRun, cases: List[str]):
                                   "vm", case)
             out += items
             for o in items:
-                crep["tests"].setdefault(o.ident[len(f"vm/{case}/"):], {})["perf"] = o.status
+                crep["tests"].setdefault(o.ident[len(f"vm/{case}/"):], {})[PERF] = o.status
         else:
             out.append(Outcome(safe_id(f"vm/{case}"), "fail",
                                f"{case} did not run on the kernel: {r.get('problem')}", "vm", case))
@@ -433,18 +438,18 @@ def outcomes_for(s, run: VmRun, cases: List[str]):
         decoded = read_text(os.path.join(run.results, r["decoded"])) if r.get("decoded") else None
         if gold is None:
             out.append(Outcome(ident, "fail", f"no golden/{case}.json", "vm-golden", case))
-            crep["golden"]["perf"] = "fail"
+            crep["golden"][PERF] = "fail"
             continue
-        crep["events"] = [{"n": n, "offline": st_off, "perf": st_perf}
+        crep["events"] = [{"n": n, OFFLINE: st_off, PERF: st_perf}
                           for (n, st_off), (_, st_perf) in zip(
-                              event_presence(gold, off_json, "offline"),
-                              event_presence(gold, decoded, "perf"))]
+                              event_presence(gold, off_json, OFFLINE),
+                              event_presence(gold, decoded, PERF))]
         if decoded is None:
             why = r.get("problem") or "no decoded perf capture"
             out.append(Outcome(ident, "fail", f"{case}: {why}", "vm-golden", case))
-            crep["golden"]["perf"] = "fail"
+            crep["golden"][PERF] = "fail"
             continue
-        res = compare(gold, decoded, case, transport="perf")
+        res = compare(gold, decoded, case, transport=PERF)
         msg = res.message
         if r.get("ehdecode_exit"):
             msg = f"ehdecode --golden exit {r['ehdecode_exit']}: {r.get('ehdecode_problem', '')}\n" + msg
@@ -453,12 +458,12 @@ def outcomes_for(s, run: VmRun, cases: List[str]):
             msg = f"{r.get('problem')}\n{msg}"
         msg += f"\n(decoded perf capture: {os.path.relpath(os.path.join(run.results, r['decoded']))})"
         out.append(Outcome(ident, "pass" if ok else "fail", msg, "vm-golden", case))
-        crep["golden"]["perf"] = "pass" if ok else "fail"
+        crep["golden"][PERF] = "pass" if ok else "fail"
 
     # measured limits against the goldens' declarations
     declared = golden_limits(golden_dir)
     if LIMITS_CASE in cases:
-        for consumer in ("perf", "ftrace"):
+        for consumer in CONSUMERS:
             ident = f"vm-limits/{consumer}"
             measured = report["limits"].get(consumer)
             decl = declared.get(consumer, {})
@@ -514,7 +519,7 @@ def outcomes_for(s, run: VmRun, cases: List[str]):
             "failed": [o.ident for o in items if o.status == "fail"]}
     report["items"] = [asdict(o) for o in out]
     # Documentation/kernel-behaviours.md row by row; a broken document must not cost the
-    # run its items (make ci-lint's harness/test_inventory.py names the problem).
+    # run its items (make ci-lint's tests/harness/test_inventory.py names the problem).
     try:
         report["inventory"] = rows_with_results(*load_inventory(s.repo), report["items"])
     except (OSError, ValueError) as e:
@@ -522,68 +527,81 @@ def outcomes_for(s, run: VmRun, cases: List[str]):
     return out, report
 
 
-_cache = {}
 
-
-def collect_vm_items(config):
-    s = settings(config)
-    if s.build in _cache:
-        return _cache[s.build]
-    results = os.path.join(s.results, "vm")
-    cases = os.environ.get("EHCONF_VM_CASES", "").split() or \
-        [os.path.basename(p) for p in find_cases(s.build)]
-    t0 = time.monotonic()
-    if cases:
-        run = boot(s.repo, s.build, results, cases)
-    else:
-        run = VmRun(False, f"no case binaries in {s.build}/cases (run `make all`)")
-    out, report = outcomes_for(s, run, cases)
-    report["pytest_collect_seconds"] = round(time.monotonic() - t0, 3)
-    os.makedirs(s.results, exist_ok=True)
-    with open(os.path.join(s.results, "vm-results.json"), "w", encoding="utf-8") as f:
-        json.dump(report, f, indent=2)
-        f.write("\n")
-    _cache[s.build] = out
-    return out
-
-
-def pytest_generate_tests(metafunc):
-    if "vm_item" in metafunc.fixturenames:
-        items = collect_vm_items(metafunc.config)
-        metafunc.parametrize("vm_item", items, ids=[i.ident for i in items])
-
-
-def test_vm(vm_item):
-    o = vm_item
-    if o.status == "fail":
-        pytest.fail(o.message, pytrace=False)
-    if o.status == "skip":
-        pytest.skip(o.message or "skipped")
-    if o.status == "xfail":
-        pytest.xfail(o.message or "TODO")
+@dataclass(frozen=True)
+class Paths:
+    repo: str
+    build: str
+    results: str
 
 
 CRASH_CASES = ("activity", "structs")  # small; the crash is planted after the first
 
 
-def test_kernel_crash_ends_the_run_and_keeps_what_ran(pytestconfig, monkeypatch):
+def crash_test(s: Paths) -> Outcome:
     """The harness itself: a kernel that panics while the cases run ends the boot within
-    seconds (not at the guest timeout), the items of what ran before still pass, the
-    boot item names the crash, and the case that never ran fails as "not run"."""
-    s = settings(pytestconfig)
+    seconds (not at the guest timeout), the outcomes of what ran before still pass, the
+    boot outcome names the crash, and the case that never ran fails as "not run"."""
+    ident = "vm/crash-ends-the-run"
     first, second = CRASH_CASES
-    monkeypatch.setenv("EHCONF_TEST_CRASH_AFTER", first)
-    run = boot(s.repo, s.build, os.path.join(s.results, "vm-crash"), list(CRASH_CASES))
+    old = os.environ.get("EHCONF_TEST_CRASH_AFTER")
+    os.environ["EHCONF_TEST_CRASH_AFTER"] = first  # vm/run passes EHCONF_* to the guest
+    try:
+        run = boot(s.repo, s.build, os.path.join(s.results, "vm-crash"), list(CRASH_CASES))
+    finally:
+        if old is None:
+            os.environ.pop("EHCONF_TEST_CRASH_AFTER", None)
+        else:
+            os.environ["EHCONF_TEST_CRASH_AFTER"] = old
     if run.guest.get("guest", {}).get("user_events") is False:
-        pytest.skip(NO_USER_EVENTS)
-    assert not run.ok, "the planted crash went unnoticed"
-    assert "sysrq triggered crash" in run.problem, run.problem
+        return Outcome(ident, "skip", NO_USER_EVENTS, "vm")
+    if run.ok:
+        return Outcome(ident, "fail", "the planted crash went unnoticed", "vm")
+    if "sysrq triggered crash" not in run.problem:
+        return Outcome(ident, "fail", f"the boot failed, but not with the planted crash: "
+                       f"{run.problem}", "vm")
     total = float(run.vm.get("total_seconds") or 1e9)
-    assert total < 120, f"the crashed guest took {total:.0f} s to end (timeout 600 s)"
+    if total >= 120:
+        return Outcome(ident, "fail", f"the crashed guest took {total:.0f} s to end "
+                       f"(timeout 600 s)", "vm")
     out, _ = outcomes_for(s, run, list(CRASH_CASES))
     by = {o.ident: o for o in out}
-    assert by["vm/boot"].status == "fail"
     ran = [o for o in out if o.ident.startswith(f"vm/{first}/")]
-    assert ran and all(o.status == "pass" for o in ran), [(o.ident, o.status) for o in ran]
-    assert by[f"vm-golden/{first}"].status == "pass", by[f"vm-golden/{first}"].message
-    assert by[f"vm/{second}"].status == "fail" and "not run" in by[f"vm/{second}"].message
+    problems = []
+    if by["vm/boot"].status != "fail":
+        problems.append("vm/boot did not fail")
+    if not ran or any(o.status != "pass" for o in ran):
+        problems.append(f"the tests of {first} (before the crash) did not all pass: "
+                        + ", ".join(f"{o.ident} {o.status}" for o in ran))
+    g = by.get(f"vm-golden/{first}")
+    if g is None or g.status != "pass":
+        problems.append(f"vm-golden/{first}: {g.status if g else 'missing'}")
+    n = by.get(f"vm/{second}")
+    if n is None or n.status != "fail" or "not run" not in n.message:
+        problems.append(f"vm/{second} (after the crash) is not a 'not run' failure")
+    if problems:
+        return Outcome(ident, "fail", "; ".join(problems), "vm")
+    return Outcome(ident, "pass", f"crash reported after {total:.0f} s", "vm")
+
+
+def run_vm(build: str, results: str, repo: str, cases: Optional[List[str]] = None,
+           crash: bool = True):
+    """Boot, decide the outcomes, write <results>/vm-results.json; (folder, entries)."""
+    s = Paths(repo, build, results)
+    folder = os.path.join(results, "vm")
+    cases = cases or [os.path.basename(p) for p in find_cases(build)]
+    t0 = time.monotonic()
+    if cases:
+        run = boot(repo, build, folder, cases)
+    else:
+        run = VmRun(False, f"no case binaries in {build}/cases (run `make all`)")
+    out, report = outcomes_for(s, run, cases)
+    report["runner_seconds"] = round(time.monotonic() - t0, 3)
+    os.makedirs(results, exist_ok=True)
+    with open(os.path.join(results, "vm-results.json"), "w", encoding="utf-8") as f:
+        json.dump(report, f, indent=2)
+        f.write("\n")
+    if crash and cases:
+        out.append(crash_test(s))
+    return folder, [{"kind": "check", "id": o.ident, "status": o.status, "message": o.message}
+                    for o in out]

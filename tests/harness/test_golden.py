@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 """Unit tests of harness/golden.py: the comparison must FAIL whenever the data differ.
 
-Run: /usr/bin/python3 -m pytest -q -p no:cacheprovider harness/test_golden.py
+Run: /usr/bin/python3 -m pytest -q -p no:cacheprovider tests/harness/test_golden.py
 """
 
 from golden import compare, expected_events, flatten, parse_lines, sorted_for_golden, Obj
+from common import REPO_ROOT
 
 E1 = '{ "n": "P:A", "x": 1, "s": "hi", "st": { "a": [ 1, 2 ], "b": { } }, "meta": { "level": 5 } }'
 E2 = '{ "n": "P:B", "y": -7, "meta": { "level": 4, "keyword": "0x1" } }'
@@ -256,7 +257,7 @@ def test_every_etw_declaration_names_a_tl_json_difference():
     starts with a row name of that table (an undocumented one is a decoder bug to fix)."""
     import glob
     import os
-    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    repo = REPO_ROOT
     with open(os.path.join(repo, "lib", "decode", "src", "tl_json.c"), encoding="utf-8") as f:
         names = _tl_difference_names(f.read())
     assert {"errno-lost", "time-range", "utf-bom-lost", "fixed-format-string"} <= names, names

@@ -27,8 +27,9 @@ from typing import Dict, List, Tuple
 
 import pytest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(HERE)
+from common import REPO_ROOT
+
+REPO = REPO_ROOT
 TABLE = os.path.join(REPO, "lib", "eventheader", "src", "tl_upper_table.h")
 GENERATOR = os.path.join(REPO, "scripts", "gen-uppercase-table.py")
 UCD_DIR = "/usr/share/unicode"

@@ -14,7 +14,9 @@ from typing import List, Optional
 import pytest
 import yaml
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from common import REPO_ROOT
+
+REPO = REPO_ROOT
 WORKFLOW = os.environ.get("EHCONF_WORKFLOW") or os.path.join(REPO, ".github", "workflows", "ehconf.yml")
 CACHE = "/var/cache/ehconf"
 

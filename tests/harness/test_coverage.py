@@ -22,8 +22,9 @@ from typing import Dict, Iterable, List, Optional, Set
 
 import pytest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(HERE)
+from common import REPO_ROOT
+
+REPO = REPO_ROOT
 GOLDEN = os.path.join(REPO, "golden", "field_types.json")
 CASE_SRC = os.path.join(REPO, "cases", "field_types.c")
 

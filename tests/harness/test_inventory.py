@@ -20,7 +20,7 @@ from typing import Dict, List
 
 import pytest
 
-from conftest import REPO_ROOT
+from common import REPO_ROOT
 from inventory import DOC, case_test_name, combine, ids_of, load, parse, rows_with_results
 from report import fmt
 

@@ -1,0 +1,28 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Small helpers shared by the runners (harness/run.py) and the pytest plugin
+(harness/results_plugin.py): where the checkout is, and how paths and item ids are
+spelled. Standard library only (the guest imports it too)."""
+
+from __future__ import annotations
+
+import os
+import re
+
+HARNESS_DIR = os.path.dirname(os.path.abspath(__file__))
+REPO_ROOT = os.path.dirname(HARNESS_DIR)
+
+
+def display_path(path: str) -> str:
+    """Repository-relative inside the checkout, absolute elsewhere (no '../../tmp/...')."""
+    path = os.path.abspath(path)
+    if path.startswith(REPO_ROOT + os.sep):
+        return os.path.relpath(path, REPO_ROOT)
+    return path
+
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9_.+/#-]+")
+
+
+def safe_id(text: str) -> str:
+    """A pytest/JUnit friendly id: no spaces, brackets or '::' (which would split names)."""
+    return _UNSAFE.sub("_", text).strip("_") or "_"

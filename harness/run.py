@@ -1,0 +1,74 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""The runners: execute the programs under test, with a timeout each, and write result
+files that pytest then judges (harness/results.py describes them).
+
+    harness/run.py unit    [--build build/asan]   unit-test binaries (make unit)
+    harness/run.py offline [--build build/gcc]    cases -> capture -> ehdecode (make check-offline)
+    harness/run.py wine    [--mingw build/mingw]  the Windows build under wine (make check-wine)
+    harness/run.py vm      [--case NAME]...       one QEMU boot on a real kernel (make check-vm)
+
+Common options: --build (EHCONF_BUILD, default build/gcc), --results (EHCONF_RESULTS,
+default <build>/../results), --timeout seconds per program (EHCONF_TIMEOUT, default 20).
+Exit status 0 when the results were written, whatever they say (pytest judges them);
+anything else means the runner itself broke (a Python error), and pytest then reports its
+results as missing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from common import REPO_ROOT, display_path  # noqa: E402
+from results import runner_command, write_summary  # noqa: E402
+
+
+def _absolute(p: str) -> str:
+    return p if os.path.isabs(p) else os.path.join(REPO_ROOT, p)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("runner", choices=("unit", "offline", "wine", "vm"))
+    ap.add_argument("--build", default=os.environ.get("EHCONF_BUILD", "build/gcc"))
+    ap.add_argument("--results", default=os.environ.get("EHCONF_RESULTS", ""))
+    ap.add_argument("--timeout", type=float, default=float(os.environ.get("EHCONF_TIMEOUT", "20")))
+    ap.add_argument("--mingw", default=os.environ.get("EHCONF_MINGW_BUILD", ""),
+                    help="wine: the mingw build folder (default <build>/../mingw)")
+    ap.add_argument("--case", action="append", default=[],
+                    help="vm: case name (default: $EHCONF_VM_CASES or every built case)")
+    ap.add_argument("--no-crash-test", action="store_true",
+                    help="vm: skip the second boot that panics the kernel on purpose")
+    args = ap.parse_args(argv)
+    build = os.path.abspath(_absolute(args.build))
+    results = os.path.abspath(_absolute(args.results or os.path.join(os.path.dirname(build), "results")))
+    variant = os.path.basename(build)
+    t0 = time.monotonic()
+    if args.runner == "unit":
+        from run_unit import run_unit
+        folder, entries = run_unit(build, results, args.timeout)
+    elif args.runner == "offline":
+        from run_offline import run_offline
+        folder, entries = run_offline(build, results, args.timeout, REPO_ROOT)
+    elif args.runner == "wine":
+        from run_wine import run_wine
+        mingw = os.path.abspath(_absolute(args.mingw or os.path.join(os.path.dirname(build), "mingw")))
+        folder, entries = run_wine(build, mingw, results, args.timeout, REPO_ROOT)
+    else:
+        from run_vm import run_vm
+        cases = args.case or os.environ.get("EHCONF_VM_CASES", "").split()
+        folder, entries = run_vm(build, results, REPO_ROOT, cases, crash=not args.no_crash_test)
+    path = write_summary(folder, args.runner, runner_command(args.runner, variant), entries,
+                         time.monotonic() - t0)
+    print(f"run {args.runner}: {len(entries)} entries in {display_path(path)} "
+          f"({time.monotonic() - t0:.1f} s); pytest judges them")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
