@@ -31,6 +31,7 @@ $(KSELFTEST_STAMP):
 	@touch $@
 	@echo "kselftest: done ($(KSELFTEST_DIR)/kselftest_harness.h)"
 
+## kselftest: extract kselftest_harness.h and kselftest.h from Debian's linux-source tarball (once)
 kselftest: $(KSELFTEST_STAMP)
 
 # --- offline conformance: cases -> capture file -> ehdecode --golden -> golden/*.json ---
@@ -42,6 +43,7 @@ OFFLINE_PYTEST_FILES := harness/test_offline.py harness/test_golden.py harness/t
                         harness/test_selftest_merge.py harness/test_summary.py \
                         harness/test_uppercase_table.py
 
+## check-offline: every case writes a capture file, ehdecode --golden decodes it, diffed against golden/
 check-offline: all
 	@mkdir -p $(JUNIT_DIR)
 	EHCONF_BUILD=$(B) timeout $(OFFLINE_GUARD_SECONDS) $(PYTEST) -q -p no:cacheprovider \
@@ -49,6 +51,7 @@ check-offline: all
 
 # Regenerates golden/<case>.json from a fresh capture of every case (CASE=name for one).
 # A golden file states what the spec says, so every change must be read by hand.
+## golden: regenerate golden/*.json from fresh captures (CASE=name for one; review the diff)
 golden: all
 	EHCONF_BUILD=$(B) /usr/bin/python3 harness/make_golden.py $(CASE)
 	@echo "golden: REVIEW every changed line against cases/<case>.c before committing:"

@@ -34,6 +34,7 @@ endif
 # The kernel is built (or found in the cache) before pytest starts, so its progress
 # lines reach the terminal; pytest would capture them. A failed build is reported by
 # the VM items, which try vm/build-kernel again and name its error.
+## check-vm: the cases under perf on a real kernel in QEMU (KASAN=1: the KASAN kernel; KERNEL=bzImage)
 check-vm: all
 	@mkdir -p $(JUNIT_DIR)
 	@if [ -z "$${KERNEL:-}" ]; then echo "check-vm: kernel: vm/build-kernel (cached after the first build)"; \
@@ -52,6 +53,7 @@ $(BENCH_VM): $(B)/obj/harness/bench_vm.o $(EH_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 ALL_TARGETS += $(BENCH_VM)
 
+## bench-vm: the benchmarks' figures on the real kernel in QEMU
 bench-vm: all
 	@mkdir -p $(O)/results/bench-vm
 	vm/run --timeout 600 --results $(abspath $(O)/results/bench-vm) -- \

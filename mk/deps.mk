@@ -10,6 +10,7 @@ DEB_PACKAGES := \
 	gcc-mingw-w64-x86-64 wine wine64 \
 	unicode-data
 
+## deps: install the Debian packages the project needs (as root; idempotent)
 deps:
 	@missing=$$(dpkg-query -W -f='$${Package} $${Status}\n' $(DEB_PACKAGES) 2>/dev/null | awk '$$NF != "installed" {print $$1}'; \
 	  for p in $(DEB_PACKAGES); do dpkg-query -W $$p >/dev/null 2>&1 || echo $$p; done | sort -u); \

@@ -19,6 +19,7 @@ $(B)/bench/%: $(B)/obj/tests/bench/%.o $(EHD_LIB) $(EH_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 ALL_TARGETS += $(BENCHES)
 
+## bench: run the benchmarks (they print figures and ratios; never pass or fail on timing)
 bench: $(BENCHES) $(TOOLS)
 	@for b in $(BENCHES); do echo "== $$b"; EHCONF_BUILD=$(B) $$b || exit 1; done
 
@@ -32,6 +33,7 @@ FUZZERS := $(patsubst tests/fuzz/%.c,$(FUZZ_DIR)/%,$(FUZZ_SRCS))
 $(FUZZ_DIR)/%: tests/fuzz/%.c $(EHD_LIB_SRCS) $(EH_LIB_SRCS)
 	@mkdir -p $(@D)
 	clang $(FUZZ_CFLAGS) -o $@ $< $(EHD_LIB_SRCS) $(EH_LIB_SRCS) -lpthread -lm
+## fuzz: run each libFuzzer target for FUZZ_SECONDS (default 60) from its seed corpus
 fuzz: $(FUZZERS)
 	@for f in $(FUZZERS); do n=$$(basename $$f); corpus=$(FUZZ_DIR)/corpus-$$n; mkdir -p $$corpus; \
 	  [ -d tests/fuzz/seeds-$$n ] && cp -n tests/fuzz/seeds-$$n/* $$corpus/ 2>/dev/null; \
