@@ -53,7 +53,7 @@ UNIT_TESTS :=
 
 # Every fragment is mandatory: a missing one stops make instead of silently dropping its
 # targets (only the generated dependency files at the end are optional).
-include mk/deps.mk mk/help.mk
+include mk/deps.mk mk/help.mk mk/lint.mk
 include lib/eventheader/build.mk lib/decode/build.mk tools/build.mk tests/build.mk
 # harness/ first: cases/build.mk names $(KSELFTEST_STAMP) in a prerequisite list,
 # which make expands as it reads the rule.
@@ -92,8 +92,9 @@ check:
 # Builds run in parallel (one job per core); the test runs themselves stay serial.
 NPROC := $(shell nproc 2>/dev/null || echo 2)
 
-## test: gcc and clang builds (-Werror), unit tests under ASan/UBSan, the offline check, check-wine, ci-lint
+## test: lint, gcc and clang builds (-Werror), unit tests under ASan/UBSan, the offline check, check-wine, ci-lint
 test:
+	$(MAKE) lint
 	$(MAKE) -j$(NPROC) VARIANT=gcc all
 	$(MAKE) -j$(NPROC) VARIANT=clang all
 	$(MAKE) -j$(NPROC) VARIANT=asan unit-build
