@@ -26,11 +26,16 @@ else ifeq ($(VARIANT),asan)
   CC := clang
   VARIANT_CFLAGS := -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
   VARIANT_LDFLAGS := -fsanitize=address,undefined
+else ifeq ($(VARIANT),fuzz)
+  # libFuzzer builds (make fuzz): everything instrumented, -fsanitize=fuzzer only at link.
+  CC := clang
+  VARIANT_CFLAGS := -O1 -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined
+  VARIANT_LDFLAGS := -fsanitize=fuzzer,address,undefined
 else ifeq ($(VARIANT),mingw)
   CC := x86_64-w64-mingw32-gcc
   VARIANT_CFLAGS := -O2
 else
-  $(error unknown VARIANT=$(VARIANT): gcc, clang, asan or mingw)
+  $(error unknown VARIANT=$(VARIANT): gcc, clang, asan, fuzz or mingw)
 endif
 
 CSTD := -std=c11 -D_GNU_SOURCE
@@ -60,7 +65,7 @@ include lib/eventheader/build.mk lib/decode/build.mk tools/build.mk tests/build.
 include harness/bisect.mk harness/build.mk harness/vm.mk harness/windows.mk
 include cases/build.mk vm/build.mk
 
-## all: build the library, tools, cases, unit tests and benchmarks of VARIANT (default gcc) into build/VARIANT
+## all: build the library, tools, cases, benchmarks and fuzz replayers of VARIANT (default gcc) into build/VARIANT
 all: $(ALL_TARGETS)
 
 # Unit tests of lib/ and tools/ (KTAP output, one binary per area), run by pytest.
@@ -98,6 +103,7 @@ test:
 	$(MAKE) -j$(NPROC) VARIANT=gcc all
 	$(MAKE) -j$(NPROC) VARIANT=clang all
 	$(MAKE) -j$(NPROC) VARIANT=asan unit-build
+	$(MAKE) -j$(NPROC) VARIANT=fuzz fuzz-build
 	$(MAKE) VARIANT=asan unit
 	$(MAKE) VARIANT=gcc check-offline
 	$(MAKE) check-wine
@@ -107,7 +113,7 @@ test:
 clean:
 	rm -rf $(O)
 
-.PHONY: all unit unit-build test clean check check-offline check-vm golden bench fuzz deps
+.PHONY: all unit unit-build test clean check check-offline check-vm golden bench fuzz fuzz-build deps
 
 DEPFILES := $(shell find $(B)/obj -name '*.d' 2>/dev/null)
 -include $(DEPFILES)

@@ -8,7 +8,7 @@ HELP_MAKEFILES = $(filter Makefile %.mk,$(MAKEFILE_LIST))
 
 ## help: this list, one line per target (from the `## target: text` comments of the makefiles)
 help:
-	@echo "usage: make [TARGET] [VARIABLE=value ...]   (VARIANT=gcc|clang|asan|mingw, O=build dir)"
+	@echo "usage: make [TARGET] [VARIABLE=value ...]   (VARIANT=gcc|clang|asan|fuzz|mingw, O=build dir)"
 	@sed -n 's/^## \([A-Za-z0-9_.-]*\): *\(.*\)$$/\1\t\2/p' $(HELP_MAKEFILES) | \
 	  awk -F'\t' '{ printf "  %-22s %s\n", $$1, $$2 }'
 
