@@ -59,7 +59,7 @@ UNIT_TESTS :=
 # Every fragment is mandatory: a missing one stops make instead of silently dropping its
 # targets (only the generated dependency files at the end are optional).
 include mk/deps.mk mk/help.mk mk/lint.mk
-include lib/eventheader/build.mk lib/decode/build.mk tools/build.mk tests/build.mk
+include lib/eventheader/build.mk lib/decode/build.mk tools/build.mk tests/build.mk mk/install.mk
 # harness/ first: cases/build.mk names $(KSELFTEST_STAMP) in a prerequisite list,
 # which make expands as it reads the rule.
 include harness/bisect.mk harness/build.mk harness/vm.mk harness/windows.mk
@@ -97,7 +97,7 @@ check:
 # Builds run in parallel (one job per core); the test runs themselves stay serial.
 NPROC := $(shell nproc 2>/dev/null || echo 2)
 
-## test: lint, gcc and clang builds (-Werror), unit tests under ASan/UBSan, the offline check, check-wine, ci-lint
+## test: lint, gcc/clang/fuzz builds (-Werror), unit tests and fuzz seeds under ASan/UBSan, check-offline, check-wine, test-install, ci-lint
 test:
 	$(MAKE) lint
 	$(MAKE) -j$(NPROC) VARIANT=gcc all
@@ -107,6 +107,7 @@ test:
 	$(MAKE) VARIANT=asan unit
 	$(MAKE) VARIANT=gcc check-offline
 	$(MAKE) check-wine
+	$(MAKE) -j$(NPROC) VARIANT=gcc test-install
 	$(MAKE) ci-lint
 
 ## clean: remove the build folder (O=build); the kernel cache in /var/cache/ehconf stays
