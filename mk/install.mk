@@ -22,6 +22,8 @@ INCLUDEDIR ?= $(PREFIX)/include
 MANDIR ?= $(PREFIX)/share/man
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 INSTALL ?= install
+# In the .pc files, paths under PREFIX are written relative to ${prefix} (relocatable).
+pc_path = $(if $(filter $(PREFIX)/%,$(1)),$${prefix}/$(patsubst $(PREFIX)/%,%,$(1)),$(1))
 
 # Position-independent objects of the library sources, for the shared libraries only
 # (the static archives and everything linked with them keep the $(B)/obj objects).
@@ -74,7 +76,8 @@ install: $(EH_LIB) $(EHD_LIB) $(SHARED_LIBS) $(INSTALL_BINS)
 	  ln -sf lib$$l.so.$(EHCONF_SOVERSION) $(DESTDIR)$(LIBDIR)/lib$$l.so || exit 1; done
 	$(INSTALL) -m 644 $(INSTALL_HEADERS) $(DESTDIR)$(INCLUDEDIR)/
 	for p in $(INSTALL_PCS); do \
-	  sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+	  sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(call pc_path,$(LIBDIR))|' \
+	      -e 's|@INCLUDEDIR@|$(call pc_path,$(INCLUDEDIR))|' \
 	      -e 's|@VERSION@|$(EHCONF_VERSION)|' mk/$$p.pc.in >$(DESTDIR)$(PKGCONFIGDIR)/$$p.pc || exit 1; done
 	$(INSTALL) -m 755 $(INSTALL_BINS) $(DESTDIR)$(BINDIR)/
 	$(INSTALL) -m 644 $(INSTALL_MANS) $(DESTDIR)$(MANDIR)/man1/

@@ -57,7 +57,8 @@ export PKG_CONFIG_LIBDIR=$root/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$dest
 unset PKG_CONFIG_PATH
 cc=${CC:-cc}
 for pc in eventheader ehdecode; do
-    [ "$(pkg-config --modversion "$pc")" != "" ] || fail "pkg-config $pc"
+    pkg-config --validate "$pc" || fail "pkg-config --validate $pc"
+    [ "$(pkg-config --variable=libdir "$pc")" = "$dest$prefix/lib" ] || fail "$pc.pc: libdir $(pkg-config --variable=libdir "$pc")"
 done
 ok "pkg-config finds eventheader $(pkg-config --modversion eventheader) and ehdecode $(pkg-config --modversion ehdecode): $(pkg-config --cflags --libs eventheader)"
 
