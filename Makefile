@@ -1,14 +1,7 @@
 # SPDX-License-Identifier: MIT
-# ehconf top-level Makefile.
-#
-#   make deps           install the Debian packages the project needs (root, idempotent)
-#   make                build the library, tools and cases (gcc, -Werror)
-#   make test           gcc + clang builds, unit tests under ASan/UBSan, the offline check
-#   make check-offline  conformance cases -> capture file -> ehdecode --golden -> diff golden/
-#   make check          test + check-offline + the conformance run on a real kernel in QEMU
-#   make golden         regenerate golden/*.json (review the diff before committing!)
-#   make bench          benchmarks (print figures; never pass/fail on timing)
-#   make fuzz           run the fuzz targets for FUZZ_SECONDS each
+# ehconf top-level Makefile. `make help` lists every target with one line each, taken
+# from the `## target: text` comment above its rule (mk/help.mk; `make lint` checks that
+# every .PHONY target has one).
 #
 # Build variants live side by side: build/gcc (default), build/clang, build/asan.
 # Every sub-folder contributes a build.mk fragment that uses the variables below.
@@ -33,11 +26,16 @@ else ifeq ($(VARIANT),asan)
   CC := clang
   VARIANT_CFLAGS := -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
   VARIANT_LDFLAGS := -fsanitize=address,undefined
+else ifeq ($(VARIANT),fuzz)
+  # libFuzzer builds (make fuzz): everything instrumented, -fsanitize=fuzzer only at link.
+  CC := clang
+  VARIANT_CFLAGS := -O1 -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined
+  VARIANT_LDFLAGS := -fsanitize=fuzzer,address,undefined
 else ifeq ($(VARIANT),mingw)
   CC := x86_64-w64-mingw32-gcc
   VARIANT_CFLAGS := -O2
 else
-  $(error unknown VARIANT=$(VARIANT): gcc, clang, asan or mingw)
+  $(error unknown VARIANT=$(VARIANT): gcc, clang, asan, fuzz or mingw)
 endif
 
 CSTD := -std=c11 -D_GNU_SOURCE
@@ -58,12 +56,16 @@ $(B)/obj/%.o: %.c
 ALL_TARGETS :=
 UNIT_TESTS :=
 
-include mk/deps.mk
--include lib/eventheader/build.mk lib/decode/build.mk tools/build.mk tests/build.mk
+# Every fragment is mandatory: a missing one stops make instead of silently dropping its
+# targets (only the generated dependency files at the end are optional).
+include mk/deps.mk mk/help.mk mk/lint.mk
+include lib/eventheader/build.mk lib/decode/build.mk tools/build.mk tests/build.mk mk/install.mk
 # harness/ first: cases/build.mk names $(KSELFTEST_STAMP) in a prerequisite list,
 # which make expands as it reads the rule.
--include $(sort $(wildcard harness/*.mk)) $(sort $(wildcard cases/*.mk vm/*.mk))
+include harness/bisect.mk harness/build.mk harness/vm.mk harness/windows.mk
+include cases/build.mk vm/build.mk
 
+## all: build the library, tools, cases, benchmarks and fuzz replayers of VARIANT (default gcc) into build/VARIANT
 all: $(ALL_TARGETS)
 
 # Run, then judge: a runner (harness/run.py) executes the programs with a timeout each and
@@ -78,9 +80,11 @@ judge = $(PYTEST) -q harness/test_results.py $(4) --ehconf-build $(3) --ehconf-r
         --ehconf-runner $(1) --junitxml=$(JUNIT_DIR)/$(2).xml
 
 # test_perf_tool runs the ehdecode binary, so the tools are part of a unit build.
+## unit-build: build the unit tests and tools of VARIANT without running them
 unit-build: $(UNIT_TESTS) $(TOOLS)
 
 # Unit tests of lib/ and tools/ (KTAP output, one binary per area).
+## unit: run the unit tests of VARIANT (KTAP, one pytest item per test; JUnit in build/results/)
 unit: $(UNIT_TESTS) $(TOOLS)
 	@mkdir -p $(JUNIT_DIR)
 	@rc=0; $(RUN) unit --build $(B) --results $(O)/results || rc=1; \
@@ -90,6 +94,7 @@ unit: $(UNIT_TESTS) $(TOOLS)
 # kernel in QEMU (vm/ and harness/vm.mk), with report.md.
 # The VM run needs a passing build; the closing line adds up every step's JUnit XML.
 CHECK_XML := unit-asan offline wine ci-lint vm
+## check: the README's main command: everything `make test` does, then check-vm on the 6.12 kernel, one summary line
 check:
 	@rm -f $(foreach x,$(CHECK_XML),$(JUNIT_DIR)/$(x).xml)
 	@rc=0; $(MAKE) test || rc=1; \
@@ -101,19 +106,24 @@ check:
 # Builds run in parallel (one job per core); the test runs themselves stay serial.
 NPROC := $(shell nproc 2>/dev/null || echo 2)
 
+## test: lint, gcc/clang/fuzz builds (-Werror), unit tests and fuzz seeds under ASan/UBSan, check-offline, check-wine, test-install, ci-lint
 test:
+	$(MAKE) lint
 	$(MAKE) -j$(NPROC) VARIANT=gcc all
 	$(MAKE) -j$(NPROC) VARIANT=clang all
 	$(MAKE) -j$(NPROC) VARIANT=asan unit-build
+	$(MAKE) -j$(NPROC) VARIANT=fuzz fuzz-build
 	$(MAKE) VARIANT=asan unit
 	$(MAKE) VARIANT=gcc check-offline
 	$(MAKE) check-wine
+	$(MAKE) -j$(NPROC) VARIANT=gcc test-install
 	$(MAKE) ci-lint
 
+## clean: remove the build folder (O=build); the kernel cache in /var/cache/ehconf stays
 clean:
 	rm -rf $(O)
 
-.PHONY: all unit unit-build test clean check check-offline check-vm golden bench fuzz deps
+.PHONY: all unit unit-build test clean check check-offline check-vm golden bench fuzz fuzz-build deps
 
 DEPFILES := $(shell find $(B)/obj -name '*.d' 2>/dev/null)
 -include $(DEPFILES)

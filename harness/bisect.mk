@@ -18,16 +18,19 @@
 CI_LINT_PYTEST_FILES := tests/harness/test_workflow.py tests/harness/test_bisect_verdict.py \
 			tests/harness/test_inventory.py tests/harness/test_kernel_mutants.py
 
+## ci-lint: the workflow's structure, the bisect verdicts, the K01-K51 inventory, the mutant recipes (seconds)
 ci-lint:
 	@mkdir -p $(JUNIT_DIR)
 	$(PYTEST) -q -p no:cacheprovider $(CI_LINT_PYTEST_FILES) --junitxml=$(JUNIT_DIR)/ci-lint.xml
 
+## test-bisect: git bisect run scripts/bisect.sh must find a planted regression in a 6.12 history (long)
 test-bisect:
 	scripts/test-bisect.sh
 
 # Proof that the kernel cases can fail: every mutant of scripts/kernel-mutants.txt (one
 # planted user_events regression each) must be caught by the test it names. Long (one
 # incremental kernel build and one boot per mutant): not part of `make check`.
+## test-kernel-mutants: each planted kernel regression must be caught by the case it names (MUTANTS=a,b; long)
 test-kernel-mutants: all
 	/usr/bin/python3 scripts/kernel-mutants.py $(if $(MUTANTS),--only $(MUTANTS))
 

@@ -31,6 +31,7 @@ $(KSELFTEST_STAMP):
 	@touch $@
 	@echo "kselftest: done ($(KSELFTEST_DIR)/kselftest_harness.h)"
 
+## kselftest: extract kselftest_harness.h and kselftest.h from Debian's linux-source tarball (once)
 kselftest: $(KSELFTEST_STAMP)
 
 # --- offline conformance: cases -> capture file -> ehdecode --golden -> golden/*.json ---
@@ -46,6 +47,7 @@ OFFLINE_PYTEST_FILES := tests/harness/test_golden.py tests/harness/test_ktap.py 
                         tests/harness/test_results_plugin.py tests/harness/test_transports.py \
                         tests/harness/test_run_vm.py
 
+## check-offline: every case writes a capture file, ehdecode --golden decodes it, diffed against golden/
 check-offline: all
 	@mkdir -p $(JUNIT_DIR)
 	@rc=0; timeout $(OFFLINE_GUARD_SECONDS) $(RUN) offline --build $(B) --results $(O)/results || rc=1; \
@@ -53,6 +55,7 @@ check-offline: all
 
 # Regenerates golden/<case>.json from a fresh capture of every case (CASE=name for one).
 # A golden file states what the spec says, so every change must be read by hand.
+## golden: regenerate golden/*.json from fresh captures (CASE=name for one; review the diff)
 golden: all
 	EHCONF_BUILD=$(B) /usr/bin/python3 harness/make_golden.py $(CASE)
 	@echo "golden: REVIEW every changed line against cases/<case>.c before committing:"

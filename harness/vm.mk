@@ -36,6 +36,7 @@ endif
 # The kernel is built (or found in the cache) before the runner starts, so its progress
 # lines reach the terminal. A failed build is reported by the VM items: the runner tries
 # vm/build-kernel again and names its error.
+## check-vm: the cases under perf on a real kernel in QEMU (KASAN=1: the KASAN kernel; KERNEL=bzImage)
 check-vm: all
 	@mkdir -p $(JUNIT_DIR)
 	@if [ -z "$${KERNEL:-}" ]; then echo "check-vm: kernel: vm/build-kernel (cached after the first build)"; \
@@ -53,6 +54,7 @@ $(BENCH_VM): $(B)/obj/harness/bench_vm.o $(EH_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 ALL_TARGETS += $(BENCH_VM)
 
+## bench-vm: the benchmarks' figures on the real kernel in QEMU
 bench-vm: all
 	@mkdir -p $(O)/results/bench-vm
 	vm/run --timeout 600 --results $(abspath $(O)/results/bench-vm) -- \

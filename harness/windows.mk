@@ -85,6 +85,7 @@ $(WIN_ETWCAPTURE): $(B)/obj/tools/windows/etwcapture.o $(B)/obj/tools/windows/et
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ $(WIN_LDLIBS)
 
+## windows-build: the mingw-w64 cross-build of the library, cases, unit tests and etwcapture.exe (build/mingw)
 windows-build: $(WIN_EH_LIB) $(WIN_EHD_LIB) $(WIN_ETWCAPTURE) $(WIN_TESTS) $(WIN_CASES) \
                $(WIN_RUNNER_SELFTEST)
 	@echo "windows-build: $(words $(WIN_CASES)) cases, $(words $(WIN_TESTS)) unit tests, etwcapture.exe and the libraries in $(B)"
@@ -101,6 +102,7 @@ endif
 # without it still runs every other check. Any variant may call it.
 MINGW_CC ?= x86_64-w64-mingw32-gcc
 
+## windows-build-if-mingw: windows-build when mingw-w64 is installed, else one SKIP line
 windows-build-if-mingw:
 	@if command -v $(MINGW_CC) >/dev/null 2>&1; then \
 	  $(MAKE) VARIANT=mingw windows-build; \
@@ -113,6 +115,8 @@ windows-build-if-mingw:
 # ehdecode and diffed against golden/ (transport "etw"), every case on the ETW backend,
 # and etwcapture up to wine's missing ETW consumer. One SKIP line without mingw-w64.
 # windows-smoke is its old name.
+## check-wine: the Windows build's cases and unit tests under wine, captures diffed against golden/
+## windows-smoke: the old name of check-wine
 check-wine windows-smoke: windows-build-if-mingw
 	$(MAKE) -j$(NPROC) VARIANT=gcc $(O)/gcc/bin/ehdecode
 	@mkdir -p $(JUNIT_DIR)

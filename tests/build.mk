@@ -19,23 +19,43 @@ $(B)/bench/%: $(B)/obj/tests/bench/%.o $(EHD_LIB) $(EH_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 ALL_TARGETS += $(BENCHES)
 
+## bench: run the benchmarks (they print figures and ratios; never pass or fail on timing)
 bench: $(BENCHES) $(TOOLS)
 	@for b in $(BENCHES); do echo "== $$b"; EHCONF_BUILD=$(B) $$b || exit 1; done
 
-# Fuzz targets: tests/fuzz/fuzz_*.c with libFuzzer (clang), built apart from the
-# variants because -fsanitize=fuzzer supplies main().
-FUZZ_SECONDS ?= 60
-FUZZ_DIR := $(O)/fuzz
+# Fuzz targets: every tests/fuzz/fuzz_<name>.c defines LLVMFuzzerTestOneInput and has its
+# seed corpus in tests/fuzz/seeds-fuzz_<name>/.
+#  - gcc, clang, asan: linked with tests/fuzz/replay_main.c as $(B)/tests/fuzz/test_fuzz_<name>,
+#    part of `all` and of the unit run, which replays the seeds (under ASan/UBSan in make test).
+#  - VARIANT=fuzz (top Makefile): libFuzzer builds, build/fuzz/bin/fuzz_<name> (make fuzz-build,
+#    also run by make test); `make fuzz` runs each for FUZZ_SECONDS and prints a table.
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
-FUZZ_CFLAGS := $(CSTD) $(WARNINGS) -g -O1 $(INCLUDES) -fsanitize=fuzzer,address,undefined
-FUZZERS := $(patsubst tests/fuzz/%.c,$(FUZZ_DIR)/%,$(FUZZ_SRCS))
-$(FUZZ_DIR)/%: tests/fuzz/%.c $(EHD_LIB_SRCS) $(EH_LIB_SRCS)
+FUZZ_REPLAYERS := $(patsubst tests/fuzz/%.c,$(B)/tests/fuzz/test_%,$(FUZZ_SRCS))
+$(B)/obj/tests/fuzz/replay_main.o: CFLAGS += -DFUZZ_SEEDS_ROOT='"$(CURDIR)/tests/fuzz"'
+$(B)/tests/fuzz/test_%: $(B)/obj/tests/fuzz/%.o $(B)/obj/tests/fuzz/replay_main.o $(EHD_LIB) $(EH_LIB)
 	@mkdir -p $(@D)
-	clang $(FUZZ_CFLAGS) -o $@ $< $(EHD_LIB_SRCS) $(EH_LIB_SRCS) -lpthread -lm
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+ifeq ($(filter fuzz mingw,$(VARIANT)),)
+UNIT_TESTS += $(FUZZ_REPLAYERS)
+ALL_TARGETS += $(FUZZ_REPLAYERS)
+endif
+
+FUZZ_SECONDS ?= 60
+FUZZERS := $(patsubst tests/fuzz/%.c,$(O)/fuzz/bin/%,$(FUZZ_SRCS))
+$(O)/fuzz/bin/fuzz_%: $(O)/fuzz/obj/tests/fuzz/fuzz_%.o $(EHD_LIB) $(EH_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+## fuzz-build: build the libFuzzer targets (clang, ASan/UBSan) into build/fuzz/bin
+## fuzz: run each libFuzzer target for FUZZ_SECONDS (default 60) from its seeds; a table of execs and coverage
+ifeq ($(VARIANT),fuzz)
+fuzz-build: $(FUZZERS)
 fuzz: $(FUZZERS)
-	@for f in $(FUZZERS); do n=$$(basename $$f); corpus=$(FUZZ_DIR)/corpus-$$n; mkdir -p $$corpus; \
-	  [ -d tests/fuzz/seeds-$$n ] && cp -n tests/fuzz/seeds-$$n/* $$corpus/ 2>/dev/null; \
-	  echo "== $$n for $(FUZZ_SECONDS)s"; $$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 $$corpus || exit 1; done
+	@mk/fuzz.sh $(FUZZ_SECONDS) $(O)/fuzz $(FUZZERS)
+else
+fuzz-build fuzz:
+	$(MAKE) VARIANT=fuzz $@
+endif
 
 # The writers of the real perf captures in tests/data/perf/ (make-captures.sh there runs
 # them in the guest). Built with everything so they keep compiling.

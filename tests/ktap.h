@@ -120,6 +120,18 @@ __attribute__((unused)) static int kt_mem_eq(const char *file, int line, const c
         return;                    \
     } while (0)
 
+/* Fills buf with "$TMPDIR/name" ($TMPDIR unset or empty: /tmp), a template for mkstemp()
+ * or mkdtemp() when name ends in XXXXXX; NULL if it does not fit. Tests never write to a
+ * fixed path: several runs (and users) share a machine. */
+__attribute__((unused)) static char *kt_tmp_template(char *buf, size_t size, const char *name)
+{
+    const char *dir = getenv("TMPDIR");
+    if (!dir || !dir[0])
+        dir = "/tmp";
+    int n = snprintf(buf, size, "%s/%s", dir, name);
+    return n > 0 && (size_t)n < size ? buf : NULL;
+}
+
 #define KT_CASE(fn) \
     {               \
 #fn, fn     \

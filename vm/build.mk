@@ -10,16 +10,20 @@
 VM_SMOKE_DIR ?= $(O)/vm-smoke
 VM_NOUSER_DIR ?= $(O)/vm-smoke-nouser
 
+## kernel: build or reuse the cached guest kernel and its user_events selftests (KERNEL_SRC=tree)
 kernel:
 	vm/build-kernel
 
+## initramfs: build or reuse the busybox initramfs of the guest
 initramfs:
 	vm/initramfs
 
+## vm-smoke: boot the guest, check user_events, perf and python3, run the kernel's selftests
 vm-smoke:
 	vm/smoke $(VM_SMOKE_DIR)
 
 # Expect a clean boot, the command to run, and "user_events": false in vm.json.
+## vm-smoke-nouser: boot a Debian kernel without user_events and check that vm/run reports it
 vm-smoke-nouser:
 	@k=$$(vm/fetch-debian-kernel) && \
 	vm/run --kernel "$$k" --timeout 300 --results $(VM_NOUSER_DIR) -- \

@@ -141,8 +141,10 @@ static long run_child(const char *bin, const char *arg, const char *path, double
 
 int main(void)
 {
-    char path[64];
-    snprintf(path, sizeof path, "/tmp/ehconf-bench-%d.perf.data", (int)getpid());
+    char path[4096];
+    const char *tmp = getenv("TMPDIR");
+    snprintf(path, sizeof path, "%s/ehconf-bench-%d.perf.data", tmp && tmp[0] ? tmp : "/tmp",
+             (int)getpid());
     double t0 = now();
     if (generate(path) != 0) {
         fprintf(stderr, "bench_decode: cannot write %s: %s\n", path, strerror(errno));

