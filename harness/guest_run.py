@@ -53,6 +53,7 @@ from cases import declares_no_golden  # noqa: E402  (harness/cases.py: the marke
 # in a session of its own, every wait bounded, a timeout kills the whole session.
 from runner import run, start, stop  # noqa: E402
 from transports import capture_env  # noqa: E402  (the transport registry)
+import expectations  # noqa: E402  (cases/kernel-expectations.txt)
 
 # Step timeouts in seconds (TCG is slow: generous, but every wait is bounded).
 T_CASE = 120          # one case binary (offline or live)
@@ -466,6 +467,16 @@ def main(argv=None) -> int:
         d = os.path.join(args.build, "cases")
         cases = sorted(f for f in os.listdir(d) if "." not in f) if os.path.isdir(d) else []
     info = guest_info()
+    # What the kernel cases expect of this kernel version: the cases inherit the values
+    # as EHCONF_EXPECT_*, and the report shows which row (version, reason) chose each.
+    try:
+        expect = expectations.for_kernel(info["kernel_release"])
+        os.environ.update(expectations.environment(expect))
+        info["expectations"] = {w: {"value": e.value, "since": e.since, "reason": e.reason}
+                                for w, e in expect.items()}
+    except (OSError, ValueError) as e:
+        info["expectations_problem"] = str(e)
+        log(f"expectations: {e}")
     # "complete" becomes true only at the very end; "running" names the step in progress.
     summary = {"guest": info, "cases": {}, "selftests": {}, "build": args.build,
                "complete": False, "running": ""}

@@ -25,7 +25,6 @@ MARK = {"pass": "pass", "ok": "pass", "fail": "**FAIL**", "skip": "skip", "xfail
         "todo": "xfail", "not run": "not run", "missing or different": "**MISSING/DIFF**",
         "dropped as declared": "dropped (declared)",
         "arrived although declared dropped": "**ARRIVED (declared dropped)**"}
-EXPECTED_6_12 = {"perf": 8184, "ftrace": 4064}
 
 
 def mark(v) -> str:
@@ -52,7 +51,7 @@ def fmt(data: dict) -> str:
     perf_t = f"perf on {rel}"
     items = data.get("items", [])
     counts = Counter(i["status"] for i in items)
-    L.append("# ehconf conformance report (make check)\n")
+    L.append(f"# ehconf conformance report: {cell(rel)}\n")
     L.append(f"**{counts.get('pass', 0)} passed, {counts.get('fail', 0)} failed, "
              f"{counts.get('skip', 0)} skipped, {counts.get('xfail', 0)} known failures (xfail)** "
              f"(items of harness/run_vm.py; the offline run has its own JUnit file)\n")
@@ -74,10 +73,17 @@ def fmt(data: dict) -> str:
     L.append("## Measured kernel limits\n")
     L.append("Largest payload (bytes after the 4-byte write index) delivered, found by cases/kernel_limits.c "
              "(binary search + neighbours).\n")
-    L.append("| consumer | measured | expected for 6.12 |\n|---|---|---|")
+    L.append(f"| consumer | measured | expected for {cell(rel)} | from cases/kernel-expectations.txt |")
+    L.append("|---|---|---|---|")
     lim = data.get("limits", {})
+    exp = g.get("expectations") or {}
     for c in CONSUMERS:
-        L.append(f"| {c} | {lim.get(c, 'not measured')} | {EXPECTED_6_12.get(c, '-')} |")
+        e = exp.get(f"{c}_max_payload")
+        row = f"since {e['since']}: {cell(e['reason'])}" if e else "-"
+        L.append(f"| {c} | {lim.get(c, 'not measured')} | {e['value'] if e else 'no row'} | {row} |")
+    if g.get("expectations_problem"):
+        L.append(f"\n**cases/kernel-expectations.txt could not be read: "
+                 f"{cell(g['expectations_problem'])}**")
     for what, text in sorted((data.get("behaviours") or {}).items()):
         L.append(f"\n{what}: {cell(text)}")
     L.append("")

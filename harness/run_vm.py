@@ -357,6 +357,17 @@ def outcomes_for(s, run: VmRun, cases: List[str]):
         out.append(Outcome("vm/boot", "fail", run.problem, "vm"))
     else:
         out.append(Outcome("vm/boot", "pass", f"guest ran in {run.guest.get('seconds')} s", "vm"))
+    # The kernel cases judged this kernel by cases/kernel-expectations.txt; a table the
+    # guest could not read leaves them on built-in 6.12 values, which must not pass quietly.
+    gi = run.guest.get("guest", {})
+    if gi.get("expectations_problem"):
+        out.append(Outcome("vm/kernel-expectations", "fail", gi["expectations_problem"], "vm"))
+    elif run.ok:
+        exp = gi.get("expectations") or {}
+        out.append(Outcome("vm/kernel-expectations", "pass" if exp else "fail",
+                           f"{len(exp)} expectation(s) for {gi.get('kernel_release', '?')}: "
+                           + (", ".join(f"{w}={e['value']} (since {e['since']})"
+                                        for w, e in sorted(exp.items())) or "no row applies"), "vm"))
     findings = run.vm.get("findings", []) if run.vm else []
     bad = [f for f in findings if not f.get("allowed")]
     if not run.vm:

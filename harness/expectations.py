@@ -1,0 +1,72 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Per-kernel expectations of the kernel cases (cases/kernel-expectations.txt).
+
+    for_kernel("7.2.13-amd64") -> {"perf_max_payload": Expectation(8184, "6.4", why), ...}
+    environment(expectations)  -> {"EHCONF_EXPECT_PERF_MAX_PAYLOAD": "8184", ...}
+
+A row holds from its version on until a later row for the same name; rows are parsed
+strictly (a line that is not a comment must have a name, a MAJOR.MINOR, an integer and a
+reason), so a typo fails instead of silently dropping an expectation.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from typing import Dict, List, Tuple
+
+TABLE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                     "cases", "kernel-expectations.txt")
+ROW = re.compile(r"^([a-z][a-z0-9_]*)\s+(\d+\.\d+)\s+(-?\d+)\s+(\S.*)$")
+
+
+@dataclass(frozen=True)
+class Expectation:
+    value: int
+    since: str
+    reason: str
+
+
+def version_key(v: str) -> Tuple[int, ...]:
+    """(7, 2) for "7.2", "7.2.13" or "7.2.13-amd64"; () if it has no leading number."""
+    m = re.match(r"(\d+(?:\.\d+)*)", v)
+    return tuple(int(x) for x in m.group(1).split(".")) if m else ()
+
+
+def parse(text: str, path: str = TABLE) -> List[Tuple[str, str, Expectation]]:
+    rows, seen = [], set()
+    for no, line in enumerate(text.splitlines(), 1):
+        s = line.strip()
+        if not s or s.startswith("#"):
+            continue
+        m = ROW.match(s)
+        if not m:
+            raise ValueError(f"{path}:{no}: not 'what since value reason': {s!r}")
+        what, since, value, reason = m.groups()
+        if (what, since) in seen:
+            raise ValueError(f"{path}:{no}: a second row for {what} since {since}")
+        seen.add((what, since))
+        rows.append((what, since, Expectation(int(value), since, reason)))
+    return rows
+
+
+def load(path: str = TABLE) -> List[Tuple[str, str, Expectation]]:
+    with open(path, encoding="utf-8") as f:
+        return parse(f.read(), path)
+
+
+def for_kernel(release: str, rows=None) -> Dict[str, Expectation]:
+    """The expectations that hold for the kernel `release` (MAJOR.MINOR compared)."""
+    rows = load() if rows is None else rows
+    mine = version_key(release)[:2]
+    out: Dict[str, Expectation] = {}
+    for what, since, e in rows:
+        if version_key(since) <= mine and (what not in out
+                                           or version_key(out[what].since) < version_key(since)):
+            out[what] = e
+    return out
+
+
+def environment(exp: Dict[str, Expectation]) -> Dict[str, str]:
+    return {f"EHCONF_EXPECT_{what.upper()}": str(e.value) for what, e in exp.items()}
