@@ -75,8 +75,9 @@ all: $(ALL_TARGETS)
 PYTEST := /usr/bin/python3 -m pytest
 RUN := /usr/bin/python3 harness/run.py
 JUNIT_DIR ?= $(O)/results
-# $(call judge,RUNNER,JUNIT NAME,BUILD[,more pytest files]): the items of one runner's results.
-judge = $(PYTEST) -q harness/test_results.py $(4) --ehconf-build $(3) --ehconf-results $(O)/results \
+# $(call judge,RUNNER,JUNIT NAME,BUILD[,more pytest files[,RESULTS]]): the items of one
+# runner's results (in $(O)/results unless RESULTS names another folder).
+judge = $(PYTEST) -q harness/test_results.py $(4) --ehconf-build $(3) --ehconf-results $(or $(5),$(O)/results) \
         --ehconf-runner $(1) --junitxml=$(JUNIT_DIR)/$(2).xml
 
 # test_perf_tool runs the ehdecode binary, so the tools are part of a unit build.
@@ -94,7 +95,7 @@ unit: $(UNIT_TESTS) $(TOOLS)
 # kernel in QEMU (vm/ and harness/vm.mk), with report.md.
 # The VM run needs a passing build; the closing line adds up every step's JUnit XML.
 CHECK_XML := unit-asan offline wine ci-lint vm
-## check: the README's main command: everything `make test` does, then check-vm on the 6.12 kernel, one summary line
+## check: the README's main command: everything `make test` does, then check-vm (6.12; KERNEL_VERSION=7.2 for another), one summary line
 check:
 	@rm -f $(foreach x,$(CHECK_XML),$(JUNIT_DIR)/$(x).xml)
 	@rc=0; $(MAKE) test || rc=1; \

@@ -48,6 +48,28 @@ check-vm: all
 	else echo "check-vm: no $(O)/results/vm-results.json, so no $(VM_REPORT)" >&2; rc=1; fi; \
 	exit $$rc
 
+# The kernel matrix: the same cases on each kernel of KERNELS (Debian's linux-source-X.Y,
+# vm/fetch-kernel-source; each build cached by vm/build-kernel), one boot each, one
+# folder of results and one JUnit file per kernel (matrix-X.Y.xml), then matrix.md with
+# the kernels side by side (harness/matrix_report.py). A kernel that fails to build is a
+# failed column, and the other kernels still run.
+KERNELS ?= 6.12 7.2 7.3
+MATRIX_RESULTS := $(O)/results/matrix
+## check-matrix: the VM run on every kernel of KERNELS (default 6.12 7.2 7.3), side by side in matrix.md
+check-matrix: all
+	@mkdir -p $(JUNIT_DIR) $(MATRIX_RESULTS)
+	@rc=0; for k in $(KERNELS); do \
+	  res=$(MATRIX_RESULTS)/$$k; rm -rf $$res; mkdir -p $$res; \
+	  echo "check-matrix: kernel $$k: vm/build-kernel (cached after the first build of $$k)"; \
+	  if ! KERNEL_VERSION=$$k KASAN=0 vm/build-kernel >$$res/build-kernel.out; then \
+	    echo "check-matrix: kernel $$k: vm/build-kernel failed (see above); its column has no results" >&2; rc=1; continue; fi; \
+	  KERNEL_VERSION=$$k KASAN=0 timeout $(VM_GUARD_SECONDS) $(RUN) vm --build $(B) --results $$res --no-crash-test || rc=1; \
+	  $(call judge,vm,matrix-$$k,$(B),,$$res) || rc=1; \
+	  /usr/bin/python3 harness/report.py $$res/vm-results.json $$res/report.md || rc=1; \
+	done; \
+	/usr/bin/python3 harness/matrix_report.py matrix.md $(foreach k,$(KERNELS),$(k)=$(MATRIX_RESULTS)/$(k)/vm-results.json) || rc=1; \
+	exit $$rc
+
 BENCH_VM := $(B)/bench/bench_vm
 $(BENCH_VM): $(B)/obj/harness/bench_vm.o $(EH_LIB)
 	@mkdir -p $(@D)
@@ -61,4 +83,4 @@ bench-vm: all
 	  /usr/bin/python3 harness/guest_run.py --bench --build $(B) \
 	  --results $(abspath $(O)/results/bench-vm)
 
-.PHONY: check-vm bench-vm
+.PHONY: check-vm check-matrix bench-vm

@@ -1,0 +1,152 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Formats the VM results of several kernels side by side (make check-matrix).
+
+    /usr/bin/python3 harness/matrix_report.py matrix.md 6.12=build/results/matrix/6.12/vm-results.json ...
+
+Each argument after the output file is LABEL=PATH of one kernel's vm-results.json
+(written by harness/run_vm.py). A pure formatter like report.py: every verdict comes from
+those files. Sections: the kernels (release, counts), the differences between kernels
+(every item, kernel-behaviour row or measured limit whose result is not the same on all
+kernels), then the full tables: measured limits with each kernel's expectation, the rows
+of Documentation/kernel-behaviours.md, and every item (case test, golden comparison,
+limit, selftest). A kernel whose results file is missing or unreadable is a column of
+"no results" and makes the exit status 1.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections import Counter
+from typing import Dict, List, Optional, Tuple
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from report import cell, mark  # noqa: E402  (one formatting of statuses and cells)
+from run_vm import CONSUMERS  # noqa: E402  (consumers whose limits kernel_limits measures)
+
+NO_RESULTS = "no results"
+
+
+def load(arg: str) -> Tuple[str, Optional[dict], str]:
+    """(label, data or None, problem) for one LABEL=PATH argument."""
+    label, sep, path = arg.partition("=")
+    if not sep:
+        label, path = os.path.basename(os.path.dirname(arg)) or arg, arg
+    try:
+        with open(path, encoding="utf-8") as f:
+            return label, json.load(f), ""
+    except (OSError, ValueError) as e:
+        return label, None, f"{path}: {e}"
+
+
+def row_cells(values: List[str]) -> Tuple[List[str], bool]:
+    """The cells of one row and whether the kernels that have results differ (then every
+    cell is bold); a kernel without results is reported once, not as a difference per row."""
+    differs = len({v for v in values if v != NO_RESULTS}) > 1
+    return [f"**{v}**" if differs else v for v in values], differs
+
+
+def limits_of(d: Optional[dict]) -> Dict[str, str]:
+    if d is None:
+        return {c: NO_RESULTS for c in CONSUMERS}
+    exp = (d.get("guest") or {}).get("expectations") or {}
+    out = {}
+    for c in CONSUMERS:
+        got = (d.get("limits") or {}).get(c)
+        e = exp.get(f"{c}_max_payload")
+        out[c] = (f"{got if got is not None else 'not measured'}"
+                  f" (expected {e['value'] if e else 'no row'})")
+    return out
+
+
+def fmt(kernels: List[Tuple[str, Optional[dict], str]]) -> str:
+    labels = [k for k, _d, _p in kernels]
+    head = "| | " + " | ".join(labels) + " |\n|---|" + "---|" * len(labels)
+    L = ["# ehconf kernel matrix (make check-matrix)\n"]
+
+    L.append("## Kernels\n")
+    L.append(head)
+    rel, counts = [], []
+    for _k, d, p in kernels:
+        if d is None:
+            rel.append(NO_RESULTS)
+            counts.append(cell(p))
+            continue
+        c = Counter(i["status"] for i in d.get("items", []))
+        rel.append(f"`{cell((d.get('guest') or {}).get('kernel_release', '?'))}`")
+        counts.append(f"{c.get('pass', 0)} passed, {c.get('fail', 0)} failed, "
+                      f"{c.get('skip', 0)} skipped, {c.get('xfail', 0)} xfail")
+    L.append("| release | " + " | ".join(rel) + " |")
+    L.append("| items | " + " | ".join(counts) + " |")
+    L.append("")
+
+    limits = [limits_of(d) for _k, d, _p in kernels]
+    beh = [{r["id"]: r for r in (d or {}).get("inventory") or []} for _k, d, _p in kernels]
+    items = [{i["ident"]: i for i in (d or {}).get("items") or []} for _k, d, _p in kernels]
+    ids = sorted(set().union(*beh)) if beh else []
+    idents = sorted(set().union(*items)) if items else []
+
+    def beh_value(n: int, rid: str) -> str:
+        if kernels[n][1] is None:
+            return NO_RESULTS
+        r = beh[n].get(rid)
+        return mark(r["result"]) if r else "not in inventory"
+
+    def item_value(n: int, ident: str) -> str:
+        if kernels[n][1] is None:
+            return NO_RESULTS
+        i = items[n].get(ident)
+        return mark(i["status"]) if i else "absent"
+
+    tables = []
+    diffs = []
+    t = ["## Measured limits\n", head]
+    for c in CONSUMERS:
+        cells, differs = row_cells([lim[c] for lim in limits])
+        t.append(f"| {c} max payload | " + " | ".join(cells) + " |")
+        if differs:
+            diffs.append(f"- limit {c}: " + ", ".join(f"{k} {lim[c]}" for k, lim in zip(labels, limits)))
+    tables += t + [""]
+
+    t = ["## Kernel behaviours (Documentation/kernel-behaviours.md)\n", head]
+    for rid in ids:
+        name = next((b[rid]["behaviour"] for b in beh if rid in b), "")
+        values = [beh_value(n, rid) for n in range(len(kernels))]
+        cells, differs = row_cells(values)
+        t.append(f"| {rid} {cell(name[:70])} | " + " | ".join(cells) + " |")
+        if differs:
+            diffs.append(f"- {rid}: " + ", ".join(f"{k} {v}" for k, v in zip(labels, values)))
+    tables += t + [""]
+
+    t = ["## Every item (case tests, golden comparisons, limits, selftests)\n", head]
+    for ident in idents:
+        values = [item_value(n, ident) for n in range(len(kernels))]
+        cells, differs = row_cells(values)
+        t.append(f"| `{cell(ident)}` | " + " | ".join(cells) + " |")
+        if differs:
+            diffs.append(f"- `{cell(ident)}`: " + ", ".join(f"{k} {v}" for k, v in zip(labels, values)))
+    tables += t + [""]
+
+    L.append(f"## Differences between kernels ({len(diffs)})\n")
+    L += diffs or ["None: every item, behaviour and limit has the same result on every kernel."]
+    L.append("")
+    return "\n".join(L + tables) + "\n"
+
+
+def main(argv: List[str]) -> int:
+    if len(argv) < 3:
+        print("usage: matrix_report.py MATRIX.md LABEL=vm-results.json...", file=sys.stderr)
+        return 2
+    kernels = [load(a) for a in argv[2:]]
+    with open(argv[1], "w", encoding="utf-8") as f:
+        f.write(fmt(kernels))
+    missing = [f"{k}: {p}" for k, d, p in kernels if d is None]
+    for m in missing:
+        print(f"matrix_report.py: no results for {m}", file=sys.stderr)
+    print(f"matrix_report.py: wrote {argv[1]} ({len(kernels)} kernels)")
+    return 1 if missing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

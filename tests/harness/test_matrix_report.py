@@ -1,0 +1,58 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Tests of harness/matrix_report.py: kernels side by side, every difference listed.
+
+Run: /usr/bin/python3 -m pytest -q -p no:cacheprovider tests/harness/test_matrix_report.py
+"""
+
+import json
+
+import matrix_report as mr
+
+
+def results(release, k07="pass", perf=8184, expected=8184):
+    return {"guest": {"kernel_release": release,
+                      "expectations": {"perf_max_payload": {"value": expected, "since": "6.4",
+                                                            "reason": "r"}}},
+            "limits": {"perf": perf, "ftrace": 4064},
+            "inventory": [{"id": "K07", "behaviour": "bad enable address", "result": k07},
+                          {"id": "K08", "behaviour": "enable bit", "result": "pass"}],
+            "items": [{"ident": "vm/kernel_enable/global.K07_x", "status": k07},
+                      {"ident": "vm/boot", "status": "pass"}]}
+
+
+def write(tmp_path, name, data):
+    p = tmp_path / f"{name}.json"
+    p.write_text(json.dumps(data))
+    return f"{name}={p}"
+
+
+def test_same_results_show_no_difference(tmp_path):
+    out = tmp_path / "m.md"
+    rc = mr.main(["x", str(out), write(tmp_path, "6.12", results("6.12.117")),
+                  write(tmp_path, "7.2", results("7.2.13"))])
+    text = out.read_text()
+    assert rc == 0
+    assert "## Differences between kernels (0)" in text
+    assert "`6.12.117`" in text and "`7.2.13`" in text
+
+
+def test_every_kind_of_difference_is_listed_and_bold(tmp_path):
+    out = tmp_path / "m.md"
+    mr.main(["x", str(out), write(tmp_path, "6.12", results("6.12.117")),
+             write(tmp_path, "7.3", results("7.3.4", k07="fail", perf=8000))])
+    text = out.read_text()
+    assert "## Differences between kernels (3)" in text
+    assert "- K07: 6.12 pass, 7.3 **FAIL**" in text
+    assert "- limit perf: 6.12 8184 (expected 8184), 7.3 8000 (expected 8184)" in text
+    assert "`vm/kernel_enable/global.K07_x`: 6.12 pass, 7.3 **FAIL**" in text
+    assert "| K08 enable bit | pass | pass |" in text  # same: not bold, not listed
+
+
+def test_a_kernel_without_results_fails_but_is_not_a_difference_per_row(tmp_path):
+    out = tmp_path / "m.md"
+    rc = mr.main(["x", str(out), write(tmp_path, "6.12", results("6.12.117")),
+                  f"7.2={tmp_path}/missing.json"])
+    text = out.read_text()
+    assert rc == 1
+    assert "## Differences between kernels (0)" in text
+    assert "no results" in text
