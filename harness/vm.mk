@@ -46,6 +46,7 @@ check-vm: all
 	else echo "check-vm: no $(O)/results/vm-results.json, so no $(VM_REPORT)" >&2; rc=1; fi; \
 	exit $$rc
 
+INC.harness := $(EH_INC)
 BENCH_VM := $(B)/bench/bench_vm
 $(BENCH_VM): $(B)/obj/harness/bench_vm.o $(EH_LIB)
 	@mkdir -p $(@D)

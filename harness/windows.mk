@@ -47,7 +47,7 @@ WIN_CASE_RUNNER := $(B)/obj/cases-win/windows/case_runner.o
 
 $(B)/obj/cases-win/%.o: cases/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Icases -MMD -MP -c -o $@ $<
+	$(CC) $(CFLAGS) $(INC.cases) -Icases -MMD -MP -c -o $@ $<
 
 $(B)/cases/%.exe: $(B)/obj/cases-win/%.o $(WIN_CASE_RUNNER) $(WIN_EH_LIB)
 	@mkdir -p $(@D)

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../lib/eventheader/src/tl_encode.h"
+#include "tl_encode.h"
 #include "ktap.h"
 
 static void hex_of(const uint8_t *p, size_t n, char *out)

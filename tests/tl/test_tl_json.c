@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../lib/eventheader/src/tl_encode.h"
+#include "tl_encode.h"
 #include "ehd.h"
 #include "ehd_tl.h"
 #include "ktap.h"

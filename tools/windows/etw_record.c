@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../lib/eventheader/src/tl_encode.h"
+#include "tl_encode.h"
 #include "etw_record.h"
 
 static const uint8_t zero16[16];

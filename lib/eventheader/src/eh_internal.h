@@ -67,6 +67,11 @@ struct eh_backend {
 /* Each returns 0 and sets *out, or an errno. Called once, under the registration lock. */
 int eh_backend_capture_open(const char *path, const struct eh_backend **out);
 int eh_backend_user_events_open(const struct eh_backend **out);
+/* The TraceLogging backends (the encoder is internal/tl_encode.h):
+ *   tl_capture.c: EHCONF_CAPTURE_TL=path -> .tlcap file (both systems);
+ *   backend_etw.c (_WIN32): ETW via EventRegister / EventWriteTransfer. */
+int eh_backend_tlcapture_open(const char *path, const struct eh_backend **out);
+int eh_backend_etw_open(const struct eh_backend **out);
 
 /* The backend chosen at the first register (NULL before, or when none could be opened). */
 const struct eh_backend *eh_backend_current(void);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * TraceLogging capture (.tlcap, format in lib/decode/include/ehd_tl.h):
+ * TraceLogging capture (.tlcap, format in tracelogging_wire.h):
  *  - eh_tl_record_encode(): one record, used here and by tools/windows/etwcapture.c;
  *  - the "tlcapture" backend: EHCONF_CAPTURE_TL=file enables every event and appends
  *    each write, translated to TraceLogging exactly as the ETW backend hands it to
@@ -33,7 +33,7 @@ size_t eh_tl_record_encode(uint8_t *buf, const uint8_t provider_guid[16], uint64
 {
     if (provider_meta_len > 0xFFFF || ev->meta_len > 0xFFFF || ev->data.len > 0xFFFFFFF0u)
         return 0;
-    size_t size = EHD_TLCAP_FIXED + provider_meta_len + ev->meta_len + ev->data.len;
+    size_t size = TL_CAP_FIXED + provider_meta_len + ev->meta_len + ev->data.len;
     if (size > 0xFFFFFFFFu)
         return 0;
     if (!buf)
@@ -59,7 +59,7 @@ size_t eh_tl_record_encode(uint8_t *buf, const uint8_t provider_guid[16], uint64
     st16(p + 72, (uint16_t)provider_meta_len);
     st16(p + 74, (uint16_t)ev->meta_len);
     st32(p + 76, (uint32_t)ev->data.len);
-    p += EHD_TLCAP_FIXED;
+    p += TL_CAP_FIXED;
     memcpy(p, provider_meta, provider_meta_len);
     p += provider_meta_len;
     memcpy(p, ev->meta, ev->meta_len);
@@ -265,7 +265,7 @@ int eh_backend_tlcapture_open(const char *path, const struct eh_backend **out)
     int err = tl_file_open(path, &f, &size);
     if (err)
         return err;
-    if (size == 0 && (err = tl_file_append(f, EHD_TLCAP_MAGIC, EHD_TLCAP_MAGIC_SIZE)) != 0) {
+    if (size == 0 && (err = tl_file_append(f, TL_CAP_MAGIC, TL_CAP_MAGIC_SIZE)) != 0) {
         tl_file_close(f);
         return err;
     }

@@ -2,6 +2,10 @@
 /*
  * TraceLogging encoder (platform-neutral, internal to libeventheader).
  *
+ * lib/eventheader/internal/ holds the library's interfaces that ehconf's own tests and
+ * tools use besides the public API (tests/tl, tools/windows get -Ilib/eventheader/internal);
+ * nothing here is installed or stable.
+ *
  * The library builds every event in the EventHeader form first (header, activity and
  * metadata extensions, payload: that is the one normalised description of an eh_item
  * list, of a dynamic-builder event and of raw items alike). The TraceLogging backends
@@ -11,7 +15,7 @@
  *   - payload: transcoded per write (GUID byte order, time -> FILETIME, char32 -> UTF-16,
  *     Str16 byte counts, length prefixes for IPv6/binary);
  *   - provider metadata and the provider GUID (SHA-1 name hash) once per provider.
- * Wire constants: lib/decode/include/ehd_tl.h.
+ * Wire constants: tracelogging_wire.h.
  */
 #ifndef EH_TL_ENCODE_H
 #define EH_TL_ENCODE_H
@@ -19,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ehd_tl.h"
+#include "tracelogging_wire.h"
 
 /* A growable byte buffer; err (ENOMEM, E2BIG) is sticky. */
 struct tl_buf {
@@ -121,17 +125,10 @@ int eh_tl_event_fits(size_t provider_meta_len, const struct eh_tl_event *ev);
 int eh_tl_build_event_meta(struct tl_buf *out, const uint8_t *eh_meta, size_t eh_meta_len,
                            uint16_t event_tag);
 
-/* tl_capture.c: serialises one .tlcap record (format in ehd_tl.h). Returns the record
+/* tl_capture.c: serialises one .tlcap record (format in tracelogging_wire.h). Returns the record
  * size, or 0 if a size does not fit; buf may be NULL to measure. */
 size_t eh_tl_record_encode(uint8_t *buf, const uint8_t provider_guid[16], uint64_t keyword,
                            uint8_t channel, const uint8_t *provider_meta, size_t provider_meta_len,
                            const struct eh_tl_event *ev);
-
-/* Backends (hooks in provider.c's backend choice):
- *   tl_capture.c: EHCONF_CAPTURE_TL=path -> .tlcap file (both systems);
- *   backend_etw.c (_WIN32): ETW via EventRegister / EventWriteTransfer. */
-struct eh_backend;
-int eh_backend_tlcapture_open(const char *path, const struct eh_backend **out);
-int eh_backend_etw_open(const struct eh_backend **out);
 
 #endif /* EH_TL_ENCODE_H */
