@@ -6,6 +6,8 @@
 INC.tests := $(EHD_INC) -Itests
 # The TraceLogging tests test the encoder's internal interface too.
 INC.tests/tl := $(INC.tests) $(EH_INTERNAL_INC)
+# test_float_shortest tests the decoder's float formatter parts (ehd_float.h).
+INC.tests/decode := $(INC.tests) $(EHD_INTERNAL_INC)
 UNIT_TEST_SRCS := $(filter-out tests/windows/%,$(wildcard tests/*/test_*.c))
 UNIT_TESTS += $(patsubst tests/%.c,$(B)/tests/%,$(UNIT_TEST_SRCS))
 support_of = $(call objs,$(wildcard tests/$(1)/support_*.c))
@@ -30,7 +32,7 @@ bench: $(BENCHES) $(TOOLS)
 FUZZ_SECONDS ?= 60
 FUZZ_DIR := $(O)/fuzz
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
-FUZZ_CFLAGS := $(CSTD) $(WARNINGS) -g -O1 $(INC.tests) $(EH_INTERNAL_INC) -fsanitize=fuzzer,address,undefined
+FUZZ_CFLAGS := $(CSTD) $(WARNINGS) -g -O1 $(INC.tests) $(EH_INTERNAL_INC) $(EHD_INTERNAL_INC) -fsanitize=fuzzer,address,undefined
 FUZZERS := $(patsubst tests/fuzz/%.c,$(FUZZ_DIR)/%,$(FUZZ_SRCS))
 $(FUZZ_DIR)/%: tests/fuzz/%.c $(EHD_LIB_SRCS) $(EH_LIB_SRCS)
 	@mkdir -p $(@D)

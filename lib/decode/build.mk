@@ -3,7 +3,9 @@
 # The decoder's public headers, and libeventheader's public ones for the wire formats
 # (eventheader_wire.h, tracelogging_wire.h); never the writer's sources or internals.
 EHD_INC := -Ilib/decode/include $(EH_INC)
-INC.lib/decode := $(EHD_INC)
+# internal/: what the decoder shares with ehconf's own tests (never installed).
+EHD_INTERNAL_INC := -Ilib/decode/internal
+INC.lib/decode := $(EHD_INC) $(EHD_INTERNAL_INC)
 EHD_LIB_SRCS := $(wildcard lib/decode/src/*.c)
 EHD_LIB := $(B)/lib/libehdecode.a
 $(EHD_LIB): $(call objs,$(EHD_LIB_SRCS))

@@ -43,7 +43,7 @@ struct ehd_perf_reader {
 };
 
 /* The attr whose id list holds id, or NULL (binary search of idmap). */
-ehd_perf_attr *perf_attr_by_id(const ehd_perf_reader *r, uint64_t id);
+ehd_perf_attr *ehd_perf_attr_by_id(const ehd_perf_reader *r, uint64_t id);
 
 /* Integer of n bytes in the file's byte order (inline: runs per sample field). */
 static inline uint64_t perf_load(const void *p, int n, int be)

@@ -11,7 +11,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "eh_internal.h"
+#include "ehd_internal.h"
 #include "ehd_perf.h"
 
 /* ---- §1 whitespace ------------------------------------------------------- */
@@ -25,9 +25,9 @@ struct jw {
 static void jw_sep(struct jw *w)
 {
     if (w->first)
-        eh_buf_puts_fast(w->b, w->space ? " " : "");
+        ehd_buf_puts_fast(w->b, w->space ? " " : "");
     else
-        eh_buf_puts_fast(w->b, w->space ? ", " : ",");
+        ehd_buf_puts_fast(w->b, w->space ? ", " : ",");
     w->first = 0;
 }
 
@@ -35,20 +35,20 @@ static void jw_key(struct jw *w, const char *name)
 {
     jw_sep(w);
     ehd_json_string_utf8(w->b, name, strlen(name));
-    eh_buf_puts_fast(w->b, w->space ? ": " : ":");
+    ehd_buf_puts_fast(w->b, w->space ? ": " : ":");
 }
 
 static void jw_open(struct jw *w, char c)
 {
-    eh_buf_putc_fast(w->b, c);
+    ehd_buf_putc_fast(w->b, c);
     w->first = 1;
 }
 
 static void jw_close(struct jw *w, char c)
 {
     if (w->space)
-        eh_buf_putc_fast(w->b, ' ');
-    eh_buf_putc_fast(w->b, c);
+        ehd_buf_putc_fast(w->b, ' ');
+    ehd_buf_putc_fast(w->b, c);
     w->first = 0;
 }
 
@@ -91,17 +91,17 @@ static void put_hex_bytes_body(ehd_buf *b, const uint8_t *p, size_t n)
     static const char hx[] = "0123456789abcdef";
     for (size_t i = 0; i < n; i++) {
         if (i)
-            eh_buf_putc_fast(b, ' ');
-        eh_buf_putc_fast(b, hx[p[i] >> 4]);
-        eh_buf_putc_fast(b, hx[p[i] & 15]);
+            ehd_buf_putc_fast(b, ' ');
+        ehd_buf_putc_fast(b, hx[p[i] >> 4]);
+        ehd_buf_putc_fast(b, hx[p[i] & 15]);
     }
 }
 
 static void put_hex_bytes(ehd_buf *b, const uint8_t *p, size_t n)
 {
-    eh_buf_putc_fast(b, '"');
+    ehd_buf_putc_fast(b, '"');
     put_hex_bytes_body(b, p, n);
-    eh_buf_putc_fast(b, '"');
+    ehd_buf_putc_fast(b, '"');
 }
 
 /* One numeric element of kind UNSIGNED/SIGNED/HEX. */
@@ -132,7 +132,7 @@ static void put_number(ehd_buf *b, uint8_t kind, const uint8_t *p, uint32_t size
     } else {
         n = put_u64(t, v);
     }
-    eh_buf_append_fast(b, t, n);
+    ehd_buf_append_fast(b, t, n);
 }
 
 static void put_cstring(ehd_buf *b, const uint8_t *p, size_t n)
@@ -168,7 +168,7 @@ static void put_field_value(ehd_buf *b, int space, const ehd_tp_field *f, const 
 {
     if (!f->is_array) {
         if (f->offset > raw_size || f->size > raw_size - f->offset || f->size == 0) {
-            eh_buf_puts_fast(b, "null");
+            ehd_buf_puts_fast(b, "null");
             return;
         }
         const uint8_t *p = raw + f->offset;
@@ -183,7 +183,7 @@ static void put_field_value(ehd_buf *b, int space, const ehd_tp_field *f, const 
     size_t len;
     const uint8_t *p = array_bytes(f, raw, raw_size, be, &len);
     if (!p) {
-        eh_buf_puts_fast(b, "null");
+        ehd_buf_puts_fast(b, "null");
         return;
     }
     if (f->kind == EHD_TP_STRING) {
@@ -223,11 +223,11 @@ static const ehd_tp_format *sample_format(const ehd_perf_reader *r, const ehd_pe
 static void sample_name_fmt(const ehd_perf_sample *s, const ehd_tp_format *fmt, ehd_buf *out)
 {
     if (s->attr && s->attr->name && s->attr->name[0]) {
-        eh_buf_puts_fast(out, s->attr->name);
+        ehd_buf_puts_fast(out, s->attr->name);
     } else if (fmt) {
-        eh_buf_puts_fast(out, fmt->system);
-        eh_buf_putc_fast(out, ':');
-        eh_buf_puts_fast(out, fmt->name);
+        ehd_buf_puts_fast(out, fmt->system);
+        ehd_buf_putc_fast(out, ':');
+        ehd_buf_puts_fast(out, fmt->name);
     }
 }
 
@@ -319,17 +319,17 @@ static void plain_sample(const ehd_perf_reader *r, const ehd_perf_sample *s,
             char tbuf[48];
             size_t tn = ehd_perf_time_json(r, s->time, tbuf);
             jw_key(&m, "time");
-            eh_buf_append_fast(out, tbuf, tn);
+            ehd_buf_append_fast(out, tbuf, tn);
         }
         if (s->has_cpu) {
             jw_key(&m, "cpu");
-            eh_buf_u64(out, s->cpu);
+            ehd_buf_u64(out, s->cpu);
         }
         if (s->has_tid) {
             jw_key(&m, "pid");
-            eh_buf_u64(out, s->pid);
+            ehd_buf_u64(out, s->pid);
             jw_key(&m, "tid");
-            eh_buf_u64(out, s->tid);
+            ehd_buf_u64(out, s->tid);
         }
     }
     jw_close(&m, '}');
@@ -362,6 +362,6 @@ void ehd_perf_error_json(ehd_buf *out, const char *name, size_t name_len, const 
     jw_key(&w, "error");
     ehd_json_string_utf8(out, reason, strlen(reason));
     jw_key(&w, "fileOffset");
-    eh_buf_u64(out, file_offset);
+    ehd_buf_u64(out, file_offset);
     jw_close(&w, '}');
 }

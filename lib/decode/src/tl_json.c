@@ -3,7 +3,7 @@
  * ehd_tl_json: one TraceLogging event (provider metadata, event metadata, user data,
  * descriptor) -> the JSON object ehd_eventheader_json() prints for the EventHeader form
  * of the same event, so one golden file serves the EventHeader and the ETW transports.
- * Values are rendered by the shared eh_render_value() after mapping each TraceLogging
+ * Values are rendered by the shared ehd_render_value() after mapping each TraceLogging
  * InType/OutType back to the EventHeader encoding/format that libeventheader's encoder
  * (lib/eventheader/src/tl_encode.c) maps from.
  *
@@ -44,7 +44,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "eh_internal.h"
+#include "ehd_internal.h"
 #include "ehd_tl.h"
 #include "eventheader_wire.h"
 
@@ -422,7 +422,7 @@ static int put_value(struct tctx *c, const struct tnode *nd)
     }
     }
     const char *why = NULL;
-    int err = eh_render_value(c->out, enc, fmt, vp ? vp : c->d + vstart, vsize, 0, &why);
+    int err = ehd_render_value(c->out, enc, fmt, vp ? vp : c->d + vstart, vsize, 0, &why);
     if (err) {
         *c->reason = tl_reason;
         *c->err_offset = pos;
@@ -437,7 +437,7 @@ static int put_value(struct tctx *c, const struct tnode *nd)
 static void field_name(struct tctx *c, const struct tnode *nd)
 {
     ehd_buf_putc(c->out, '"');
-    eh_json_utf8_body(c->out, nd->name, nd->name_len);
+    ehd_json_utf8_body(c->out, nd->name, nd->name_len);
     if ((c->flags & EHD_JSON_FIELD_TAG) && nd->tag != 0)
         ehd_buf_printf(c->out, ";tag=0x%" PRIX32, nd->tag);
     ehd_buf_putc(c->out, '"');
@@ -609,9 +609,9 @@ int ehd_tl_json(ehd_buf *out, const ehd_tl_event *ev, const ehd_sample_info *si,
         ehd_buf_putc(out, '{');
         key(&c, &first, "n");
         ehd_buf_putc(out, '"');
-        eh_json_utf8_body(out, pm + 2, (size_t)(pnul - (pm + 2)));
+        ehd_json_utf8_body(out, pm + 2, (size_t)(pnul - (pm + 2)));
         ehd_buf_putc(out, ':');
-        eh_json_utf8_body(out, ename, shown);
+        ehd_json_utf8_body(out, ename, shown);
         ehd_buf_putc(out, '"');
         for (uint32_t idx = 0; !err && idx < c.n_nodes; idx = c.nodes[idx].end) {
             sep(&c, &first);

@@ -11,14 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "eh_event.h"
+#include "ehd_event.h"
 #include "eventheader_wire.h"
 
 static _Thread_local char reason_buf[200];
 
 /* Sets *reason (formatted into the thread-local buffer) and *err_offset;
- * returns err so callers can write "return eh_fail(...)". */
-int eh_fail(struct eh_ctx *c, int err, size_t offset, const char *fmt, ...)
+ * returns err so callers can write "return ehd_fail(...)". */
+int ehd_fail(struct ehd_ctx *c, int err, size_t offset, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -30,7 +30,7 @@ int eh_fail(struct eh_ctx *c, int err, size_t offset, const char *fmt, ...)
 }
 
 /* Printable, bounded copy of a field name for messages. */
-const char *eh_field_name(const struct eh_node *n, char *dst, size_t cap)
+const char *ehd_field_name(const struct ehd_node *n, char *dst, size_t cap)
 {
     size_t k = 0;
     uint32_t i = 0;
@@ -72,36 +72,36 @@ static int parse_hex(const char *s, size_t n, size_t *i, uint64_t *v)
     return *i > start ? 0 : -1;
 }
 
-int eh_parse_tp_name(struct eh_ctx *c, const char *name, size_t n, unsigned level,
-                     size_t *provider_len, uint64_t *keyword)
+int ehd_parse_tp_name(struct ehd_ctx *c, const char *name, size_t n, unsigned level,
+                      size_t *provider_len, uint64_t *keyword)
 {
     if (memchr(name, 0, n))
-        return eh_fail(c, EINVAL, 0, "tracepoint name contains a NUL byte");
+        return ehd_fail(c, EINVAL, 0, "tracepoint name contains a NUL byte");
     size_t us = n;
     while (us > 0 && name[us - 1] != '_')
         us--;
     if (us == 0)
-        return eh_fail(c, EINVAL, 0, "tracepoint name has no '_' before the level and keyword");
+        return ehd_fail(c, EINVAL, 0, "tracepoint name has no '_' before the level and keyword");
     *provider_len = us - 1;
     size_t i = us;
     uint64_t lv;
     if (i >= n || name[i] != 'L')
-        return eh_fail(c, EINVAL, 0, "tracepoint name has no 'L<level>' after the last '_'");
+        return ehd_fail(c, EINVAL, 0, "tracepoint name has no 'L<level>' after the last '_'");
     i++;
     if (parse_hex(name, n, &i, &lv) != 0)
-        return eh_fail(c, EINVAL, 0, "tracepoint name level is not lowercase hex");
+        return ehd_fail(c, EINVAL, 0, "tracepoint name level is not lowercase hex");
     if (lv != level)
-        return eh_fail(c, EINVAL, 0,
-                       "tracepoint name level L%" PRIx64 " differs from header level %u", lv,
-                       level);
+        return ehd_fail(c, EINVAL, 0,
+                        "tracepoint name level L%" PRIx64 " differs from header level %u", lv,
+                        level);
     if (i >= n || name[i] != 'K')
-        return eh_fail(c, EINVAL, 0, "tracepoint name has no 'K<keyword>' after the level");
+        return ehd_fail(c, EINVAL, 0, "tracepoint name has no 'K<keyword>' after the level");
     i++;
     if (parse_hex(name, n, &i, keyword) != 0)
-        return eh_fail(c, EINVAL, 0, "tracepoint name keyword is not 1..16 lowercase hex digits");
+        return ehd_fail(c, EINVAL, 0, "tracepoint name keyword is not 1..16 lowercase hex digits");
     while (i < n) { /* options: [A-Z][0-9a-z]* each */
         if (name[i] < 'A' || name[i] > 'Z')
-            return eh_fail(c, EINVAL, 0, "tracepoint name options are not [A-Z][0-9a-z]* items");
+            return ehd_fail(c, EINVAL, 0, "tracepoint name options are not [A-Z][0-9a-z]* items");
         i++;
         while (i < n && ((name[i] >= '0' && name[i] <= '9') || (name[i] >= 'a' && name[i] <= 'z')))
             i++;
@@ -111,36 +111,36 @@ int eh_parse_tp_name(struct eh_ctx *c, const char *name, size_t n, unsigned leve
 
 /* ---- header and extensions --------------------------------------------- */
 
-int eh_parse_extensions(struct eh_ctx *c, struct eh_event_parts *ev)
+int ehd_parse_extensions(struct ehd_ctx *c, struct ehd_event_parts *ev)
 {
     size_t pos = sizeof(struct eh_wire_header);
     memset(ev, 0, sizeof *ev);
     if (c->data[0] & EH_FLAG_EXTENSION) {
         for (;;) {
             if (c->size - pos < 4)
-                return eh_fail(c, EBADMSG, pos, "extension header runs past the end of the event");
-            uint16_t esize = eh_load16(c->data + pos, c->be);
-            uint16_t kind = eh_load16(c->data + pos + 2, c->be);
+                return ehd_fail(c, EBADMSG, pos, "extension header runs past the end of the event");
+            uint16_t esize = ehd_load16(c->data + pos, c->be);
+            uint16_t kind = ehd_load16(c->data + pos + 2, c->be);
             size_t body = pos + 4;
             if (c->size - body < esize)
-                return eh_fail(c, EBADMSG, pos,
-                               "extension of %u bytes runs past the end of the event", esize);
+                return ehd_fail(c, EBADMSG, pos,
+                                "extension of %u bytes runs past the end of the event", esize);
             switch (kind & EH_EXT_KIND_MASK) {
             case EH_EXT_KIND_INVALID:
-                return eh_fail(c, EBADMSG, pos, "extension kind 0 is invalid");
+                return ehd_fail(c, EBADMSG, pos, "extension kind 0 is invalid");
             case EH_EXT_KIND_METADATA:
                 if (ev->meta)
-                    return eh_fail(c, EBADMSG, pos, "event has two metadata extensions");
+                    return ehd_fail(c, EBADMSG, pos, "event has two metadata extensions");
                 ev->meta = c->data + body;
                 ev->meta_size = esize;
                 ev->meta_offset = body;
                 break;
             case EH_EXT_KIND_ACTIVITY_ID:
                 if (ev->activity)
-                    return eh_fail(c, EBADMSG, pos, "event has two activity-id extensions");
+                    return ehd_fail(c, EBADMSG, pos, "event has two activity-id extensions");
                 if (esize != 16 && esize != 32)
-                    return eh_fail(c, EBADMSG, pos, "activity-id extension size %u is not 16 or 32",
-                                   esize);
+                    return ehd_fail(c, EBADMSG, pos,
+                                    "activity-id extension size %u is not 16 or 32", esize);
                 ev->activity = c->data + body;
                 ev->activity_size = esize;
                 break;
@@ -152,7 +152,7 @@ int eh_parse_extensions(struct eh_ctx *c, struct eh_event_parts *ev)
         }
     }
     if (!ev->meta)
-        return eh_fail(c, EBADMSG, pos, "event has no metadata extension");
+        return ehd_fail(c, EBADMSG, pos, "event has no metadata extension");
     ev->payload = pos;
     return 0;
 }
@@ -160,7 +160,7 @@ int eh_parse_extensions(struct eh_ctx *c, struct eh_event_parts *ev)
 /* ---- metadata -> field tree -------------------------------------------- */
 
 /* Reads the field definitions after the event name into c->nodes. */
-int eh_parse_fields(struct eh_ctx *c, const struct eh_event_parts *ev, size_t fields_start)
+int ehd_parse_fields(struct ehd_ctx *c, const struct ehd_event_parts *ev, size_t fields_start)
 {
     struct open_struct {
         uint32_t node;
@@ -172,13 +172,13 @@ int eh_parse_fields(struct eh_ctx *c, const struct eh_event_parts *ev, size_t fi
     /* Small events (the common case) use the caller's and this frame's
      * arrays instead of two allocations per event. */
     struct open_struct open_small[16];
-    size_t open_cap = cap < EH_MAX_DEPTH ? cap : EH_MAX_DEPTH;
+    size_t open_cap = cap < EHD_MAX_DEPTH ? cap : EHD_MAX_DEPTH;
     c->nodes = cap <= c->small_cap ? c->small_nodes : malloc(cap * sizeof *c->nodes);
     struct open_struct *open = open_cap <= 16 ? open_small : malloc(open_cap * sizeof *open);
     uint32_t depth = 0;
     int err = 0;
     if (!c->nodes || !open) {
-        err = eh_fail(c, ENOMEM, 0, "out of memory");
+        err = ehd_fail(c, ENOMEM, 0, "out of memory");
         goto out;
     }
     c->n_nodes = 0;
@@ -186,73 +186,73 @@ int eh_parse_fields(struct eh_ctx *c, const struct eh_event_parts *ev, size_t fi
         size_t def_off = ev->meta_offset + pos;
         const uint8_t *nul = memchr(m + pos, 0, n - pos);
         if (!nul) {
-            err = eh_fail(c, EBADMSG, def_off, "field name not NUL-terminated in the metadata");
+            err = ehd_fail(c, EBADMSG, def_off, "field name not NUL-terminated in the metadata");
             goto out;
         }
-        struct eh_node *nd = &c->nodes[c->n_nodes];
+        struct ehd_node *nd = &c->nodes[c->n_nodes];
         memset(nd, 0, sizeof *nd);
         nd->name = m + pos;
         nd->name_len = (uint32_t)(nul - (m + pos));
         pos = (size_t)(nul - m) + 1;
         char fname[80];
         if (pos >= n) {
-            err = eh_fail(c, EBADMSG, def_off, "metadata ends inside the definition of field '%s'",
-                          eh_field_name(nd, fname, sizeof fname));
+            err = ehd_fail(c, EBADMSG, def_off, "metadata ends inside the definition of field '%s'",
+                           ehd_field_name(nd, fname, sizeof fname));
             goto out;
         }
         uint8_t enc = m[pos++];
         uint8_t fmt = 0;
         if (enc & EH_ENC_CHAIN_FLAG) {
             if (pos >= n) {
-                err = eh_fail(c, EBADMSG, def_off,
-                              "metadata ends inside the definition of field '%s'",
-                              eh_field_name(nd, fname, sizeof fname));
+                err = ehd_fail(c, EBADMSG, def_off,
+                               "metadata ends inside the definition of field '%s'",
+                               ehd_field_name(nd, fname, sizeof fname));
                 goto out;
             }
             fmt = m[pos++];
             if (fmt & EH_FMT_CHAIN_FLAG) {
                 if (n - pos < 2) {
-                    err = eh_fail(c, EBADMSG, def_off,
-                                  "metadata ends inside the definition of field '%s'",
-                                  eh_field_name(nd, fname, sizeof fname));
+                    err = ehd_fail(c, EBADMSG, def_off,
+                                   "metadata ends inside the definition of field '%s'",
+                                   ehd_field_name(nd, fname, sizeof fname));
                     goto out;
                 }
-                nd->tag = eh_load16(m + pos, c->be);
+                nd->tag = ehd_load16(m + pos, c->be);
                 pos += 2;
             }
         }
         if (enc & EH_ENC_CARRAY_FLAG && !(enc & EH_ENC_VARRAY_FLAG)) {
             if (n - pos < 2) {
-                err = eh_fail(c, EBADMSG, def_off,
-                              "metadata ends inside the definition of field '%s'",
-                              eh_field_name(nd, fname, sizeof fname));
+                err = ehd_fail(c, EBADMSG, def_off,
+                               "metadata ends inside the definition of field '%s'",
+                               ehd_field_name(nd, fname, sizeof fname));
                 goto out;
             }
-            nd->carray_count = eh_load16(m + pos, c->be);
+            nd->carray_count = ehd_load16(m + pos, c->be);
             pos += 2;
             if (nd->carray_count == 0) {
-                err = eh_fail(c, EBADMSG, def_off, "field '%s' is a carray of 0 elements",
-                              eh_field_name(nd, fname, sizeof fname));
+                err = ehd_fail(c, EBADMSG, def_off, "field '%s' is a carray of 0 elements",
+                               ehd_field_name(nd, fname, sizeof fname));
                 goto out;
             }
         }
         if ((enc & (EH_ENC_CARRAY_FLAG | EH_ENC_VARRAY_FLAG)) ==
             (EH_ENC_CARRAY_FLAG | EH_ENC_VARRAY_FLAG)) {
-            err = eh_fail(c, ENOTSUP, def_off, "field '%s' has both the carray and varray flags",
-                          eh_field_name(nd, fname, sizeof fname));
+            err = ehd_fail(c, ENOTSUP, def_off, "field '%s' has both the carray and varray flags",
+                           ehd_field_name(nd, fname, sizeof fname));
             goto out;
         }
         nd->enc = enc & EH_ENC_VALUE_MASK;
         nd->array = enc & (EH_ENC_CARRAY_FLAG | EH_ENC_VARRAY_FLAG);
         nd->fmt = fmt & EH_FMT_VALUE_MASK;
         if (nd->enc == EH_ENC_INVALID || nd->enc >= EH_ENC_MAX) {
-            err = eh_fail(c, ENOTSUP, def_off, "field '%s' has unsupported encoding %u",
-                          eh_field_name(nd, fname, sizeof fname), nd->enc);
+            err = ehd_fail(c, ENOTSUP, def_off, "field '%s' has unsupported encoding %u",
+                           ehd_field_name(nd, fname, sizeof fname), nd->enc);
             goto out;
         }
         if (nd->enc == EH_ENC_STRUCT && nd->fmt == 0) {
-            err = eh_fail(c, EBADMSG, def_off, "struct field '%s' has 0 members",
-                          eh_field_name(nd, fname, sizeof fname));
+            err = ehd_fail(c, EBADMSG, def_off, "struct field '%s' has 0 members",
+                           ehd_field_name(nd, fname, sizeof fname));
             goto out;
         }
         uint32_t idx = c->n_nodes++;
@@ -260,9 +260,10 @@ int eh_parse_fields(struct eh_ctx *c, const struct eh_event_parts *ev, size_t fi
         if (depth > 0)
             open[depth - 1].remaining--;
         if (nd->enc == EH_ENC_STRUCT) {
-            if (depth == EH_MAX_DEPTH) {
-                err = eh_fail(c, E2BIG, def_off,
-                              "struct nesting deeper than %d levels (ehconf bound)", EH_MAX_DEPTH);
+            if (depth == EHD_MAX_DEPTH) {
+                err =
+                    ehd_fail(c, E2BIG, def_off,
+                             "struct nesting deeper than %d levels (ehconf bound)", EHD_MAX_DEPTH);
                 goto out;
             }
             open[depth].node = idx;

@@ -4,8 +4,8 @@
  * "Body" functions append escaped JSON string content without the quotes, so
  * callers can build one string from several pieces (e.g. a name plus ";tag=").
  */
-#ifndef EH_INTERNAL_H
-#define EH_INTERNAL_H
+#ifndef EHD_INTERNAL_H
+#define EHD_INTERNAL_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -14,22 +14,22 @@
 #include "ehd.h"
 
 /* json.c */
-void eh_json_codepoint(ehd_buf *b, uint32_t cp); /* invalid code points -> U+FFFD */
-void eh_json_utf8_body(ehd_buf *b, const uint8_t *s, size_t n);
-void eh_json_latin1_body(ehd_buf *b, const uint8_t *s, size_t n);
-void eh_json_utf16_body(ehd_buf *b, const uint8_t *s, size_t n, int big_endian);
-void eh_json_utf32_body(ehd_buf *b, const uint8_t *s, size_t n, int big_endian);
+void ehd_json_codepoint(ehd_buf *b, uint32_t cp); /* invalid code points -> U+FFFD */
+void ehd_json_utf8_body(ehd_buf *b, const uint8_t *s, size_t n);
+void ehd_json_latin1_body(ehd_buf *b, const uint8_t *s, size_t n);
+void ehd_json_utf16_body(ehd_buf *b, const uint8_t *s, size_t n, int big_endian);
+void ehd_json_utf32_body(ehd_buf *b, const uint8_t *s, size_t n, int big_endian);
 /* BOM sniffing (decode-json-format.md §4.8); without a BOM the bytes are
  * read as UTF-<unit_bits> (8, 16 or 32) in the event's byte order. */
-void eh_json_bom_body(ehd_buf *b, const uint8_t *s, size_t n, unsigned unit_bytes, int big_endian);
+void ehd_json_bom_body(ehd_buf *b, const uint8_t *s, size_t n, unsigned unit_bytes, int big_endian);
 /* Lowercase hex bytes separated by single spaces, no quotes. */
-void eh_hex_bytes_body(ehd_buf *b, const uint8_t *s, size_t n);
+void ehd_hex_bytes_body(ehd_buf *b, const uint8_t *s, size_t n);
 
 /* buf_num.c: decimal ("%" PRIu64, "%" PRId64) and hex without prefix
  * ("%" PRIX64 when upper, else "%" PRIx64) appended without printf. */
-void eh_buf_u64(ehd_buf *b, uint64_t v);
-void eh_buf_i64(ehd_buf *b, int64_t v);
-void eh_buf_hex(ehd_buf *b, uint64_t v, int upper);
+void ehd_buf_u64(ehd_buf *b, uint64_t v);
+void ehd_buf_i64(ehd_buf *b, int64_t v);
+void ehd_buf_hex(ehd_buf *b, uint64_t v, int upper);
 
 /* Inline fast paths of ehd_buf_append / ehd_buf_putc / ehd_buf_puts for the
  * decoder's inner loops: when the bytes (plus the NUL) fit in the current
@@ -37,7 +37,7 @@ void eh_buf_hex(ehd_buf *b, uint64_t v, int upper);
  * grows the buffer (and handles out-of-memory). A sticky oom implies the
  * data is never written past cap, so skipping the oom check here is safe:
  * ehd_buf_reset clears oom, and a failed grow leaves len unchanged. */
-static inline void eh_buf_append_fast(ehd_buf *b, const void *p, size_t n)
+static inline void ehd_buf_append_fast(ehd_buf *b, const void *p, size_t n)
 {
     if (!b->oom && n < b->cap - b->len) {
         memcpy(b->data + b->len, p, n);
@@ -47,7 +47,7 @@ static inline void eh_buf_append_fast(ehd_buf *b, const void *p, size_t n)
     }
     ehd_buf_append(b, p, n);
 }
-static inline void eh_buf_putc_fast(ehd_buf *b, char c)
+static inline void ehd_buf_putc_fast(ehd_buf *b, char c)
 {
     if (!b->oom && b->cap - b->len > 1) {
         b->data[b->len++] = c;
@@ -56,56 +56,56 @@ static inline void eh_buf_putc_fast(ehd_buf *b, char c)
     }
     ehd_buf_putc(b, c);
 }
-static inline void eh_buf_puts_fast(ehd_buf *b, const char *s)
+static inline void ehd_buf_puts_fast(ehd_buf *b, const char *s)
 {
-    eh_buf_append_fast(b, s, strlen(s));
+    ehd_buf_append_fast(b, s, strlen(s));
 }
 
-/* Direct writing for runs of small pieces: eh_buf_room returns where up to
+/* Direct writing for runs of small pieces: ehd_buf_room returns where up to
  * n bytes may be written (room for the NUL too), or NULL when out of memory;
- * eh_buf_commit ends the run at end and restores the NUL. Writing through a
+ * ehd_buf_commit ends the run at end and restores the NUL. Writing through a
  * local cursor avoids re-reading b->len/b->data after every byte (char
  * stores may alias them). */
-int eh_buf_grow(ehd_buf *b, size_t n); /* buf.c: 1, or 0 with b->oom set */
-static inline char *eh_buf_room(ehd_buf *b, size_t n)
+int ehd_buf_grow(ehd_buf *b, size_t n); /* buf.c: 1, or 0 with b->oom set */
+static inline char *ehd_buf_room(ehd_buf *b, size_t n)
 {
     if (!b->oom && n < b->cap - b->len)
         return b->data + b->len;
-    return eh_buf_grow(b, n) ? b->data + b->len : NULL;
+    return ehd_buf_grow(b, n) ? b->data + b->len : NULL;
 }
-static inline void eh_buf_commit(ehd_buf *b, char *end)
+static inline void ehd_buf_commit(ehd_buf *b, char *end)
 {
     b->len = (size_t)(end - b->data);
     *end = 0;
 }
 /* Writes the decimal text of v at o; returns the end. */
-char *eh_put_u64(char *o, uint64_t v); /* buf_num.c */
+char *ehd_put_u64(char *o, uint64_t v); /* buf_num.c */
 
-/* eh_errno.c: "EPERM" for 1 .. "EHWPOISON" for 133; NULL when the table has no name. */
-const char *eh_errno_name(int32_t value);
+/* ehd_errno.c: "EPERM" for 1 .. "EHWPOISON" for 133; NULL when the table has no name. */
+const char *ehd_errno_name(int32_t value);
 
 /* Byte-order-explicit loads (the event says which order its fields use). */
-static inline uint16_t eh_load16(const uint8_t *p, int big_endian)
+static inline uint16_t ehd_load16(const uint8_t *p, int big_endian)
 {
     return big_endian ? (uint16_t)(p[0] << 8 | p[1]) : (uint16_t)(p[1] << 8 | p[0]);
 }
-static inline uint32_t eh_load32(const uint8_t *p, int big_endian)
+static inline uint32_t ehd_load32(const uint8_t *p, int big_endian)
 {
-    uint32_t lo = eh_load16(p + (big_endian ? 2 : 0), big_endian);
-    uint32_t hi = eh_load16(p + (big_endian ? 0 : 2), big_endian);
+    uint32_t lo = ehd_load16(p + (big_endian ? 2 : 0), big_endian);
+    uint32_t hi = ehd_load16(p + (big_endian ? 0 : 2), big_endian);
     return hi << 16 | lo;
 }
-static inline uint64_t eh_load64(const uint8_t *p, int big_endian)
+static inline uint64_t ehd_load64(const uint8_t *p, int big_endian)
 {
-    uint64_t lo = eh_load32(p + (big_endian ? 4 : 0), big_endian);
-    uint64_t hi = eh_load32(p + (big_endian ? 0 : 4), big_endian);
+    uint64_t lo = ehd_load32(p + (big_endian ? 4 : 0), big_endian);
+    uint64_t hi = ehd_load32(p + (big_endian ? 0 : 4), big_endian);
     return hi << 32 | lo;
 }
 
 /* values.c: renders one value (JSON text, quoted where §4 says so).
  * data/size are the value's bytes (for strings: the code units without the
  * length prefix or terminator). Returns 0, or an errno with *reason set. */
-int eh_render_value(ehd_buf *b, unsigned encoding, unsigned format, const uint8_t *data,
-                    size_t size, int big_endian, const char **reason);
+int ehd_render_value(ehd_buf *b, unsigned encoding, unsigned format, const uint8_t *data,
+                     size_t size, int big_endian, const char **reason);
 
-#endif /* EH_INTERNAL_H */
+#endif /* EHD_INTERNAL_H */
