@@ -49,3 +49,6 @@ $(GEN_CAPTURES): $(B)/obj/tests/data/perf/gen_captures.o $(EH_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 ALL_TARGETS += $(GEN_CAPTURES)
+
+# The same folder for Windows (VARIANT=mingw only).
+include tests/mingw.mk

@@ -10,3 +10,6 @@ $(B)/bin/%: $(B)/obj/tools/%.o $(EHD_LIB) $(EH_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 ALL_TARGETS += $(TOOLS)
+
+# The same folder for Windows (VARIANT=mingw only).
+include tools/mingw.mk

@@ -25,3 +25,6 @@ $(EHD_LAYERING): $(EHD_LIB_SRCS) $(wildcard lib/decode/*/*.h lib/eventheader/inc
 	@touch $@
 ALL_TARGETS += $(EHD_LAYERING)
 check-layering: $(EHD_LAYERING)
+
+# The same folder for Windows (VARIANT=mingw only).
+include lib/decode/mingw.mk

@@ -25,3 +25,6 @@ $(EH_LAYERING): $(EH_LIB_SRCS) $(wildcard lib/eventheader/*/*.h) lib/check-layer
 ALL_TARGETS += $(EH_LAYERING)
 check-layering: $(EH_LAYERING)
 .PHONY: check-layering
+
+# The same folder for Windows (VARIANT=mingw only).
+include lib/eventheader/mingw.mk
