@@ -113,47 +113,42 @@ int ehd_parse_tp_name(struct ehd_ctx *c, const char *name, size_t n, unsigned le
 
 int ehd_parse_extensions(struct ehd_ctx *c, struct ehd_event_parts *ev)
 {
-    size_t pos = sizeof(struct eh_wire_header);
+    struct eh_ext_walk w;
+    struct eh_ext x;
+    int r;
     memset(ev, 0, sizeof *ev);
-    if (c->data[0] & EH_FLAG_EXTENSION) {
-        for (;;) {
-            if (c->size - pos < 4)
-                return ehd_fail(c, EBADMSG, pos, "extension header runs past the end of the event");
-            uint16_t esize = ehd_load16(c->data + pos, c->be);
-            uint16_t kind = ehd_load16(c->data + pos + 2, c->be);
-            size_t body = pos + 4;
-            if (c->size - body < esize)
-                return ehd_fail(c, EBADMSG, pos,
-                                "extension of %u bytes runs past the end of the event", esize);
-            switch (kind & EH_EXT_KIND_MASK) {
-            case EH_EXT_KIND_INVALID:
-                return ehd_fail(c, EBADMSG, pos, "extension kind 0 is invalid");
-            case EH_EXT_KIND_METADATA:
-                if (ev->meta)
-                    return ehd_fail(c, EBADMSG, pos, "event has two metadata extensions");
-                ev->meta = c->data + body;
-                ev->meta_size = esize;
-                ev->meta_offset = body;
-                break;
-            case EH_EXT_KIND_ACTIVITY_ID:
-                if (ev->activity)
-                    return ehd_fail(c, EBADMSG, pos, "event has two activity-id extensions");
-                if (esize != 16 && esize != 32)
-                    return ehd_fail(c, EBADMSG, pos,
-                                    "activity-id extension size %u is not 16 or 32", esize);
-                ev->activity = c->data + body;
-                ev->activity_size = esize;
-                break;
-            default: break; /* unknown kinds are skipped */
-            }
-            pos = body + esize;
-            if (!(kind & EH_EXT_CHAIN))
-                break;
+    eh_ext_walk_init(&w, c->data, c->size, c->be);
+    while ((r = eh_ext_walk_next(&w, &x)) == EH_EXT_WALK_NEXT) {
+        switch (x.kind) {
+        case EH_EXT_KIND_INVALID:
+            return ehd_fail(c, EBADMSG, x.offset, "extension kind 0 is invalid");
+        case EH_EXT_KIND_METADATA:
+            if (ev->meta)
+                return ehd_fail(c, EBADMSG, x.offset, "event has two metadata extensions");
+            ev->meta = c->data + x.body;
+            ev->meta_size = x.size;
+            ev->meta_offset = x.body;
+            break;
+        case EH_EXT_KIND_ACTIVITY_ID:
+            if (ev->activity)
+                return ehd_fail(c, EBADMSG, x.offset, "event has two activity-id extensions");
+            if (x.size != 16 && x.size != 32)
+                return ehd_fail(c, EBADMSG, x.offset,
+                                "activity-id extension size %u is not 16 or 32", x.size);
+            ev->activity = c->data + x.body;
+            ev->activity_size = x.size;
+            break;
+        default: break; /* unknown kinds are skipped */
         }
     }
+    if (r == EH_EXT_WALK_SHORT_HEADER)
+        return ehd_fail(c, EBADMSG, x.offset, "extension header runs past the end of the event");
+    if (r == EH_EXT_WALK_SHORT_BODY)
+        return ehd_fail(c, EBADMSG, x.offset,
+                        "extension of %u bytes runs past the end of the event", x.size);
     if (!ev->meta)
-        return ehd_fail(c, EBADMSG, pos, "event has no metadata extension");
-    ev->payload = pos;
+        return ehd_fail(c, EBADMSG, w.pos, "event has no metadata extension");
+    ev->payload = w.pos;
     return 0;
 }
 
@@ -217,7 +212,7 @@ int ehd_parse_fields(struct ehd_ctx *c, const struct ehd_event_parts *ev, size_t
                                    ehd_field_name(nd, fname, sizeof fname));
                     goto out;
                 }
-                nd->tag = ehd_load16(m + pos, c->be);
+                nd->tag = eh_read_u16(m + pos, c->be);
                 pos += 2;
             }
         }
@@ -228,7 +223,7 @@ int ehd_parse_fields(struct ehd_ctx *c, const struct ehd_event_parts *ev, size_t
                                ehd_field_name(nd, fname, sizeof fname));
                 goto out;
             }
-            nd->carray_count = ehd_load16(m + pos, c->be);
+            nd->carray_count = eh_read_u16(m + pos, c->be);
             pos += 2;
             if (nd->carray_count == 0) {
                 err = ehd_fail(c, EBADMSG, def_off, "field '%s' is a carray of 0 elements",

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ehd.h"
+#include "eventheader_read.h" /* eh_read_u16/32/64: the byte-order-explicit loads */
 
 /* json.c */
 void ehd_json_codepoint(ehd_buf *b, uint32_t cp); /* invalid code points -> U+FFFD */
@@ -83,24 +84,6 @@ char *ehd_put_u64(char *o, uint64_t v); /* buf_num.c */
 
 /* ehd_errno.c: "EPERM" for 1 .. "EHWPOISON" for 133; NULL when the table has no name. */
 const char *ehd_errno_name(int32_t value);
-
-/* Byte-order-explicit loads (the event says which order its fields use). */
-static inline uint16_t ehd_load16(const uint8_t *p, int big_endian)
-{
-    return big_endian ? (uint16_t)(p[0] << 8 | p[1]) : (uint16_t)(p[1] << 8 | p[0]);
-}
-static inline uint32_t ehd_load32(const uint8_t *p, int big_endian)
-{
-    uint32_t lo = ehd_load16(p + (big_endian ? 2 : 0), big_endian);
-    uint32_t hi = ehd_load16(p + (big_endian ? 0 : 2), big_endian);
-    return hi << 16 | lo;
-}
-static inline uint64_t ehd_load64(const uint8_t *p, int big_endian)
-{
-    uint64_t lo = ehd_load32(p + (big_endian ? 4 : 0), big_endian);
-    uint64_t hi = ehd_load32(p + (big_endian ? 0 : 4), big_endian);
-    return hi << 32 | lo;
-}
 
 /* values.c: renders one value (JSON text, quoted where §4 says so).
  * data/size are the value's bytes (for strings: the code units without the

@@ -251,7 +251,7 @@ static int put_value(struct ehd_ctx *c, const struct ehd_node *nd)
         if (left < 2)
             return ehd_fail(c, EBADMSG, pos, "%s field '%s' length runs past the end of the event",
                             enc_kind(nd->enc), ehd_field_name(nd, fname, sizeof fname));
-        vsize = (size_t)ehd_load16(c->data + pos, c->be) * unit;
+        vsize = (size_t)eh_read_u16(c->data + pos, c->be) * unit;
         if (left - 2 < vsize)
             return ehd_fail(c, EBADMSG, pos, "%s field '%s' runs past the end of the event",
                             enc_kind(nd->enc), ehd_field_name(nd, fname, sizeof fname));
@@ -303,7 +303,7 @@ static int begin_item(struct ehd_ctx *c, struct ehd_frame *stack, uint32_t *sp, 
                 return ehd_fail(c, EBADMSG, c->pos,
                                 "array field '%s' count runs past the end of the event",
                                 ehd_field_name(nd, fname, sizeof fname));
-            count = ehd_load16(c->data + c->pos, c->be);
+            count = eh_read_u16(c->data + c->pos, c->be);
             c->pos += 2;
         }
         ehd_buf_putc_fast(c->out, '[');
@@ -418,7 +418,7 @@ static void put_meta(struct ehd_ctx *c, const ehd_sample_info *si, uint64_t keyw
                      const struct ehd_event_parts *ev)
 {
     const uint8_t *h = c->data;
-    uint16_t id = ehd_load16(h + 2, c->be), tag = ehd_load16(h + 4, c->be);
+    uint16_t id = eh_read_u16(h + 2, c->be), tag = eh_read_u16(h + 4, c->be);
     uint8_t version = h[1], opcode = h[6], level = h[7];
     uint8_t first = 1, outer_first = 0;
     int with_si = si && !(c->flags & EHD_META_GOLDEN);

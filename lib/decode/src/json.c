@@ -158,10 +158,10 @@ void ehd_json_utf16_body(ehd_buf *b, const uint8_t *s, size_t n, int big_endian)
 {
     size_t i = 0;
     while (i + 2 <= n) {
-        uint32_t u = ehd_load16(s + i, big_endian);
+        uint32_t u = eh_read_u16(s + i, big_endian);
         i += 2;
         if (u >= 0xD800 && u <= 0xDBFF && i + 2 <= n) {
-            uint32_t lo = ehd_load16(s + i, big_endian);
+            uint32_t lo = eh_read_u16(s + i, big_endian);
             if (lo >= 0xDC00 && lo <= 0xDFFF) {
                 i += 2;
                 u = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
@@ -177,7 +177,7 @@ void ehd_json_utf32_body(ehd_buf *b, const uint8_t *s, size_t n, int big_endian)
 {
     size_t i = 0;
     for (; i + 4 <= n; i += 4)
-        ehd_json_codepoint(b, ehd_load32(s + i, big_endian));
+        ehd_json_codepoint(b, eh_read_u32(s + i, big_endian));
     if (i < n)
         ehd_json_codepoint(b, 0xFFFD); /* partial trailing unit */
 }

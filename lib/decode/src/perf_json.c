@@ -54,14 +54,6 @@ static void jw_close(struct jw *w, char c)
 
 /* ---- helpers ----------------------------------------------------------------- */
 
-static uint64_t load_int(const uint8_t *p, uint32_t n, int be)
-{
-    uint64_t v = 0;
-    for (uint32_t i = 0; i < n; i++)
-        v = v << 8 | p[be ? i : n - 1 - i];
-    return v;
-}
-
 /* ".nnnnnnnnn" (9 digits) at dst; returns 10. Hand-rolled: this runs once per event. */
 static size_t put_frac9(char *dst, uint32_t ns)
 {
@@ -107,7 +99,7 @@ static void put_hex_bytes(ehd_buf *b, const uint8_t *p, size_t n)
 /* One numeric element of kind UNSIGNED/SIGNED/HEX. */
 static void put_number(ehd_buf *b, uint8_t kind, const uint8_t *p, uint32_t size, int be)
 {
-    uint64_t v = load_int(p, size, be);
+    uint64_t v = eh_read_uint(p, size, be);
     char t[24];
     size_t n = 0;
     if (kind == EHD_TP_HEX) {
@@ -153,7 +145,7 @@ static const uint8_t *array_bytes(const ehd_tp_field *f, const uint8_t *raw, uin
     }
     if (f->size < 4)
         return NULL;
-    uint32_t v = (uint32_t)load_int(raw + f->offset, 4, be);
+    uint32_t v = (uint32_t)eh_read_uint(raw + f->offset, 4, be);
     uint64_t off = v & 0xffff, n = v >> 16;
     if (f->loc == EHD_TP_LOC_REL)
         off += (uint64_t)f->offset + 4;
@@ -216,7 +208,7 @@ static const ehd_tp_format *sample_format(const ehd_perf_reader *r, const ehd_pe
     const ehd_tracing_data *td = ehd_perf_tracing_data(r);
     /* fall back to common_type, but only for tracepoint attrs */
     if (td && s->raw && s->raw_size >= 2 && s->attr && s->attr->type == EHD_PERF_TYPE_TRACEPOINT)
-        return ehd_tracing_data_find(td, (uint32_t)load_int(s->raw, 2, td->big_endian));
+        return ehd_tracing_data_find(td, (uint32_t)eh_read_uint(s->raw, 2, td->big_endian));
     return NULL;
 }
 

@@ -122,11 +122,6 @@ static void key(struct tctx *c, int *first, const char *k)
 
 /* ---- metadata ---------------------------------------------------------------- */
 
-static uint16_t ld16(const uint8_t *p)
-{
-    return (uint16_t)(p[0] | p[1] << 8);
-}
-
 /* Reads 1-4 tag bytes at m[*pos]; returns 0 or -1 (runs past the end / too long). */
 static int read_tags(const uint8_t *m, size_t n, size_t *pos, uint32_t *tags)
 {
@@ -200,7 +195,7 @@ static int parse_fields(struct tctx *c, const uint8_t *m, size_t n, size_t pos)
         if (nd->array == TL_IN_CCOUNT) {
             if (n - pos < 2)
                 goto trunc;
-            nd->ccount = ld16(m + pos);
+            nd->ccount = eh_read_u16(m + pos, 0);
             pos += 2;
         } else if (nd->array == TL_IN_CUSTOM) {
             *c->reason = "event metadata: custom-schema fields are not supported";
@@ -361,7 +356,7 @@ static int put_value(struct tctx *c, const struct tnode *nd)
             return tfail(c->reason, c->err_offset, pos,
                          "data: field '%s' length runs past the end of the data",
                          printable(nd->name, nd->name_len, nm, sizeof nm));
-        vsize = ld16(p);
+        vsize = eh_read_u16(p, 0);
         if (left - 2 < vsize)
             return tfail(c->reason, c->err_offset, pos,
                          "data: field '%s' runs past the end of the data",
@@ -406,9 +401,7 @@ static int put_value(struct tctx *c, const struct tnode *nd)
             memcpy(tmp, g, 16);
             vp = tmp;
         } else if (nd->in == TL_IN_FILETIME) {
-            uint64_t ft = 0;
-            for (int i = 7; i >= 0; i--)
-                ft = ft << 8 | p[i];
+            uint64_t ft = eh_read_u64(p, 0);
             /* Seconds since 1970, floor division (FILETIME counts 100 ns since 1601). */
             int64_t rel = (int64_t)(ft - (uint64_t)TL_FILETIME_UNIX_EPOCH);
             int64_t t = rel / TL_FILETIME_PER_SECOND;
@@ -487,7 +480,7 @@ static int put_field(struct tctx *c, uint32_t idx, unsigned depth)
             return tfail(c->reason, c->err_offset, c->pos,
                          "data: array field '%s' count runs past the end of the data",
                          printable(nd->name, nd->name_len, nm, sizeof nm));
-        count = ld16(c->d + c->pos);
+        count = eh_read_u16(c->d + c->pos, 0);
         c->pos += 2;
     }
     int first = 1;
@@ -583,15 +576,17 @@ int ehd_tl_json(ehd_buf *out, const ehd_tl_event *ev, const ehd_sample_info *si,
     c.err_offset = err_offset;
 
     const uint8_t *pm = ev->provider_meta, *em = ev->event_meta;
-    if (!pm || ev->provider_meta_size < 3 || ld16(pm) < 3 || ld16(pm) > ev->provider_meta_size)
+    if (!pm || ev->provider_meta_size < 3 || eh_read_u16(pm, 0) < 3 ||
+        eh_read_u16(pm, 0) > ev->provider_meta_size)
         return tfail(reason, err_offset, 0, "provider metadata: size missing or out of range");
-    size_t pm_n = ld16(pm);
+    size_t pm_n = eh_read_u16(pm, 0);
     const uint8_t *pnul = memchr(pm + 2, 0, pm_n - 2);
     if (!pnul)
         return tfail(reason, err_offset, 2, "provider metadata: name not NUL-terminated");
-    if (!em || ev->event_meta_size < 4 || ld16(em) < 4 || ld16(em) > ev->event_meta_size)
+    if (!em || ev->event_meta_size < 4 || eh_read_u16(em, 0) < 4 ||
+        eh_read_u16(em, 0) > ev->event_meta_size)
         return tfail(reason, err_offset, 0, "event metadata: size missing or out of range");
-    size_t em_n = ld16(em), pos = 2;
+    size_t em_n = eh_read_u16(em, 0), pos = 2;
     uint32_t event_tags = 0;
     if (read_tags(em, em_n, &pos, &event_tags) != 0)
         return tfail(reason, err_offset, 2, "event metadata: event tags run past the end");

@@ -119,7 +119,7 @@ static void put_ipv6(ehd_buf *b, const uint8_t *p)
 {
     unsigned w[8];
     for (int i = 0; i < 8; i++)
-        w[i] = (unsigned)p[2 * i] << 8 | p[2 * i + 1];
+        w[i] = eh_read_u16(p + 2 * i, 1);
     int best = -1, best_len = 0, cur = -1, cur_len = 0;
     for (int i = 0; i <= 8; i++) {
         if (i < 8 && w[i] == 0) {
@@ -183,19 +183,19 @@ static void render_fixed(ehd_buf *b, size_t size, unsigned fmt, const uint8_t *p
         }
     }
     case 2: {
-        uint16_t v = ehd_load16(p, be);
+        uint16_t v = eh_read_u16(p, be);
         switch (fmt) {
         case EH_FMT_SIGNED_INT: put_i64(b, (int16_t)v); return;
         case EH_FMT_HEX_INT: put_hex(b, v); return;
         case EH_FMT_BOOLEAN: put_boolean(b, v); return;
         case EH_FMT_HEX_BYTES: put_hex_bytes(b, p, 2); return;
         case EH_FMT_STRING_UTF: put_char_codepoint(b, v); return;
-        case EH_FMT_PORT: put_u64(b, ehd_load16(p, 1)); return; /* network order */
+        case EH_FMT_PORT: put_u64(b, eh_read_u16(p, 1)); return; /* network order */
         default: put_u64(b, v); return;
         }
     }
     case 4: {
-        uint32_t v = ehd_load32(p, be);
+        uint32_t v = eh_read_u32(p, be);
         switch (fmt) {
         case EH_FMT_SIGNED_INT:
         case EH_FMT_PID: put_i64(b, (int32_t)v); return;
@@ -216,7 +216,7 @@ static void render_fixed(ehd_buf *b, size_t size, unsigned fmt, const uint8_t *p
         }
     }
     case 8: {
-        uint64_t v = ehd_load64(p, be);
+        uint64_t v = eh_read_u64(p, be);
         switch (fmt) {
         case EH_FMT_SIGNED_INT: put_i64(b, (int64_t)v); return;
         case EH_FMT_HEX_INT: put_hex(b, v); return;

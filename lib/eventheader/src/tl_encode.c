@@ -34,7 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "eventheader_wire.h"
+#include "eventheader_read.h"
 #include "tl_encode.h"
 
 /* How one value is moved from the EventHeader payload to the TraceLogging payload. */
@@ -250,7 +250,7 @@ static int meta_field(struct meta_ctx *c, int in_array, unsigned depth)
         if (fmt & EH_FMT_CHAIN_FLAG) {
             if (c->n - c->pos < 2)
                 return EINVAL;
-            tag = (uint16_t)(c->m[c->pos] | c->m[c->pos + 1] << 8);
+            tag = eh_read_u16(c->m + c->pos, 0);
             c->pos += 2;
         }
     }
@@ -261,7 +261,7 @@ static int meta_field(struct meta_ctx *c, int in_array, unsigned depth)
     if (enc & EH_ENC_CARRAY_FLAG) {
         if (c->n - c->pos < 2)
             return EINVAL;
-        carray = (uint16_t)(c->m[c->pos] | c->m[c->pos + 1] << 8);
+        carray = eh_read_u16(c->m + c->pos, 0);
         c->pos += 2;
         if (carray == 0)
             return EINVAL;
@@ -461,16 +461,6 @@ struct pay_ctx {
     const struct tl_node *nodes;
 };
 
-static uint16_t ld16(const uint8_t *p)
-{
-    return (uint16_t)(p[0] | p[1] << 8);
-}
-
-static uint32_t ld32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 static void put_u64le(struct tl_buf *b, uint64_t v)
 {
     uint8_t le[8];
@@ -501,7 +491,7 @@ static size_t put_utf16_of_utf32(struct tl_buf *b, const uint8_t *s, size_t unit
     size_t bytes = 0;
     for (size_t i = 0; i < units; i++) {
         uint16_t u[2];
-        unsigned k = utf16_of(ld32(s + 4 * i), u);
+        unsigned k = utf16_of(eh_read_u32(s + 4 * i, 0), u);
         for (unsigned j = 0; j < k; j++)
             tl_buf_u16(b, u[j]);
         bytes += 2 * k;
@@ -514,7 +504,7 @@ static size_t utf16_bytes_of_utf32(const uint8_t *s, size_t units)
     size_t bytes = 0;
     for (size_t i = 0; i < units; i++) {
         uint16_t u[2];
-        bytes += 2 * utf16_of(ld32(s + 4 * i), u);
+        bytes += 2 * utf16_of(eh_read_u32(s + 4 * i, 0), u);
     }
     return bytes;
 }
@@ -543,8 +533,10 @@ static int put_value(struct pay_ctx *c, const struct tl_node *nd)
         size_t sz = nd->conv == CV_TIME32 ? 4 : 8;
         if (left < sz)
             return EINVAL;
-        int64_t t = sz == 4 ? (int64_t)(int32_t)ld32(p)
-                            : (int64_t)((uint64_t)ld32(p) | (uint64_t)ld32(p + 4) << 32);
+        int64_t t =
+            sz == 4
+                ? (int64_t)(int32_t)eh_read_u32(p, 0)
+                : (int64_t)((uint64_t)eh_read_u32(p, 0) | (uint64_t)eh_read_u32(p + 4, 0) << 32);
         /* Wrapping arithmetic: FILETIME cannot hold every int64 second count. */
         uint64_t ft =
             (uint64_t)t * (uint64_t)TL_FILETIME_PER_SECOND + (uint64_t)TL_FILETIME_UNIX_EPOCH;
@@ -572,7 +564,7 @@ static int put_value(struct pay_ctx *c, const struct tl_node *nd)
         if (left < 4)
             return EINVAL;
         uint16_t u[2];
-        unsigned k = utf16_of(ld32(p), u);
+        unsigned k = utf16_of(eh_read_u32(p, 0), u);
         tl_buf_u16(c->out, (uint16_t)(2 * k));
         for (unsigned j = 0; j < k; j++)
             tl_buf_u16(c->out, u[j]);
@@ -610,7 +602,7 @@ static int put_value(struct pay_ctx *c, const struct tl_node *nd)
     case CV_COUNTED32: {
         if (left < 2)
             return EINVAL;
-        size_t units = ld16(p), bytes = units * nd->size;
+        size_t units = eh_read_u16(p, 0), bytes = units * nd->size;
         if (left - 2 < bytes)
             return EINVAL;
         if (nd->conv == CV_COUNTED) {
@@ -657,7 +649,7 @@ static int put_field(struct pay_ctx *c, uint32_t idx)
     } else if (nd->array == TL_IN_VCOUNT) {
         if (c->n - c->pos < 2)
             return EINVAL;
-        count = ld16(c->p + c->pos);
+        count = eh_read_u16(c->p + c->pos, 0);
         tl_buf_put(c->out, c->p + c->pos, 2);
         c->pos += 2;
     }
@@ -699,37 +691,31 @@ int eh_tl_from_eventheader(struct eh_tl_event *ev, const uint8_t *e, size_t len)
     if ((e[0] & ~EH_FLAG_ALL) || !(e[0] & EH_FLAG_LITTLE_ENDIAN))
         return EINVAL;
     ev->version = e[1];
-    ev->id = ld16(e + 2);
-    uint16_t tag = ld16(e + 4);
+    ev->id = eh_read_u16(e + 2, 0);
+    uint16_t tag = eh_read_u16(e + 4, 0);
     ev->opcode = e[6];
     ev->level = e[7];
     ev->activity = ev->related = NULL;
     const uint8_t *meta = NULL;
-    size_t meta_len = 0, pos = sizeof(struct eh_wire_header);
-    if (e[0] & EH_FLAG_EXTENSION) {
-        for (;;) {
-            if (len - pos < 4)
+    size_t meta_len = 0;
+    struct eh_ext_walk w;
+    struct eh_ext x;
+    int r;
+    eh_ext_walk_init(&w, e, len, 0);
+    while ((r = eh_ext_walk_next(&w, &x)) == EH_EXT_WALK_NEXT) {
+        if (x.kind == EH_EXT_KIND_METADATA) {
+            meta = e + x.body;
+            meta_len = x.size;
+        } else if (x.kind == EH_EXT_KIND_ACTIVITY_ID) {
+            if (x.size != 16 && x.size != 32)
                 return EINVAL;
-            uint16_t size = ld16(e + pos), kind = ld16(e + pos + 2);
-            pos += 4;
-            if (len - pos < size)
-                return EINVAL;
-            if ((kind & EH_EXT_KIND_MASK) == EH_EXT_KIND_METADATA) {
-                meta = e + pos;
-                meta_len = size;
-            } else if ((kind & EH_EXT_KIND_MASK) == EH_EXT_KIND_ACTIVITY_ID) {
-                if (size != 16 && size != 32)
-                    return EINVAL;
-                ev->activity = e + pos;
-                ev->related = size == 32 ? e + pos + 16 : NULL;
-            }
-            pos += size;
-            if (!(kind & EH_EXT_CHAIN))
-                break;
+            ev->activity = e + x.body;
+            ev->related = x.size == 32 ? e + x.body + 16 : NULL;
         }
     }
-    if (!meta)
+    if (r != EH_EXT_WALK_END || !meta)
         return EINVAL;
+    size_t pos = w.pos;
     const struct tl_def *d;
     int err = lookup_def(meta, meta_len, tag, &d, &ev->owned_);
     if (err)
