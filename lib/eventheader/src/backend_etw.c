@@ -234,19 +234,19 @@ static int etw_write(const eh_tracepoint *tp, struct iovec *iov, int iovcnt, siz
     struct etw_slot *s = slot_at(slot);
     struct etw_prov *p = s->prov;
     struct {
-        struct tl_buf flat;
+        struct eh_buf_ flat;
         struct eh_tl_event ev;
     } scratch, *sc = &scratch;
     memset(sc, 0, sizeof *sc);
     for (int i = EH_IOV_BACKEND; i < iovcnt; i++)
-        tl_buf_put(&sc->flat, iov[i].iov_base, iov[i].iov_len);
+        eh_buf_put(&sc->flat, iov[i].iov_base, iov[i].iov_len);
     int err = sc->flat.err ? sc->flat.err : sc->flat.len != event_len ? EINVAL : 0;
     if (!err)
         err = eh_tl_from_eventheader(&sc->ev, sc->flat.p, sc->flat.len);
     if (!err)
         err = eh_tl_event_fits(p->tl->meta_len, &sc->ev);
     if (err) {
-        tl_buf_free(&sc->flat);
+        eh_buf_free(&sc->flat);
         eh_tl_event_release(&sc->ev);
         return err;
     }
@@ -279,7 +279,7 @@ static int etw_write(const eh_tracepoint *tp, struct iovec *iov, int iovcnt, siz
         memcpy(&rel, sc->ev.related, 16);
     ULONG st = EventWriteTransfer(p->handle, &desc, sc->ev.activity ? &act : NULL,
                                   sc->ev.related ? &rel : NULL, count, data);
-    tl_buf_free(&sc->flat);
+    eh_buf_free(&sc->flat);
     eh_tl_event_release(&sc->ev);
     return win32_to_errno(st);
 }

@@ -12,14 +12,8 @@
 #include <stdint.h>
 #include <sys/uio.h>
 
+#include "eh_buf.h" /* the growable buffer */
 #include "eventheader.h"
-
-/* ---- growable buffer (struct eh_buf_ is declared in eventheader.h) ---- */
-void eh_buf_reserve(struct eh_buf_ *b, size_t more);
-void eh_buf_put(struct eh_buf_ *b, const void *p, size_t len);
-void eh_buf_u8(struct eh_buf_ *b, uint8_t v);
-void eh_buf_u16(struct eh_buf_ *b, uint16_t v);
-void eh_buf_free(struct eh_buf_ *b);
 
 /* Appends one field definition to a metadata buffer: name\0, encoding
  * [, format [, tag]] [, carray count]. The chain bits are derived here: a format

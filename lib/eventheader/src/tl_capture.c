@@ -223,10 +223,10 @@ static int tlc_write(const eh_tracepoint *tp, struct iovec *iov, int iovcnt, siz
     int err = eh_tl_provider_of_tp(tp->name_, strlen(tp->name_), &prov, &level, &keyword);
     if (err)
         return err;
-    struct tl_buf flat = {0}, record = {0};
+    struct eh_buf_ flat = {0}, record = {0};
     struct eh_tl_event ev = {0};
     for (int i = EH_IOV_BACKEND; i < iovcnt; i++)
-        tl_buf_put(&flat, iov[i].iov_base, iov[i].iov_len);
+        eh_buf_put(&flat, iov[i].iov_base, iov[i].iov_len);
     err = flat.err ? flat.err : flat.len != event_len ? EINVAL : 0;
     if (!err)
         err = eh_tl_from_eventheader(&ev, flat.p, flat.len);
@@ -245,8 +245,8 @@ static int tlc_write(const eh_tracepoint *tp, struct iovec *iov, int iovcnt, siz
                             &ev);
         err = tl_file_append(g_tl_file, record.p, size);
     }
-    tl_buf_free(&flat);
-    tl_buf_free(&record);
+    eh_buf_free(&flat);
+    eh_buf_free(&record);
     eh_tl_event_release(&ev);
     return err;
 }

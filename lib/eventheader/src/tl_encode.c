@@ -78,16 +78,16 @@ struct tl_def {
 
 #define TL_MAX_DEPTH 256 /* struct nesting translated (the payload walk recurses) */
 
-void eh_tl_put_tags(struct tl_buf *b, uint32_t tags)
+void eh_tl_put_tags(struct eh_buf_ *b, uint32_t tags)
 {
     tags &= TL_TAGS_MAX;
     for (;;) {
         uint8_t group = (uint8_t)((tags >> 21) & 0x7F);
         if ((tags & 0x1FFFFF) == 0) {
-            tl_buf_u8(b, group);
+            eh_buf_u8(b, group);
             return;
         }
-        tl_buf_u8(b, (uint8_t)(group | 0x80));
+        eh_buf_u8(b, (uint8_t)(group | 0x80));
         tags = (tags << 7) & TL_TAGS_MAX;
     }
 }
@@ -224,7 +224,7 @@ static int map_type(unsigned enc, unsigned fmt, int in_array, uint8_t *in, uint8
 struct meta_ctx {
     const uint8_t *m;
     size_t n, pos;
-    struct tl_buf *out;
+    struct eh_buf_ *out;
     struct tl_node *nodes;
     uint32_t n_nodes, cap;
 };
@@ -279,20 +279,20 @@ static int meta_field(struct meta_ctx *c, int in_array, unsigned depth)
     nd->carray = carray;
     in_array |= array != 0;
 
-    tl_buf_put(c->out, name, name_len);
-    tl_buf_u8(c->out, 0);
+    eh_buf_put(c->out, name, name_len);
+    eh_buf_u8(c->out, 0);
     if (nd->enc == EH_ENC_STRUCT) {
         unsigned members = fmt & EH_FMT_VALUE_MASK;
         if (members == 0 || depth >= TL_MAX_DEPTH)
             return EINVAL;
         nd->conv = CV_STRUCT;
-        tl_buf_u8(c->out, (uint8_t)(TL_IN_STRUCT | array | TL_IN_CHAIN));
+        eh_buf_u8(c->out, (uint8_t)(TL_IN_STRUCT | array | TL_IN_CHAIN));
         size_t count_at = c->out->len;
-        tl_buf_u8(c->out, (uint8_t)(members | (tag ? TL_OUT_CHAIN : 0)));
+        eh_buf_u8(c->out, (uint8_t)(members | (tag ? TL_OUT_CHAIN : 0)));
         if (tag)
             eh_tl_put_tags(c->out, tag);
         if (array == TL_IN_CCOUNT)
-            tl_buf_u16(c->out, carray);
+            eh_buf_u16le(c->out, carray);
         unsigned present = 0;
         for (; present < members && c->pos < c->n; present++) {
             int err = meta_field(c, in_array, depth + 1);
@@ -316,20 +316,20 @@ static int meta_field(struct meta_ctx *c, int in_array, unsigned depth)
     nd->size = size;
     nd->end = idx + 1;
     if (out || tag) {
-        tl_buf_u8(c->out, (uint8_t)(in | array | TL_IN_CHAIN));
-        tl_buf_u8(c->out, (uint8_t)(out | (tag ? TL_OUT_CHAIN : 0)));
+        eh_buf_u8(c->out, (uint8_t)(in | array | TL_IN_CHAIN));
+        eh_buf_u8(c->out, (uint8_t)(out | (tag ? TL_OUT_CHAIN : 0)));
         if (tag)
             eh_tl_put_tags(c->out, tag);
     } else {
-        tl_buf_u8(c->out, (uint8_t)(in | array));
+        eh_buf_u8(c->out, (uint8_t)(in | array));
     }
     if (array == TL_IN_CCOUNT)
-        tl_buf_u16(c->out, carray);
+        eh_buf_u16le(c->out, carray);
     return 0;
 }
 
 /* Builds TraceLogging metadata and the node plan from an EventHeader metadata body. */
-static int build_meta(struct tl_buf *out, struct tl_node **nodes_out, uint32_t *n_nodes,
+static int build_meta(struct eh_buf_ *out, struct tl_node **nodes_out, uint32_t *n_nodes,
                       const uint8_t *m, size_t n, uint16_t event_tag)
 {
     const uint8_t *nul = memchr(m, 0, n);
@@ -342,9 +342,9 @@ static int build_meta(struct tl_buf *out, struct tl_node **nodes_out, uint32_t *
     if (!c.nodes)
         return ENOMEM;
     size_t start = out->len;
-    tl_buf_u16(out, 0);
+    eh_buf_u16le(out, 0);
     eh_tl_put_tags(out, event_tag);
-    tl_buf_put(out, m, name_len + 1);
+    eh_buf_put(out, m, name_len + 1);
     int err = 0;
     while (!err && c.pos < c.n)
         err = meta_field(&c, 0, 0);
@@ -369,7 +369,7 @@ static int build_meta(struct tl_buf *out, struct tl_node **nodes_out, uint32_t *
     return 0;
 }
 
-int eh_tl_build_event_meta(struct tl_buf *out, const uint8_t *eh_meta, size_t eh_meta_len,
+int eh_tl_build_event_meta(struct eh_buf_ *out, const uint8_t *eh_meta, size_t eh_meta_len,
                            uint16_t event_tag)
 {
     return build_meta(out, NULL, NULL, eh_meta, eh_meta_len, event_tag);
@@ -419,7 +419,7 @@ static int lookup_def(const uint8_t *m, size_t n, uint16_t tag, const struct tl_
         }
     }
     struct tl_def *d = calloc(1, sizeof *d);
-    struct tl_buf meta = {0};
+    struct eh_buf_ meta = {0};
     if (!d || !(d->eh_meta = malloc(n))) {
         free(d);
         err = ENOMEM;
@@ -427,7 +427,7 @@ static int lookup_def(const uint8_t *m, size_t n, uint16_t tag, const struct tl_
     }
     err = build_meta(&meta, &d->nodes, &d->n_nodes, m, n, tag);
     if (err) {
-        tl_buf_free(&meta);
+        eh_buf_free(&meta);
         free(d->eh_meta);
         free(d);
         goto done;
@@ -457,17 +457,9 @@ done:
 struct pay_ctx {
     const uint8_t *p;
     size_t n, pos;
-    struct tl_buf *out;
+    struct eh_buf_ *out;
     const struct tl_node *nodes;
 };
-
-static void put_u64le(struct tl_buf *b, uint64_t v)
-{
-    uint8_t le[8];
-    for (int i = 0; i < 8; i++)
-        le[i] = (uint8_t)(v >> (8 * i));
-    tl_buf_put(b, le, 8);
-}
 
 /* UTF-32 code unit -> UTF-16 units (invalid code points become U+FFFD, as the
  * EventHeader decoder renders them). Returns the number of units (1 or 2). */
@@ -486,14 +478,14 @@ static unsigned utf16_of(uint32_t cp, uint16_t u[2])
 }
 
 /* Appends UTF-16LE of n UTF-32LE units; returns the bytes appended. */
-static size_t put_utf16_of_utf32(struct tl_buf *b, const uint8_t *s, size_t units)
+static size_t put_utf16_of_utf32(struct eh_buf_ *b, const uint8_t *s, size_t units)
 {
     size_t bytes = 0;
     for (size_t i = 0; i < units; i++) {
         uint16_t u[2];
         unsigned k = utf16_of(eh_read_u32(s + 4 * i, 0), u);
         for (unsigned j = 0; j < k; j++)
-            tl_buf_u16(b, u[j]);
+            eh_buf_u16le(b, u[j]);
         bytes += 2 * k;
     }
     return bytes;
@@ -517,14 +509,14 @@ static int put_value(struct pay_ctx *c, const struct tl_node *nd)
     case CV_COPY:
         if (left < nd->size)
             return EINVAL;
-        tl_buf_put(c->out, p, nd->size);
+        eh_buf_put(c->out, p, nd->size);
         c->pos += nd->size;
         return 0;
     case CV_WIDEN16: {
         if (left < 2)
             return EINVAL;
         uint8_t v[4] = {p[0], p[1], 0, 0};
-        tl_buf_put(c->out, v, 4);
+        eh_buf_put(c->out, v, 4);
         c->pos += 2;
         return 0;
     }
@@ -540,7 +532,7 @@ static int put_value(struct pay_ctx *c, const struct tl_node *nd)
         /* Wrapping arithmetic: FILETIME cannot hold every int64 second count. */
         uint64_t ft =
             (uint64_t)t * (uint64_t)TL_FILETIME_PER_SECOND + (uint64_t)TL_FILETIME_UNIX_EPOCH;
-        put_u64le(c->out, ft);
+        eh_buf_u64le(c->out, ft);
         c->pos += sz;
         return 0;
     }
@@ -549,15 +541,15 @@ static int put_value(struct pay_ctx *c, const struct tl_node *nd)
             return EINVAL;
         uint8_t g[16] = {p[3], p[2], p[1], p[0], p[5], p[4], p[7], p[6]};
         memcpy(g + 8, p + 8, 8);
-        tl_buf_put(c->out, g, 16);
+        eh_buf_put(c->out, g, 16);
         c->pos += 16;
         return 0;
     }
     case CV_PREFIX:
         if (left < nd->size)
             return EINVAL;
-        tl_buf_u16(c->out, nd->size);
-        tl_buf_put(c->out, p, nd->size);
+        eh_buf_u16le(c->out, nd->size);
+        eh_buf_put(c->out, p, nd->size);
         c->pos += nd->size;
         return 0;
     case CV_CHAR32: {
@@ -565,9 +557,9 @@ static int put_value(struct pay_ctx *c, const struct tl_node *nd)
             return EINVAL;
         uint16_t u[2];
         unsigned k = utf16_of(eh_read_u32(p, 0), u);
-        tl_buf_u16(c->out, (uint16_t)(2 * k));
+        eh_buf_u16le(c->out, (uint16_t)(2 * k));
         for (unsigned j = 0; j < k; j++)
-            tl_buf_u16(c->out, u[j]);
+            eh_buf_u16le(c->out, u[j]);
         c->pos += 4;
         return 0;
     }
@@ -585,15 +577,15 @@ static int put_value(struct pay_ctx *c, const struct tl_node *nd)
                 break;
         }
         if (nd->conv == CV_ZCOPY) {
-            tl_buf_put(c->out, p, k + unit);
+            eh_buf_put(c->out, p, k + unit);
         } else if (nd->conv == CV_Z32) {
             put_utf16_of_utf32(c->out, p, k / 4);
-            tl_buf_u16(c->out, 0);
+            eh_buf_u16le(c->out, 0);
         } else {
             if (k > 0xFFFF)
                 return E2BIG;
-            tl_buf_u16(c->out, (uint16_t)k);
-            tl_buf_put(c->out, p, k);
+            eh_buf_u16le(c->out, (uint16_t)k);
+            eh_buf_put(c->out, p, k);
         }
         c->pos += k + unit;
         return 0;
@@ -608,13 +600,13 @@ static int put_value(struct pay_ctx *c, const struct tl_node *nd)
         if (nd->conv == CV_COUNTED) {
             if (bytes > 0xFFFF)
                 return E2BIG;
-            tl_buf_u16(c->out, (uint16_t)bytes);
-            tl_buf_put(c->out, p + 2, bytes);
+            eh_buf_u16le(c->out, (uint16_t)bytes);
+            eh_buf_put(c->out, p + 2, bytes);
         } else {
             size_t out_bytes = utf16_bytes_of_utf32(p + 2, units);
             if (out_bytes > 0xFFFF)
                 return E2BIG;
-            tl_buf_u16(c->out, (uint16_t)out_bytes);
+            eh_buf_u16le(c->out, (uint16_t)out_bytes);
             put_utf16_of_utf32(c->out, p + 2, units);
         }
         c->pos += 2 + bytes;
@@ -650,7 +642,7 @@ static int put_field(struct pay_ctx *c, uint32_t idx)
         if (c->n - c->pos < 2)
             return EINVAL;
         count = eh_read_u16(c->p + c->pos, 0);
-        tl_buf_put(c->out, c->p + c->pos, 2);
+        eh_buf_put(c->out, c->p + c->pos, 2);
         c->pos += 2;
     }
     for (uint32_t i = 0; i < count; i++) {
@@ -665,7 +657,7 @@ static int put_field(struct pay_ctx *c, uint32_t idx)
 
 void eh_tl_event_release(struct eh_tl_event *ev)
 {
-    tl_buf_free(&ev->data);
+    eh_buf_free(&ev->data);
     free_def(ev->owned_);
     ev->owned_ = NULL;
     ev->meta = NULL;

@@ -8,19 +8,19 @@
 
 #include "tl_encode.h"
 
-int eh_tl_provider_meta(struct tl_buf *out, const char *name, size_t name_len,
+int eh_tl_provider_meta(struct eh_buf_ *out, const char *name, size_t name_len,
                         const uint8_t *group_guid)
 {
     if (name_len == 0 || memchr(name, 0, name_len))
         return EINVAL;
     size_t start = out->len;
-    tl_buf_u16(out, 0); /* size, patched below */
-    tl_buf_put(out, name, name_len);
-    tl_buf_u8(out, 0);
+    eh_buf_u16le(out, 0); /* size, patched below */
+    eh_buf_put(out, name, name_len);
+    eh_buf_u8(out, 0);
     if (group_guid) {
-        tl_buf_u16(out, 3 + 16);
-        tl_buf_u8(out, TL_PROVIDER_TRAIT_GROUP);
-        tl_buf_put(out, group_guid, 16);
+        eh_buf_u16le(out, 3 + 16);
+        eh_buf_u8(out, TL_PROVIDER_TRAIT_GROUP);
+        eh_buf_put(out, group_guid, 16);
     }
     if (out->err)
         return out->err;
@@ -125,7 +125,7 @@ int eh_tl_provider_of_tp(const char *tp_name, size_t len, const struct eh_tl_pro
         if (same(p->name, tp_name, plen) && same(p->group, group, glen))
             goto found;
     p = calloc(1, sizeof *p);
-    struct tl_buf meta = {0};
+    struct eh_buf_ meta = {0};
     uint8_t group_guid[16];
     err = ENOMEM;
     if (!p || !(p->name = dup_n(tp_name, plen)) || (group && !(p->group = dup_n(group, glen))))
@@ -147,7 +147,7 @@ found:
     return 0;
 fail:
     pthread_mutex_unlock(&g_providers_lock);
-    tl_buf_free(&meta);
+    eh_buf_free(&meta);
     if (p) {
         free(p->name);
         free(p->group);
