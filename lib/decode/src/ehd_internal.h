@@ -26,6 +26,16 @@ void ehd_json_bom_body(ehd_buf *b, const uint8_t *s, size_t n, unsigned unit_byt
 /* Lowercase hex bytes separated by single spaces, no quotes. */
 void ehd_hex_bytes_body(ehd_buf *b, const uint8_t *s, size_t n);
 
+/* json.c: the separators of §1. space: EHD_JSON_SPACE is set; first: nothing was
+ * written in this container yet. The _put_ forms write at a cursor (ehd_buf_room with
+ * room for 2 bytes) and return the end; the others append to b. */
+char *ehd_json_put_sep(char *o, int space, int first);
+char *ehd_json_put_colon(char *o, int space);
+char *ehd_json_put_close(char *o, int space, char closer);
+void ehd_json_sep(ehd_buf *b, int space, int first);
+void ehd_json_colon(ehd_buf *b, int space);
+void ehd_json_close(ehd_buf *b, int space, char closer);
+
 /* buf_num.c: decimal ("%" PRIu64, "%" PRId64) and hex without prefix
  * ("%" PRIX64 when upper, else "%" PRIx64) appended without printf. */
 void ehd_buf_u64(ehd_buf *b, uint64_t v);

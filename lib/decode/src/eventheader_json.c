@@ -58,25 +58,26 @@ struct ehd_frame {
 
 /* ---- whitespace per §1 ------------------------------------------------- */
 
+/* The separators are json.c's; these only pass the context's flag. */
+static int spaced(const struct ehd_ctx *c)
+{
+    return (c->flags & EHD_JSON_SPACE) != 0;
+}
+
 static void put_sep(struct ehd_ctx *c, uint8_t *first)
 {
-    if (c->flags & EHD_JSON_SPACE)
-        ehd_buf_puts_fast(c->out, *first ? " " : ", ");
-    else if (!*first)
-        ehd_buf_putc_fast(c->out, ',');
+    ehd_json_sep(c->out, spaced(c), *first);
     *first = 0;
 }
 
 static void put_colon(struct ehd_ctx *c)
 {
-    ehd_buf_puts_fast(c->out, (c->flags & EHD_JSON_SPACE) ? ": " : ":");
+    ehd_json_colon(c->out, spaced(c));
 }
 
 static void put_close(struct ehd_ctx *c, char closer)
 {
-    if (c->flags & EHD_JSON_SPACE)
-        ehd_buf_putc_fast(c->out, ' ');
-    ehd_buf_putc_fast(c->out, closer);
+    ehd_json_close(c->out, spaced(c), closer);
 }
 
 /* Keys are short literals; one append instead of four (hot: ~10 per event). */
@@ -94,26 +95,16 @@ static void put_key(struct ehd_ctx *c, const char *key)
     t[0] = '"';
     memcpy(t + 1, key, n);
     t[n + 1] = '"';
-    t[n + 2] = ':';
-    n += 3;
-    if (c->flags & EHD_JSON_SPACE)
-        t[n++] = ' ';
-    ehd_buf_append_fast(c->out, t, n);
+    char *end = ehd_json_put_colon(t + n + 2, spaced(c));
+    ehd_buf_append_fast(c->out, t, (size_t)(end - t));
 }
 
 /* Direct writers for a local cursor (ehd_buf_room): meta and plain field
  * names are a dozen small pieces per event, each an append before. The w_*
- * helpers mirror put_sep, put_key and friends above and must print the
- * same bytes. */
+ * helpers use the same separators of json.c as put_sep, put_key and friends. */
 static char *w_sep(const struct ehd_ctx *c, char *o, uint8_t *first)
 {
-    if (c->flags & EHD_JSON_SPACE) {
-        if (!*first)
-            *o++ = ',';
-        *o++ = ' ';
-    } else if (!*first) {
-        *o++ = ',';
-    }
+    o = ehd_json_put_sep(o, spaced(c), *first);
     *first = 0;
     return o;
 }
@@ -125,9 +116,7 @@ static char *w_key(const struct ehd_ctx *c, char *o, uint8_t *first, const char 
     memcpy(o, key, n);
     o += n;
     *o++ = '"';
-    *o++ = ':';
-    if (c->flags & EHD_JSON_SPACE)
-        *o++ = ' ';
+    o = ehd_json_put_colon(o, spaced(c));
     return o;
 }
 #define W_KEY(c, o, first, lit) w_key(c, o, first, lit, sizeof lit - 1)
@@ -352,9 +341,7 @@ static void put_member_name(struct ehd_ctx *c, uint8_t *first, const struct ehd_
         o = w_hex(o + 7, nd->tag);
     }
     *o++ = '"';
-    *o++ = ':';
-    if (c->flags & EHD_JSON_SPACE)
-        *o++ = ' ';
+    o = ehd_json_put_colon(o, spaced(c));
     ehd_buf_commit(c->out, o);
 }
 
@@ -478,9 +465,7 @@ static void put_meta(struct ehd_ctx *c, const ehd_sample_info *si, uint64_t keyw
             o = w_uuid(o, ev->activity + 16);
         }
     }
-    if (c->flags & EHD_JSON_SPACE)
-        *o++ = ' ';
-    *o++ = '}';
+    o = ehd_json_put_close(o, spaced(c), '}');
     ehd_buf_commit(c->out, o);
 }
 

@@ -246,3 +246,55 @@ void ehd_json_string_utf32(ehd_buf *b, const void *s, size_t n, int big_endian)
     ehd_json_utf32_body(b, s, n, big_endian);
     ehd_buf_putc_fast(b, '"');
 }
+
+/* ---- separators (decode-json-format.md §1) ------------------------------ */
+
+/* Compact: "," between members, nothing else. Spaced (EHD_JSON_SPACE): ", " between
+ * members, a space after the opening bracket too, ": " after a key and " " before the
+ * closing bracket. Every JSON writer of the decoder (EventHeader, TraceLogging, perf
+ * sample fields) goes through these, so the kinds of event cannot drift apart. */
+char *ehd_json_put_sep(char *o, int space, int first)
+{
+    if (!first)
+        *o++ = ',';
+    if (space)
+        *o++ = ' ';
+    return o;
+}
+
+char *ehd_json_put_colon(char *o, int space)
+{
+    *o++ = ':';
+    if (space)
+        *o++ = ' ';
+    return o;
+}
+
+char *ehd_json_put_close(char *o, int space, char closer)
+{
+    if (space)
+        *o++ = ' ';
+    *o++ = closer;
+    return o;
+}
+
+void ehd_json_sep(ehd_buf *b, int space, int first)
+{
+    char *o = ehd_buf_room(b, 2);
+    if (o)
+        ehd_buf_commit(b, ehd_json_put_sep(o, space, first));
+}
+
+void ehd_json_colon(ehd_buf *b, int space)
+{
+    char *o = ehd_buf_room(b, 2);
+    if (o)
+        ehd_buf_commit(b, ehd_json_put_colon(o, space));
+}
+
+void ehd_json_close(ehd_buf *b, int space, char closer)
+{
+    char *o = ehd_buf_room(b, 2);
+    if (o)
+        ehd_buf_commit(b, ehd_json_put_close(o, space, closer));
+}

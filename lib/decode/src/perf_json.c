@@ -24,10 +24,7 @@ struct jw {
 
 static void jw_sep(struct jw *w)
 {
-    if (w->first)
-        ehd_buf_puts_fast(w->b, w->space ? " " : "");
-    else
-        ehd_buf_puts_fast(w->b, w->space ? ", " : ",");
+    ehd_json_sep(w->b, w->space, w->first);
     w->first = 0;
 }
 
@@ -35,7 +32,7 @@ static void jw_key(struct jw *w, const char *name)
 {
     jw_sep(w);
     ehd_json_string_utf8(w->b, name, strlen(name));
-    ehd_buf_puts_fast(w->b, w->space ? ": " : ":");
+    ehd_json_colon(w->b, w->space);
 }
 
 static void jw_open(struct jw *w, char c)
@@ -46,9 +43,7 @@ static void jw_open(struct jw *w, char c)
 
 static void jw_close(struct jw *w, char c)
 {
-    if (w->space)
-        ehd_buf_putc_fast(w->b, ' ');
-    ehd_buf_putc_fast(w->b, c);
+    ehd_json_close(w->b, w->space, c);
     w->first = 0;
 }
 

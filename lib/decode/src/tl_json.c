@@ -92,23 +92,18 @@ __attribute__((format(printf, 4, 5))) static int tfail(const char **reason, size
 
 static void sep(struct tctx *c, int *first)
 {
-    if (c->flags & EHD_JSON_SPACE)
-        ehd_buf_puts(c->out, *first ? " " : ", ");
-    else if (!*first)
-        ehd_buf_putc(c->out, ',');
+    ehd_json_sep(c->out, (c->flags & EHD_JSON_SPACE) != 0, *first);
     *first = 0;
 }
 
 static void colon(struct tctx *c)
 {
-    ehd_buf_puts(c->out, (c->flags & EHD_JSON_SPACE) ? ": " : ":");
+    ehd_json_colon(c->out, (c->flags & EHD_JSON_SPACE) != 0);
 }
 
 static void closer(struct tctx *c, char ch)
 {
-    if (c->flags & EHD_JSON_SPACE)
-        ehd_buf_putc(c->out, ' ');
-    ehd_buf_putc(c->out, ch);
+    ehd_json_close(c->out, (c->flags & EHD_JSON_SPACE) != 0, ch);
 }
 
 static void key(struct tctx *c, int *first, const char *k)
