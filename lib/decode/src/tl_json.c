@@ -5,7 +5,7 @@
  * of the same event, so one golden file serves the EventHeader and the ETW transports.
  * Values are rendered by the shared ehd_render_value() after mapping each TraceLogging
  * InType/OutType back to the EventHeader encoding/format that libeventheader's encoder
- * (lib/eventheader/src/tl_encode.c) maps from.
+ * (lib/eventheader/src/tl_typemap.c) maps from.
  *
  * DIFFERENCES BY DESIGN (TraceLogging cannot carry the EventHeader detail; the JSON of
  * the ETW transport differs from golden/ exactly here, and golden data must declare it):

@@ -11,7 +11,7 @@
  * list, of a dynamic-builder event and of raw items alike). The TraceLogging backends
  * (backend_etw.c on Windows, tl_capture.c's .tlcap backend on Linux) translate that form:
  *   - event metadata: built once per distinct EventHeader metadata (cache keyed on the
- *     metadata bytes and the event tag), with the type mapping of tl_encode.c;
+ *     metadata bytes and the event tag), with the type mapping of tl_typemap.c;
  *   - payload: transcoded per write (GUID byte order, time -> FILETIME, char32 -> UTF-16,
  *     Str16 byte counts, length prefixes for IPv6/binary);
  *   - provider metadata and the provider GUID (SHA-1 name hash) once per provider.
