@@ -49,63 +49,30 @@ const char *ehd_field_name(const struct ehd_node *n, char *dst, size_t cap)
 
 /* ---- tracepoint name --------------------------------------------------- */
 
-static int hexval(uint8_t ch)
-{
-    if (ch >= '0' && ch <= '9')
-        return ch - '0';
-    if (ch >= 'a' && ch <= 'f')
-        return ch - 'a' + 10;
-    return -1;
-}
-
-/* Lowercase hex digits at s[*i]; at least one, at most 16. */
-static int parse_hex(const char *s, size_t n, size_t *i, uint64_t *v)
-{
-    size_t start = *i;
-    *v = 0;
-    while (*i < n && hexval((uint8_t)s[*i]) >= 0) {
-        if (*i - start == 16)
-            return -1;
-        *v = *v << 4 | (uint64_t)hexval((uint8_t)s[*i]);
-        (*i)++;
-    }
-    return *i > start ? 0 : -1;
-}
-
 int ehd_parse_tp_name(struct ehd_ctx *c, const char *name, size_t n, unsigned level,
                       size_t *provider_len, uint64_t *keyword)
 {
+    static const char *const why[] = {
+        [EH_TP_NAME_NO_UNDERSCORE] = "tracepoint name has no '_' before the level and keyword",
+        [EH_TP_NAME_NO_LEVEL] = "tracepoint name has no 'L<level>' after the last '_'",
+        [EH_TP_NAME_BAD_LEVEL] = "tracepoint name level is not lowercase hex",
+        [EH_TP_NAME_NO_KEYWORD] = "tracepoint name has no 'K<keyword>' after the level",
+        [EH_TP_NAME_BAD_KEYWORD] = "tracepoint name keyword is not 1..16 lowercase hex digits",
+        [EH_TP_NAME_BAD_OPTIONS] = "tracepoint name options are not [A-Z][0-9a-z]* items",
+    };
+    struct eh_tp_name tp;
     if (memchr(name, 0, n))
         return ehd_fail(c, EINVAL, 0, "tracepoint name contains a NUL byte");
-    size_t us = n;
-    while (us > 0 && name[us - 1] != '_')
-        us--;
-    if (us == 0)
-        return ehd_fail(c, EINVAL, 0, "tracepoint name has no '_' before the level and keyword");
-    *provider_len = us - 1;
-    size_t i = us;
-    uint64_t lv;
-    if (i >= n || name[i] != 'L')
-        return ehd_fail(c, EINVAL, 0, "tracepoint name has no 'L<level>' after the last '_'");
-    i++;
-    if (parse_hex(name, n, &i, &lv) != 0)
-        return ehd_fail(c, EINVAL, 0, "tracepoint name level is not lowercase hex");
-    if (lv != level)
+    int r = eh_tp_name_parse(name, n, &tp);
+    /* The level is checked as soon as it is read, before what follows it. */
+    if ((r == EH_TP_NAME_OK || r > EH_TP_NAME_BAD_LEVEL) && tp.level != level)
         return ehd_fail(c, EINVAL, 0,
-                        "tracepoint name level L%" PRIx64 " differs from header level %u", lv,
+                        "tracepoint name level L%" PRIx64 " differs from header level %u", tp.level,
                         level);
-    if (i >= n || name[i] != 'K')
-        return ehd_fail(c, EINVAL, 0, "tracepoint name has no 'K<keyword>' after the level");
-    i++;
-    if (parse_hex(name, n, &i, keyword) != 0)
-        return ehd_fail(c, EINVAL, 0, "tracepoint name keyword is not 1..16 lowercase hex digits");
-    while (i < n) { /* options: [A-Z][0-9a-z]* each */
-        if (name[i] < 'A' || name[i] > 'Z')
-            return ehd_fail(c, EINVAL, 0, "tracepoint name options are not [A-Z][0-9a-z]* items");
-        i++;
-        while (i < n && ((name[i] >= '0' && name[i] <= '9') || (name[i] >= 'a' && name[i] <= 'z')))
-            i++;
-    }
+    if (r != EH_TP_NAME_OK)
+        return ehd_fail(c, EINVAL, 0, "%s", why[r]);
+    *provider_len = tp.provider_len;
+    *keyword = tp.keyword;
     return 0;
 }
 

@@ -178,11 +178,6 @@ static const char *enc_kind(unsigned enc)
 /* Cuts the next value of node nd out of the payload and renders it. */
 static int put_value(struct ehd_ctx *c, const struct ehd_node *nd)
 {
-    static const uint8_t fixed[] = {[EH_ENC_VALUE8] = 1,
-                                    [EH_ENC_VALUE16] = 2,
-                                    [EH_ENC_VALUE32] = 4,
-                                    [EH_ENC_VALUE64] = 8,
-                                    [EH_ENC_VALUE128] = 16};
     size_t pos = c->pos, left = c->size - pos, vstart, vsize, next;
     char fname[80];
     switch (nd->enc) {
@@ -191,7 +186,7 @@ static int put_value(struct ehd_ctx *c, const struct ehd_node *nd)
     case EH_ENC_VALUE32:
     case EH_ENC_VALUE64:
     case EH_ENC_VALUE128:
-        vsize = fixed[nd->enc];
+        vsize = eh_enc_value_size(nd->enc);
         if (left < vsize)
             return ehd_fail(c, EBADMSG, pos, "value field '%s' runs past the end of the event",
                             ehd_field_name(nd, fname, sizeof fname));

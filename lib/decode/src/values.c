@@ -279,11 +279,6 @@ static int is_bom_format(unsigned fmt)
 int ehd_render_value(ehd_buf *b, unsigned encoding, unsigned format, const uint8_t *p, size_t size,
                      int be, const char **reason)
 {
-    static const size_t fixed_sizes[] = {[EH_ENC_VALUE8] = 1,
-                                         [EH_ENC_VALUE16] = 2,
-                                         [EH_ENC_VALUE32] = 4,
-                                         [EH_ENC_VALUE64] = 8,
-                                         [EH_ENC_VALUE128] = 16};
     int ok;
     switch (encoding) {
     case EH_ENC_VALUE8:
@@ -291,7 +286,7 @@ int ehd_render_value(ehd_buf *b, unsigned encoding, unsigned format, const uint8
     case EH_ENC_VALUE32:
     case EH_ENC_VALUE64:
     case EH_ENC_VALUE128:
-        if (size != fixed_sizes[encoding]) {
+        if (size != eh_enc_value_size(encoding)) {
             *reason = "value size does not match its encoding";
             return EINVAL;
         }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Reading EventHeader bytes (eventheader_wire.h): byte-order-explicit loads and the
- * walker of the extension chain. Header-only (static inline), so that the writer's
+ * Reading EventHeader events (eventheader_wire.h): byte-order-explicit loads, the size
+ * of a value encoding, the walker of the extension chain and the tracepoint name. Header-only (static inline), so that the writer's
  * TraceLogging translation (lib/eventheader/src/tl_*.c) and the decoder (lib/decode)
  * read events with the same code while libeventheader depends on nothing of
  * lib/decode and the decoder links no code of libeventheader.
@@ -43,6 +43,20 @@ static inline uint64_t eh_read_uint(const uint8_t *p, size_t n, int big_endian)
     for (size_t i = 0; i < n; i++)
         v = v << 8 | p[big_endian ? i : n - 1 - i];
     return v;
+}
+
+/* Bytes of one value of a Value encoding (the low 5 bits of an encoding byte:
+ * EH_ENC_VALUE8 .. EH_ENC_VALUE128); 0 for every other encoding. */
+static inline unsigned eh_enc_value_size(unsigned encoding)
+{
+    switch (encoding & EH_ENC_VALUE_MASK) {
+    case EH_ENC_VALUE8: return 1;
+    case EH_ENC_VALUE16: return 2;
+    case EH_ENC_VALUE32: return 4;
+    case EH_ENC_VALUE64: return 8;
+    case EH_ENC_VALUE128: return 16;
+    default: return 0;
+    }
 }
 
 /* ---- the extension chain ------------------------------------------------ */
@@ -100,6 +114,89 @@ static inline int eh_ext_walk_next(struct eh_ext_walk *w, struct eh_ext *x)
     w->pos = x->body + x->size;
     w->more = (kind & EH_EXT_CHAIN) != 0;
     return EH_EXT_WALK_NEXT;
+}
+
+/* ---- the tracepoint name ------------------------------------------------ */
+
+/* "<provider>_L<level>K<keyword><options>": the provider is everything before the last
+ * '_'; level and keyword are 1-16 lowercase hex digits; options are [A-Z][0-9a-z]*
+ * items, of which G<group> is the provider group. */
+struct eh_tp_name {
+    size_t provider_len;
+    uint64_t level, keyword;
+    unsigned level_digits;
+    const char *group; /* into the name, NULL without a G option */
+    size_t group_len;
+};
+
+/* In the order the name is read: from EH_TP_NAME_NO_KEYWORD on, level is set. */
+enum {
+    EH_TP_NAME_OK = 0,
+    EH_TP_NAME_NO_UNDERSCORE, /* no '_' before the level and keyword */
+    EH_TP_NAME_NO_LEVEL,      /* no 'L' after the last '_' */
+    EH_TP_NAME_BAD_LEVEL,     /* level not 1-16 lowercase hex digits */
+    EH_TP_NAME_NO_KEYWORD,    /* no 'K' after the level */
+    EH_TP_NAME_BAD_KEYWORD,   /* keyword not 1-16 lowercase hex digits */
+    EH_TP_NAME_BAD_OPTIONS,   /* options not [A-Z][0-9a-z]* items */
+};
+
+/* 1-16 lowercase hex digits at s[*i] (the name's own rule: no upper case, no 0x). */
+static inline int eh_tp_name_hex_(const char *s, size_t n, size_t *i, uint64_t *v, unsigned *digits)
+{
+    *v = 0;
+    *digits = 0;
+    for (; *i < n; (*i)++, (*digits)++) {
+        char ch = s[*i];
+        unsigned d;
+        if (ch >= '0' && ch <= '9')
+            d = (unsigned)(ch - '0');
+        else if (ch >= 'a' && ch <= 'f')
+            d = (unsigned)(ch - 'a' + 10);
+        else
+            break;
+        if (*digits == 16)
+            return -1;
+        *v = *v << 4 | d;
+    }
+    return *digits > 0 ? 0 : -1;
+}
+
+/* Splits a tracepoint name of n bytes; returns EH_TP_NAME_OK or the first problem. */
+static inline int eh_tp_name_parse(const char *name, size_t n, struct eh_tp_name *tp)
+{
+    size_t us = n, i;
+    while (us > 0 && name[us - 1] != '_')
+        us--;
+    if (us == 0)
+        return EH_TP_NAME_NO_UNDERSCORE;
+    tp->provider_len = us - 1;
+    tp->group = NULL;
+    tp->group_len = 0;
+    i = us;
+    if (i >= n || name[i] != 'L')
+        return EH_TP_NAME_NO_LEVEL;
+    i++;
+    if (eh_tp_name_hex_(name, n, &i, &tp->level, &tp->level_digits) != 0)
+        return EH_TP_NAME_BAD_LEVEL;
+    if (i >= n || name[i] != 'K')
+        return EH_TP_NAME_NO_KEYWORD;
+    i++;
+    unsigned kdigits;
+    if (eh_tp_name_hex_(name, n, &i, &tp->keyword, &kdigits) != 0)
+        return EH_TP_NAME_BAD_KEYWORD;
+    while (i < n) {
+        char opt = name[i++];
+        if (opt < 'A' || opt > 'Z')
+            return EH_TP_NAME_BAD_OPTIONS;
+        size_t start = i;
+        while (i < n && ((name[i] >= '0' && name[i] <= '9') || (name[i] >= 'a' && name[i] <= 'z')))
+            i++;
+        if (opt == 'G') {
+            tp->group = name + start;
+            tp->group_len = i - start;
+        }
+    }
+    return EH_TP_NAME_OK;
 }
 
 #endif /* EVENTHEADER_READ_H */

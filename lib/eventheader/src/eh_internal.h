@@ -29,9 +29,6 @@ size_t eh_meta_field(struct eh_buf_ *m, const char *name, uint8_t encoding, uint
 void eh_meta_start(struct eh_buf_ *m, const char *event_name);
 int eh_meta_finish(struct eh_buf_ *m);
 
-/* Size of each Value encoding (0 for non-value encodings). */
-unsigned eh_value_size(uint8_t encoding);
-
 /* Iovec slots before the header that every write leaves to the backend. */
 enum { EH_IOV_BACKEND = 2, EH_IOV_HEADER = 2, EH_IOV_META = 3, EH_IOV_PAYLOAD = 4 };
 

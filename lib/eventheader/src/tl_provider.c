@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "eventheader_read.h"
 #include "tl_encode.h"
 
 int eh_tl_provider_meta(struct eh_buf_ *out, const char *name, size_t name_len,
@@ -34,58 +35,19 @@ int eh_tl_provider_meta(struct eh_buf_ *out, const char *name, size_t name_len,
     return 0;
 }
 
-static int hexdigit(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    return -1;
-}
-
 int eh_tl_parse_tp_name(const char *name, size_t len, size_t *provider_len, uint8_t *level,
                         uint64_t *keyword, const char **group, size_t *group_len)
 {
-    size_t us = len;
-    while (us > 0 && name[us - 1] != '_')
-        us--;
-    if (us < 2) /* no '_' or an empty provider name */
+    struct eh_tp_name tp;
+    /* TraceLogging needs a provider name, and its level is one byte (two digits). */
+    if (eh_tp_name_parse(name, len, &tp) != EH_TP_NAME_OK || tp.provider_len == 0 ||
+        tp.level_digits > 2)
         return EINVAL;
-    *provider_len = us - 1;
-    size_t i = us;
-    uint64_t v = 0;
-    unsigned digits = 0;
-    if (i >= len || name[i++] != 'L')
-        return EINVAL;
-    for (; i < len && hexdigit(name[i]) >= 0; i++, digits++)
-        v = v << 4 | (uint64_t)hexdigit(name[i]);
-    if (digits == 0 || digits > 2)
-        return EINVAL;
-    *level = (uint8_t)v;
-    if (i >= len || name[i++] != 'K')
-        return EINVAL;
-    v = 0;
-    digits = 0;
-    for (; i < len && hexdigit(name[i]) >= 0; i++, digits++)
-        v = v << 4 | (uint64_t)hexdigit(name[i]);
-    if (digits == 0 || digits > 16)
-        return EINVAL;
-    *keyword = v;
-    *group = NULL;
-    *group_len = 0;
-    while (i < len) { /* options [A-Z][0-9a-z]* */
-        char opt = name[i++];
-        if (opt < 'A' || opt > 'Z')
-            return EINVAL;
-        size_t vstart = i;
-        while (i < len &&
-               ((name[i] >= '0' && name[i] <= '9') || (name[i] >= 'a' && name[i] <= 'z')))
-            i++;
-        if (opt == 'G') {
-            *group = name + vstart;
-            *group_len = i - vstart;
-        }
-    }
+    *provider_len = tp.provider_len;
+    *level = (uint8_t)tp.level;
+    *keyword = tp.keyword;
+    *group = tp.group;
+    *group_len = tp.group_len;
     return 0;
 }
 

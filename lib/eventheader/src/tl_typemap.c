@@ -31,6 +31,7 @@
  */
 #include <errno.h>
 
+#include "eventheader_read.h"
 #include "tl_translate.h"
 
 static int is_hexbytes_string_fmt(unsigned fmt)
@@ -51,11 +52,7 @@ int eh_tl_map_type(unsigned enc, unsigned fmt, int in_array, uint8_t *in, uint8_
     case EH_ENC_VALUE32:
     case EH_ENC_VALUE64:
     case EH_ENC_VALUE128:
-        *size = (uint8_t)(enc == EH_ENC_VALUE8    ? 1
-                          : enc == EH_ENC_VALUE16 ? 2
-                          : enc == EH_ENC_VALUE32 ? 4
-                          : enc == EH_ENC_VALUE64 ? 8
-                                                  : 16);
+        *size = (uint8_t)eh_enc_value_size(enc);
         if (fmt == EH_FMT_HEX_BYTES) {
             *in = TL_IN_BINARYC;
             *conv = CV_PREFIX;
