@@ -124,22 +124,17 @@ int ehd_parse_extensions(struct ehd_ctx *c, struct ehd_event_parts *ev)
 /* Reads the field definitions after the event name into c->nodes. */
 int ehd_parse_fields(struct ehd_ctx *c, const struct ehd_event_parts *ev, size_t fields_start)
 {
-    struct open_struct {
-        uint32_t node;
-        uint32_t remaining;
-    };
     const uint8_t *m = ev->meta;
     size_t n = ev->meta_size, pos = fields_start;
     size_t cap = (n - fields_start) / 2 + 1; /* every definition takes >= 2 bytes */
     /* Small events (the common case) use the caller's and this frame's
      * arrays instead of two allocations per event. */
-    struct open_struct open_small[16];
-    size_t open_cap = cap < EHD_MAX_DEPTH ? cap : EHD_MAX_DEPTH;
+    struct ehd_open_struct open_small[16];
+    struct ehd_struct_stack st = {.cap = (uint32_t)(cap < EHD_MAX_DEPTH ? cap : EHD_MAX_DEPTH)};
     c->nodes = cap <= c->small_cap ? c->small_nodes : malloc(cap * sizeof *c->nodes);
-    struct open_struct *open = open_cap <= 16 ? open_small : malloc(open_cap * sizeof *open);
-    uint32_t depth = 0;
+    st.open = st.cap <= 16 ? open_small : malloc(st.cap * sizeof *st.open);
     int err = 0;
-    if (!c->nodes || !open) {
+    if (!c->nodes || !st.open) {
         err = ehd_fail(c, ENOMEM, 0, "out of memory");
         goto out;
     }
@@ -157,39 +152,24 @@ int ehd_parse_fields(struct ehd_ctx *c, const struct ehd_event_parts *ev, size_t
         nd->name_len = (uint32_t)(nul - (m + pos));
         pos = (size_t)(nul - m) + 1;
         char fname[80];
-        if (pos >= n) {
-            err = ehd_fail(c, EBADMSG, def_off, "metadata ends inside the definition of field '%s'",
-                           ehd_field_name(nd, fname, sizeof fname));
-            goto out;
-        }
+        if (pos >= n)
+            goto trunc;
         uint8_t enc = m[pos++];
         uint8_t fmt = 0;
         if (enc & EH_ENC_CHAIN_FLAG) {
-            if (pos >= n) {
-                err = ehd_fail(c, EBADMSG, def_off,
-                               "metadata ends inside the definition of field '%s'",
-                               ehd_field_name(nd, fname, sizeof fname));
-                goto out;
-            }
+            if (pos >= n)
+                goto trunc;
             fmt = m[pos++];
             if (fmt & EH_FMT_CHAIN_FLAG) {
-                if (n - pos < 2) {
-                    err = ehd_fail(c, EBADMSG, def_off,
-                                   "metadata ends inside the definition of field '%s'",
-                                   ehd_field_name(nd, fname, sizeof fname));
-                    goto out;
-                }
+                if (n - pos < 2)
+                    goto trunc;
                 nd->tag = eh_read_u16(m + pos, c->be);
                 pos += 2;
             }
         }
         if (enc & EH_ENC_CARRAY_FLAG && !(enc & EH_ENC_VARRAY_FLAG)) {
-            if (n - pos < 2) {
-                err = ehd_fail(c, EBADMSG, def_off,
-                               "metadata ends inside the definition of field '%s'",
-                               ehd_field_name(nd, fname, sizeof fname));
-                goto out;
-            }
+            if (n - pos < 2)
+                goto trunc;
             nd->carray_count = eh_read_u16(m + pos, c->be);
             pos += 2;
             if (nd->carray_count == 0) {
@@ -219,31 +199,24 @@ int ehd_parse_fields(struct ehd_ctx *c, const struct ehd_event_parts *ev, size_t
         }
         uint32_t idx = c->n_nodes++;
         nd->end = idx + 1;
-        if (depth > 0)
-            open[depth - 1].remaining--;
-        if (nd->enc == EH_ENC_STRUCT) {
-            if (depth == EHD_MAX_DEPTH) {
-                err =
-                    ehd_fail(c, E2BIG, def_off,
-                             "struct nesting deeper than %d levels (ehconf bound)", EHD_MAX_DEPTH);
-                goto out;
-            }
-            open[depth].node = idx;
-            open[depth].remaining = nd->fmt;
-            depth++;
+        if (ehd_struct_push(&st, idx, nd->enc == EH_ENC_STRUCT ? nd->fmt : 0) != 0) {
+            err = ehd_fail(c, E2BIG, def_off, "struct nesting deeper than %d levels (ehconf bound)",
+                           EHD_MAX_DEPTH);
+            goto out;
         }
-        while (depth > 0 && open[depth - 1].remaining == 0) {
-            c->nodes[open[depth - 1].node].end = c->n_nodes;
-            depth--;
-        }
+        for (int64_t k; (k = ehd_struct_pop(&st, 0)) >= 0;)
+            c->nodes[k].end = c->n_nodes;
+        continue;
+    trunc:
+        err = ehd_fail(c, EBADMSG, def_off, "metadata ends inside the definition of field '%s'",
+                       ehd_field_name(nd, fname, sizeof fname));
+        goto out;
     }
     /* Structs still open end early with the metadata (legal). */
-    while (depth > 0) {
-        c->nodes[open[depth - 1].node].end = c->n_nodes;
-        depth--;
-    }
+    for (int64_t k; (k = ehd_struct_pop(&st, 1)) >= 0;)
+        c->nodes[k].end = c->n_nodes;
 out:
-    if (open != open_small)
-        free(open);
+    if (st.open != open_small)
+        free(st.open);
     return err;
 }

@@ -95,6 +95,43 @@ char *ehd_put_u64(char *o, uint64_t v); /* buf_num.c */
 /* ehd_errno.c: "EPERM" for 1 .. "EHWPOISON" for 133; NULL when the table has no name. */
 const char *ehd_errno_name(int32_t value);
 
+/* The structs still open while a metadata's pre-order field list is read (the
+ * EventHeader and the TraceLogging parsers): every field counts against the innermost
+ * open struct, a struct field opens with its member count, and a struct closes when its
+ * members are all read, or when the metadata ends (a struct may end early). */
+struct ehd_open_struct {
+    uint32_t node, remaining;
+};
+struct ehd_struct_stack {
+    struct ehd_open_struct *open; /* cap entries */
+    uint32_t depth, cap;
+};
+
+/* Counts field idx against the innermost open struct and opens it when it is a struct
+ * (members > 0). Returns 0, or -1 when cap structs are open already. */
+static inline int ehd_struct_push(struct ehd_struct_stack *s, uint32_t idx, uint32_t members)
+{
+    if (s->depth > 0)
+        s->open[s->depth - 1].remaining--;
+    if (members == 0)
+        return 0;
+    if (s->depth == s->cap)
+        return -1;
+    s->open[s->depth].node = idx;
+    s->open[s->depth].remaining = members;
+    s->depth++;
+    return 0;
+}
+
+/* Pops the innermost struct if it is complete, or any (all: the metadata has ended),
+ * returning its field index; -1 when there is none. The caller sets its end. */
+static inline int64_t ehd_struct_pop(struct ehd_struct_stack *s, int all)
+{
+    if (s->depth == 0 || (!all && s->open[s->depth - 1].remaining != 0))
+        return -1;
+    return s->open[--s->depth].node;
+}
+
 /* values.c: renders one value (JSON text, quoted where §4 says so).
  * data/size are the value's bytes (for strings: the code units without the
  * length prefix or terminator). Returns 0, or an errno with *reason set. */

@@ -145,15 +145,12 @@ static const char *printable(const uint8_t *s, size_t n, char *dst, size_t cap)
 
 static int parse_fields(struct tctx *c, const uint8_t *m, size_t n, size_t pos)
 {
-    struct open_s {
-        uint32_t node, remaining;
-    } *open = NULL;
-    uint32_t depth = 0;
+    struct ehd_struct_stack st = {.cap = TL_MAX_DEPTH};
     size_t cap = (n - pos) / 2 + 1;
     c->nodes = malloc(cap * sizeof *c->nodes);
-    open = malloc(TL_MAX_DEPTH * sizeof *open);
+    st.open = malloc(TL_MAX_DEPTH * sizeof *st.open);
     int err = 0;
-    if (!c->nodes || !open) {
+    if (!c->nodes || !st.open) {
         *c->reason = "out of memory";
         *c->err_offset = 0;
         err = ENOMEM;
@@ -205,23 +202,14 @@ static int parse_fields(struct tctx *c, const uint8_t *m, size_t n, size_t pos)
         }
         uint32_t idx = c->n_nodes++;
         nd->end = idx + 1;
-        if (depth > 0)
-            open[depth - 1].remaining--;
-        if (nd->in == TL_IN_STRUCT) {
-            if (depth == TL_MAX_DEPTH) {
-                *c->reason = "struct nesting deeper than 256 levels (ehconf bound)";
-                *c->err_offset = def;
-                err = E2BIG;
-                goto out;
-            }
-            open[depth].node = idx;
-            open[depth].remaining = nd->out;
-            depth++;
+        if (ehd_struct_push(&st, idx, nd->in == TL_IN_STRUCT ? nd->out : 0) != 0) {
+            *c->reason = "struct nesting deeper than 256 levels (ehconf bound)";
+            *c->err_offset = def;
+            err = E2BIG;
+            goto out;
         }
-        while (depth > 0 && open[depth - 1].remaining == 0) {
-            c->nodes[open[depth - 1].node].end = c->n_nodes;
-            depth--;
-        }
+        for (int64_t k; (k = ehd_struct_pop(&st, 0)) >= 0;)
+            c->nodes[k].end = c->n_nodes;
         continue;
     trunc:
         err = tfail(c->reason, c->err_offset, def,
@@ -229,12 +217,11 @@ static int parse_fields(struct tctx *c, const uint8_t *m, size_t n, size_t pos)
                     printable(nd->name, nd->name_len, nm, sizeof nm));
         goto out;
     }
-    while (depth > 0) { /* structs may end early with the metadata */
-        c->nodes[open[depth - 1].node].end = c->n_nodes;
-        depth--;
-    }
+    /* structs may end early with the metadata */
+    for (int64_t k; (k = ehd_struct_pop(&st, 1)) >= 0;)
+        c->nodes[k].end = c->n_nodes;
 out:
-    free(open);
+    free(st.open);
     return err;
 }
 
