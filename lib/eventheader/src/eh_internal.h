@@ -64,6 +64,29 @@ int eh_backend_user_events_open(const struct eh_backend **out);
 int eh_backend_tlcapture_open(const char *path, const struct eh_backend **out);
 int eh_backend_etw_open(const struct eh_backend **out);
 
+/* A tracepoint's connection state as every backend sets it: the file backends
+ * (capture, tlcapture) enable each event at once with write index 0; every disconnect
+ * ends disabled with no index. */
+static inline void eh_tp_set_always_enabled(eh_tracepoint *tp)
+{
+    __atomic_store_n(&tp->write_index, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&tp->status, 1, __ATOMIC_RELAXED);
+}
+static inline void eh_tp_set_disconnected(eh_tracepoint *tp)
+{
+    __atomic_store_n(&tp->status, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&tp->write_index, -1, __ATOMIC_RELAXED);
+}
+
+/* tl_encode.c, for the TraceLogging backends (tlcapture, etw): joins the event bytes
+ * of a write (iov[EH_IOV_BACKEND .. iovcnt), event_len bytes) into flat, translates
+ * them into ev and checks EH_TL_EVENT_MAX with the provider's metadata. flat and ev are
+ * the caller's, to release whatever the result. Returns 0 or an errno (E2BIG: over
+ * the limit). */
+struct eh_tl_event;
+int eh_tl_from_write(struct eh_buf_ *flat, struct eh_tl_event *ev, const struct iovec *iov,
+                     int iovcnt, size_t event_len, size_t provider_meta_len);
+
 /* The backend chosen at the first register (NULL before, or when none could be opened). */
 const struct eh_backend *eh_backend_current(void);
 

@@ -202,15 +202,13 @@ static int tlc_connect(eh_tracepoint *tp, const char *name, size_t name_len)
     int err = eh_tl_provider_of_tp(name, name_len, &prov, &level, &keyword);
     if (err)
         return err;
-    __atomic_store_n(&tp->write_index, 0, __ATOMIC_RELAXED);
-    __atomic_store_n(&tp->status, 1, __ATOMIC_RELAXED);
+    eh_tp_set_always_enabled(tp);
     return 0;
 }
 
 static void tlc_disconnect(eh_tracepoint *tp)
 {
-    __atomic_store_n(&tp->status, 0, __ATOMIC_RELAXED);
-    __atomic_store_n(&tp->write_index, -1, __ATOMIC_RELAXED);
+    eh_tp_set_disconnected(tp);
 }
 
 /* Buffers are per write (freed before returning): no per-thread state that a thread's
@@ -225,13 +223,7 @@ static int tlc_write(const eh_tracepoint *tp, struct iovec *iov, int iovcnt, siz
         return err;
     struct eh_buf_ flat = {0}, record = {0};
     struct eh_tl_event ev = {0};
-    for (int i = EH_IOV_BACKEND; i < iovcnt; i++)
-        eh_buf_put(&flat, iov[i].iov_base, iov[i].iov_len);
-    err = flat.err ? flat.err : flat.len != event_len ? EINVAL : 0;
-    if (!err)
-        err = eh_tl_from_eventheader(&ev, flat.p, flat.len);
-    if (!err)
-        err = eh_tl_event_fits(prov->meta_len, &ev); /* as the ETW backend: E2BIG */
+    err = eh_tl_from_write(&flat, &ev, iov, iovcnt, event_len, prov->meta_len);
     size_t size = 0;
     if (!err) {
         size = eh_tl_record_encode(NULL, prov->guid, keyword, TL_CHANNEL, prov->meta,

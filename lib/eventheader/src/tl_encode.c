@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "eh_internal.h"
 #include "eventheader_read.h"
 #include "tl_translate.h"
 
@@ -71,4 +72,17 @@ int eh_tl_from_eventheader(struct eh_tl_event *ev, const uint8_t *e, size_t len)
     ev->meta = d->tl_meta;
     ev->meta_len = d->tl_len;
     return eh_tl_put_payload(&ev->data, d, e, len, w.pos);
+}
+
+int eh_tl_from_write(struct eh_buf_ *flat, struct eh_tl_event *ev, const struct iovec *iov,
+                     int iovcnt, size_t event_len, size_t provider_meta_len)
+{
+    for (int i = EH_IOV_BACKEND; i < iovcnt; i++)
+        eh_buf_put(flat, iov[i].iov_base, iov[i].iov_len);
+    int err = flat->err ? flat->err : flat->len != event_len ? EINVAL : 0;
+    if (!err)
+        err = eh_tl_from_eventheader(ev, flat->p, flat->len);
+    if (!err) /* both TraceLogging backends refuse alike (tl_encode.h) */
+        err = eh_tl_event_fits(provider_meta_len, ev);
+    return err;
 }
