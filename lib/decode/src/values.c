@@ -276,6 +276,22 @@ static int is_bom_format(unsigned fmt)
     return fmt == EH_FMT_STRING_UTF_BOM || fmt == EH_FMT_STRING_XML || fmt == EH_FMT_STRING_JSON;
 }
 
+/* A counted string or binary field with a fixed (non-string) format: null when empty,
+ * the value when its size fits the format (ok), else its bytes as the encoding's
+ * usual text (hex: binary, else UTF-8). */
+static void put_fixed_format(ehd_buf *b, size_t size, unsigned format, const uint8_t *p, int be,
+                             int ok, int hex)
+{
+    if (size == 0)
+        ehd_buf_puts_fast(b, "null");
+    else if (ok)
+        render_fixed(b, size, format, p, be);
+    else if (hex)
+        put_hex_bytes(b, p, size);
+    else
+        put_string_utf8(b, p, size);
+}
+
 int ehd_render_value(ehd_buf *b, unsigned encoding, unsigned format, const uint8_t *p, size_t size,
                      int be, const char **reason)
 {
@@ -296,12 +312,7 @@ int ehd_render_value(ehd_buf *b, unsigned encoding, unsigned format, const uint8
     case EH_ENC_ZSTRING_CHAR8:
     case EH_ENC_STRING_LENGTH16_CHAR8:
         if (encoding == EH_ENC_STRING_LENGTH16_CHAR8 && fixed_format_size(format, size, &ok)) {
-            if (size == 0)
-                ehd_buf_puts_fast(b, "null");
-            else if (ok)
-                render_fixed(b, size, format, p, be);
-            else
-                put_string_utf8(b, p, size);
+            put_fixed_format(b, size, format, p, be, ok, 0);
             return 0;
         }
         if (format == EH_FMT_HEX_BYTES)
@@ -338,12 +349,7 @@ int ehd_render_value(ehd_buf *b, unsigned encoding, unsigned format, const uint8
 
     case EH_ENC_BINARY_LENGTH16_CHAR8:
         if (fixed_format_size(format, size, &ok)) {
-            if (size == 0)
-                ehd_buf_puts_fast(b, "null");
-            else if (ok)
-                render_fixed(b, size, format, p, be);
-            else
-                put_hex_bytes(b, p, size);
+            put_fixed_format(b, size, format, p, be, ok, 1);
             return 0;
         }
         if (format == EH_FMT_STRING8)
