@@ -19,7 +19,8 @@ CASES := $(patsubst cases/%.c,$(B)/cases/%,$(CASE_SRCS))
 #    across its setjmp); the warning is off only so that TEST_F still builds.
 # -Wempty-body stays on: clang then rejects `ASSERT_EQ(a, b); next();` on ONE line,
 # which is harmless, while harness/case_lint.py catches the missing-';' pitfall.
-CASE_CFLAGS = $(CFLAGS) -I$(KSELFTEST_DIR) -Wno-missing-prototypes -Wno-unused-parameter \
+INC.cases := $(EH_INC)
+CASE_CFLAGS = $(CFLAGS) $(INC.cases) -I$(KSELFTEST_DIR) -Wno-missing-prototypes -Wno-unused-parameter \
               $(if $(findstring clang,$(CC)),,-Wno-clobbered)
 
 # Keep the objects (they are intermediate files of a chained rule).

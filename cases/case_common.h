@@ -60,7 +60,7 @@ static inline off_t case_capture_size(void)
 /*
  * Whether writes go to ETW or to the TraceLogging capture that stands in for it
  * (EHCONF_CAPTURE_TL): the backend's row in eh_transports.def says tl = 1. There an
- * event over EH_TL_EVENT_MAX (TraceLogging bytes, see lib/eventheader/src/tl_encode.h:
+ * event over EH_TL_EVENT_MAX (TraceLogging bytes, see lib/eventheader/internal/tl_encode.h:
  * ETW's 64 KB counts its own headers too) is refused
  * with E2BIG although EventHeader's 65535-byte limit would take it. Valid once a
  * provider is registered (the backend is chosen then).

@@ -34,7 +34,7 @@
  * On the TraceLogging backends (ETW, and EHCONF_CAPTURE_TL that stands in for it) the
  * 65535-byte event is refused with E2BIG instead: ETW's 64 KB counts its own headers
  * too, and libeventheader refuses TraceLogging events over EH_TL_EVENT_MAX (see
- * lib/eventheader/src/tl_encode.h), which for these events is T > 65402.
+ * lib/eventheader/internal/tl_encode.h), which for these events is T > 65402.
  */
 #include <string.h>
 

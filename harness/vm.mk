@@ -48,6 +48,8 @@ check-vm: all
 	else echo "check-vm: no $(O)/results/vm-results.json, so no $(VM_REPORT)" >&2; rc=1; fi; \
 	exit $$rc
 
+INC.harness := $(EH_INC)
+
 # The kernel matrix: the same cases on each kernel of KERNELS (Debian's linux-source-X.Y,
 # vm/fetch-kernel-source; each build cached by vm/build-kernel), one boot each, one
 # folder of results and one JUnit file per kernel (matrix-X.Y.xml), then matrix.md with

@@ -15,79 +15,13 @@
 # the ETW backend registers, writes and unregisters without an error. It never captures
 # an ETW event: real capture is scripts/windows/check.ps1 on Windows.
 
+# The rules that build it live with what they build: lib/eventheader/mingw.mk (the
+# library, its compat/ header, WIN_LDLIBS), lib/decode/mingw.mk, tools/mingw.mk,
+# tests/mingw.mk and cases/mingw.mk each add their outputs to windows-build.
 ifeq ($(VARIANT),mingw)
 
-# mingw-w64 specifics: no <sys/uio.h> (scripts/windows/compat supplies struct iovec);
-# %zu needs the ANSI stdio; mingw's printf format archetype is ms_printf, which rejects
-# %zu although the ANSI stdio prints it, so -Wformat is left to the Linux gcc/clang builds
-# of the same sources.
-CFLAGS += -Iscripts/windows/compat -D__USE_MINGW_ANSI_STDIO=1 -Wno-format
-WIN_LDLIBS := -static -lpthread -ladvapi32 -ltdh
-
-# winpthreads defines pthread_atfork(F1,F2,F3) as 0 (Windows has no fork), so the
-# atfork handlers of provider.c are unused there: that warning only, for that file only.
-$(B)/obj/lib/eventheader/src/provider.o: CFLAGS += -Wno-unused-function
-
-# Linux-only sources: user_events (ioctl) and the .dat capture (writev); perf.data readers.
-WIN_EH_SRCS := $(filter-out lib/eventheader/src/backend_user_events.c \
-                            lib/eventheader/src/backend_capture.c, \
-                            $(wildcard lib/eventheader/src/*.c))
-WIN_EHD_SRCS := $(filter-out lib/decode/src/perf_%.c,$(wildcard lib/decode/src/*.c))
-WIN_EH_LIB := $(B)/lib/libeventheader-win.a
-WIN_EHD_LIB := $(B)/lib/libehdecode-win.a
-WIN_TEST_SRCS := $(wildcard tests/tl/test_tl_*.c tests/windows/test_*.c)
-WIN_TESTS := $(patsubst tests/%.c,$(B)/tests/%.exe,$(WIN_TEST_SRCS))
-WIN_ETWCAPTURE := $(B)/bin/etwcapture.exe
-
-# The cases, with cases/windows/case_runner.c in place of kselftest_harness.h (see
-# cases/case_harness.h). The kernel_* cases test the Linux user_events ABI itself: Linux only.
-WIN_CASE_SRCS := $(filter-out cases/kernel_%.c,$(wildcard cases/*.c))
-WIN_CASES := $(patsubst cases/%.c,$(B)/cases/%.exe,$(WIN_CASE_SRCS))
-WIN_CASE_RUNNER := $(B)/obj/cases-win/windows/case_runner.o
-
-$(B)/obj/cases-win/%.o: cases/%.c
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Icases -MMD -MP -c -o $@ $<
-
-$(B)/cases/%.exe: $(B)/obj/cases-win/%.o $(WIN_CASE_RUNNER) $(WIN_EH_LIB)
-	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $^ $(WIN_LDLIBS)
-
-# The runner's own tests (harness/run_wine.py checks their verdicts): not a case.
-WIN_RUNNER_SELFTEST := $(B)/tests/windows/runner_selftest.exe
-
-$(WIN_RUNNER_SELFTEST): $(B)/obj/cases-win/windows/runner_selftest.o $(WIN_CASE_RUNNER)
-	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $^ $(WIN_LDLIBS)
-
--include $(wildcard $(B)/obj/cases-win/*.d $(B)/obj/cases-win/windows/*.d)
-
-$(WIN_EH_LIB): $(call objs,$(WIN_EH_SRCS))
-	@mkdir -p $(@D)
-	rm -f $@ && x86_64-w64-mingw32-ar rcs $@ $^
-
-$(WIN_EHD_LIB): $(call objs,$(WIN_EHD_SRCS))
-	@mkdir -p $(@D)
-	rm -f $@ && x86_64-w64-mingw32-ar rcs $@ $^
-
-$(B)/tests/tl/%.exe: $(B)/obj/tests/tl/%.o $(WIN_EHD_LIB) $(WIN_EH_LIB)
-	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $^ $(WIN_LDLIBS)
-
-$(B)/tests/windows/test_etw_record.exe: $(B)/obj/tests/windows/test_etw_record.o \
-                                        $(B)/obj/tools/windows/etw_record.o \
-                                        $(WIN_EHD_LIB) $(WIN_EH_LIB)
-	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $^ $(WIN_LDLIBS)
-
-$(WIN_ETWCAPTURE): $(B)/obj/tools/windows/etwcapture.o $(B)/obj/tools/windows/etw_record.o \
-                   $(WIN_EHD_LIB) $(WIN_EH_LIB)
-	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $^ $(WIN_LDLIBS)
-
 ## windows-build: the mingw-w64 cross-build of the library, cases, unit tests and etwcapture.exe (build/mingw)
-windows-build: $(WIN_EH_LIB) $(WIN_EHD_LIB) $(WIN_ETWCAPTURE) $(WIN_TESTS) $(WIN_CASES) \
-               $(WIN_RUNNER_SELFTEST)
+windows-build:
 	@echo "windows-build: $(words $(WIN_CASES)) cases, $(words $(WIN_TESTS)) unit tests, etwcapture.exe and the libraries in $(B)"
 
 else

@@ -3,6 +3,11 @@
 # linked against both libraries; tests/<area>/support_*.c are shared helpers
 # linked into every test of that area. harness/test_unit.py runs them all.
 # tests/windows/ holds Windows-only tests (harness/windows.mk builds them with mingw-w64).
+INC.tests := $(EHD_INC) -Itests
+# The TraceLogging tests test the encoder's internal interface too.
+INC.tests/tl := $(INC.tests) $(EH_INTERNAL_INC)
+# test_float_shortest tests the decoder's float formatter parts (ehd_float.h).
+INC.tests/decode := $(INC.tests) $(EHD_INTERNAL_INC)
 UNIT_TEST_SRCS := $(filter-out tests/windows/%,$(wildcard tests/*/test_*.c))
 UNIT_TESTS += $(patsubst tests/%.c,$(B)/tests/%,$(UNIT_TEST_SRCS))
 support_of = $(call objs,$(wildcard tests/$(1)/support_*.c))
@@ -64,3 +69,6 @@ $(GEN_CAPTURES): $(B)/obj/tests/data/perf/gen_captures.o $(EH_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 ALL_TARGETS += $(GEN_CAPTURES)
+
+# The same folder for Windows (VARIANT=mingw only).
+include tests/mingw.mk

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The fast shortest-digits generator (lib/decode/src/eh_float_shortest.c) and
- * the formatter built on it (eh_float_fast.c).
+ * The fast shortest-digits generator (lib/decode/src/ehd_float_shortest.c) and
+ * the formatter built on it (ehd_float_fast.c).
  *
  * Hand-checked cases give the expected digits and exponent directly (for
  * doubles taken from Python's repr(), an independent shortest round-trip
@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../lib/decode/src/eh_float.h"
+#include "ehd_float.h"
 #include "ehd.h"
 #include "ktap.h"
 
@@ -45,7 +45,7 @@ static void expect_digits(uint64_t f, int e, int lop, const char *want, int want
 {
     char d[24];
     int n = -1, x = 999;
-    KT_EXPECT_EQ(eh_float_shortest_fast(f, e, lop, d, &n, &x), 1);
+    KT_EXPECT_EQ(ehd_float_shortest_fast(f, e, lop, d, &n, &x), 1);
     KT_EXPECT_STR(d, want);
     KT_EXPECT_EQ(n, (int)strlen(want));
     KT_EXPECT_EQ(x, want_exp);
@@ -114,9 +114,9 @@ static void test_declines_extremes(void)
 {
     char d[24];
     int n, x;
-    KT_EXPECT_EQ(eh_float_shortest_fast(1, -1074, 0, d, &n, &x), 0);              /* 5e-324 */
-    KT_EXPECT_EQ(eh_float_shortest_fast((1ull << 53) - 1, 971, 0, d, &n, &x), 0); /* DBL_MAX */
-    KT_EXPECT_EQ(eh_float_shortest_fast(1, -149, 0, d, &n, &x), 0);               /* 1e-45f */
+    KT_EXPECT_EQ(ehd_float_shortest_fast(1, -1074, 0, d, &n, &x), 0);              /* 5e-324 */
+    KT_EXPECT_EQ(ehd_float_shortest_fast((1ull << 53) - 1, 971, 0, d, &n, &x), 0); /* DBL_MAX */
+    KT_EXPECT_EQ(ehd_float_shortest_fast(1, -149, 0, d, &n, &x), 0);               /* 1e-45f */
 }
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
@@ -142,7 +142,7 @@ static int compare64(uint64_t u)
     char a[48], b[48];
     memcpy(&v, &u, 8);
     size_t na = ehd_format_float64(a, v);
-    size_t nb = eh_format_float_reference(b, v, 0);
+    size_t nb = ehd_format_float_reference(b, v, 0);
     a[na] = b[nb] = 0;
     if (na == nb && memcmp(a, b, na) == 0)
         return 0;
@@ -156,7 +156,7 @@ static int compare32(uint32_t u)
     char a[48], b[48];
     memcpy(&v, &u, 4);
     size_t na = ehd_format_float32(a, v);
-    size_t nb = eh_format_float_reference(b, (double)v, 1);
+    size_t nb = ehd_format_float_reference(b, (double)v, 1);
     a[na] = b[nb] = 0;
     if (na == nb && memcmp(a, b, na) == 0)
         return 0;

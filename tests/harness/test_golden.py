@@ -272,7 +272,7 @@ def test_every_etw_declaration_names_a_tl_json_difference():
                 # not a decoder difference: the library refuses the event (E2BIG)
                 assert why.startswith("size-limit: ") and "EH_TL_EVENT_MAX" in why, \
                     f"{path}: etw {n}: a dropped event's why must say size-limit: and " \
-                    f"name EH_TL_EVENT_MAX (lib/eventheader/src/tl_encode.h)"
+                    f"name EH_TL_EVENT_MAX (lib/eventheader/internal/tl_encode.h)"
                 continue
             assert why.split(" ")[0] in names, f"{path}: etw {n}: why {why[:40]!r}... " \
                 f"does not start with one of tl_json.c's differences {sorted(names)}"

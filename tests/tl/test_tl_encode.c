@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../lib/eventheader/src/tl_encode.h"
+#include "tl_encode.h"
 #include "ktap.h"
 
 static void hex_of(const uint8_t *p, size_t n, char *out)
@@ -65,10 +65,10 @@ static void test_guid_from_name(void)
 
 static void expect_tags(uint32_t tags, const uint8_t *want, size_t n)
 {
-    struct tl_buf b = {0};
+    struct eh_buf_ b = {0};
     eh_tl_put_tags(&b, tags);
     KT_EXPECT_MEM(b.p, b.len, want, n);
-    tl_buf_free(&b);
+    eh_buf_free(&b);
 }
 
 /* 28 bits as 7-bit groups, most significant first; stop after the last non-zero group. */
@@ -89,10 +89,10 @@ static void test_tags(void)
 static void expect_meta(const uint8_t *eh, size_t eh_len, uint16_t tag, const uint8_t *want,
                         size_t want_len)
 {
-    struct tl_buf b = {0};
+    struct eh_buf_ b = {0};
     KT_EXPECT_EQ(eh_tl_build_event_meta(&b, eh, eh_len, tag), 0);
     KT_EXPECT_MEM(b.p, b.len, want, want_len);
-    tl_buf_free(&b);
+    eh_buf_free(&b);
 }
 
 /* value32 (enc 0x04) and value32+signed (0x84 0x02) -> U32 (8) and I32 (7). */
@@ -151,7 +151,7 @@ static void test_meta_tags(void)
 
 static void test_meta_errors(void)
 {
-    struct tl_buf b = {0};
+    struct eh_buf_ b = {0};
     static const uint8_t no_name_nul[] = {'E', 'v'};
     KT_EXPECT_EQ(eh_tl_build_event_meta(&b, no_name_nul, sizeof no_name_nul, 0), EINVAL);
     static const uint8_t bad_enc[] = {'E', 0, 'a', 0, 0x1F};
@@ -161,13 +161,13 @@ static void test_meta_errors(void)
     static const uint8_t both_arrays[] = {'E', 0, 'a', 0, 0x62, 1, 0};
     KT_EXPECT_EQ(eh_tl_build_event_meta(&b, both_arrays, sizeof both_arrays, 0), EINVAL);
     KT_EXPECT_EQ(b.len, 0);
-    tl_buf_free(&b);
+    eh_buf_free(&b);
 }
 
 /* Provider metadata: size | name \0 [| u16 19, type 1, group GUID]. */
 static void test_provider_meta(void)
 {
-    struct tl_buf b = {0};
+    struct eh_buf_ b = {0};
     KT_EXPECT_EQ(eh_tl_provider_meta(&b, "Pr", 2, NULL), 0);
     KT_EXPECT_MEM(b.p, b.len, ((const uint8_t[]){5, 0, 'P', 'r', 0}), 5);
     b.len = 0;
@@ -178,7 +178,7 @@ static void test_provider_meta(void)
     uint8_t want[23] = {23, 0, 'P', 0, 19, 0, 1};
     memcpy(want + 7, g, 16);
     KT_EXPECT_MEM(b.p, b.len, want, sizeof want);
-    tl_buf_free(&b);
+    eh_buf_free(&b);
 }
 
 static void test_tp_name(void)
@@ -203,8 +203,8 @@ static void test_tp_name(void)
 
 /* Builds an EventHeader event: header (flags 0x07: pointer64, little-endian, extension),
  * one metadata extension, then the payload. */
-static size_t eh_event(uint8_t *out, uint16_t tag, uint8_t level, const uint8_t *meta,
-                       size_t meta_len, const uint8_t *data, size_t data_len)
+static size_t make_eh_event(uint8_t *out, uint16_t tag, uint8_t level, const uint8_t *meta,
+                            size_t meta_len, const uint8_t *data, size_t data_len)
 {
     uint8_t h[12] = {0x07,
                      0,
@@ -380,7 +380,7 @@ static void test_payload_conversions(void)
         1,
     };
     uint8_t ev[512];
-    size_t n = eh_event(ev, 0x42, 4, meta, sizeof meta, data, sizeof data);
+    size_t n = make_eh_event(ev, 0x42, 4, meta, sizeof meta, data, sizeof data);
     struct eh_tl_event tl = {0};
     KT_EXPECT_EQ(eh_tl_from_eventheader(&tl, ev, n), 0);
     KT_EXPECT_MEM(tl.data.p, tl.data.len, want, sizeof want);
@@ -409,7 +409,7 @@ static void test_payload_errors(void)
     static const uint8_t meta[] = {'P', 0, 'z', 0, 0x07};
     static const uint8_t unterminated[] = {'a', 'b'};
     uint8_t ev[64];
-    size_t n = eh_event(ev, 0, 4, meta, sizeof meta, unterminated, sizeof unterminated);
+    size_t n = make_eh_event(ev, 0, 4, meta, sizeof meta, unterminated, sizeof unterminated);
     struct eh_tl_event tl = {0};
     KT_EXPECT_EQ(eh_tl_from_eventheader(&tl, ev, n), EINVAL);
     ev[0] = 0x05; /* big-endian */
@@ -450,7 +450,7 @@ static void test_record_layout(void)
     uint8_t act[16];
     memset(act, 0xAB, 16);
     ev.activity = act;
-    tl_buf_u8(&ev.data, 0x99);
+    eh_buf_u8(&ev.data, 0x99);
     uint8_t guid[16];
     memset(guid, 0x11, 16);
     static const uint8_t pm[] = {4, 0, 'P', 0};
@@ -466,7 +466,7 @@ static void test_record_layout(void)
     KT_EXPECT_MEM(rec + 40, 16, act, 16);
     KT_EXPECT_MEM(rec + 72, 8, ((const uint8_t[]){4, 0, 4, 0, 1, 0, 0, 0}), 8);
     KT_EXPECT_MEM(rec + 80, 9, ((const uint8_t[]){4, 0, 'P', 0, 4, 0, 0, 'E', 0x99}), 9);
-    tl_buf_free(&ev.data);
+    eh_buf_free(&ev.data);
 }
 
 KT_MAIN(KT_CASE(test_sha1_vectors), KT_CASE(test_guid_from_name), KT_CASE(test_tags),

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../lib/eventheader/src/tl_encode.h"
+#include "tl_encode.h"
 #include "ehd.h"
 #include "ehd_tl.h"
 #include "ktap.h"
@@ -161,8 +161,9 @@ static void test_malformed(void)
 
 /* ---- the same event through both paths ---------------------------------------------- */
 
-static size_t eh_event(uint8_t *out, uint16_t tag, uint8_t level, uint8_t opcode,
-                       const uint8_t *meta, size_t meta_len, const uint8_t *data, size_t data_len)
+static size_t make_eh_event(uint8_t *out, uint16_t tag, uint8_t level, uint8_t opcode,
+                            const uint8_t *meta, size_t meta_len, const uint8_t *data,
+                            size_t data_len)
 {
     uint8_t h[12] = {0x07,
                      0,
@@ -273,7 +274,7 @@ static void test_same_json_both_paths(void)
         0,    0,    0,    '[',  ']',  0,    0x0D, 0xF0, 0xAD, 0x8B,
     };
     uint8_t ev[1024];
-    size_t n = eh_event(ev, 0xBEEF, 4, 2, meta, sizeof meta, data, sizeof data);
+    size_t n = make_eh_event(ev, 0xBEEF, 4, 2, meta, sizeof meta, data, sizeof data);
     char *a, *b;
     both_paths("Prov_L4K2a", ev, n, &a, &b);
     KT_EXPECT_STR(b, a);
@@ -322,7 +323,7 @@ static void test_errno_difference(void)
     static const uint8_t meta[] = {'E', 0, 'e', 0, 0x84, 0x04};
     static const uint8_t data[] = {2, 0, 0, 0};
     uint8_t ev[64];
-    size_t n = eh_event(ev, 0, 2, 0, meta, sizeof meta, data, sizeof data);
+    size_t n = make_eh_event(ev, 0, 2, 0, meta, sizeof meta, data, sizeof data);
     char *a, *b;
     both_paths("Prov_L2K1", ev, n, &a, &b);
     KT_EXPECT_STR(a, "{ \"n\": \"Prov:E\", \"e\": \"ENOENT(2)\", \"meta\": { \"level\": 2, "
@@ -344,7 +345,7 @@ static void test_tlcap_roundtrip(void)
     static const uint8_t em[] = {12, 0, 0, 'E', 'v', 0, 'a', 0, 0x08, 'b', 0, 0x07};
     struct eh_tl_event ev = {.meta = em, .meta_len = sizeof em, .level = 4, .id = 3};
     static const uint8_t d[] = {5, 0, 0, 0, 0xFE, 0xFF, 0xFF, 0xFF};
-    tl_buf_put(&ev.data, d, sizeof d);
+    eh_buf_put(&ev.data, d, sizeof d);
     uint8_t guid[16] = {1, 2, 3};
     for (int i = 0; i < 2; i++) {
         uint8_t rec[256];
@@ -379,7 +380,7 @@ static void test_tlcap_roundtrip(void)
     KT_EXPECT_EQ(ehd_tlcap_next(r, &rec, &reason, &off), 0);
     ehd_tlcap_close(r);
     fclose(f);
-    tl_buf_free(&ev.data);
+    eh_buf_free(&ev.data);
     KT_EXPECT(ehd_tlcap_is_magic("EHTLCAP1xx", 10));
     KT_EXPECT(!ehd_tlcap_is_magic("PERFILE2", 8));
 }
@@ -416,7 +417,7 @@ static void test_tlcap_decode_errors(void)
     fwrite(rec, 1, n, f);
     ev.meta = good_em;
     ev.meta_len = sizeof good_em;
-    tl_buf_u8(&ev.data, 3);
+    eh_buf_u8(&ev.data, 3);
     n = eh_tl_record_encode(rec, guid, 0, 11, prov_meta, sizeof prov_meta, &ev);
     fwrite(rec, 1, n, f);
     rewind(f);
@@ -433,7 +434,7 @@ static void test_tlcap_decode_errors(void)
         "\"error\": \"event metadata: event name not NUL-terminated\", \"fileOffset\": 8 }\n"
         "{ \"n\": \"Prv:Ok\", \"a\": 3, \"meta\": { \"level\": 1 } }\n");
     ehd_buf_free(&out);
-    tl_buf_free(&ev.data);
+    eh_buf_free(&ev.data);
     fclose(f);
 }
 

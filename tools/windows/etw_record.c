@@ -13,7 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../lib/eventheader/src/tl_encode.h"
+#include "eventheader_read.h"
+#include "tl_encode.h"
 #include "etw_record.h"
 
 static const uint8_t zero16[16];
@@ -90,9 +91,9 @@ int etw_record_to_tlcap(const EVENT_RECORD *er, uint8_t **out, size_t *size)
 int etw_schema_summary(const uint8_t *m, size_t n, const char **name, unsigned *top)
 {
     size_t pos = 2;
-    if (n < 4 || (size_t)(m[0] | m[1] << 8) > n)
+    if (n < 4 || eh_read_u16(m, 0) > n)
         return -1;
-    n = (size_t)(m[0] | m[1] << 8);
+    n = eh_read_u16(m, 0);
     while (pos < n && (m[pos] & 0x80))
         pos++;
     pos++;

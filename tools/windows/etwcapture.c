@@ -37,7 +37,7 @@
 #include <evntrace.h>
 #include <tdh.h>
 
-#include "../../lib/eventheader/src/tl_encode.h" /* eh_tl_guid_from_name */
+#include "tl_encode.h" /* eh_tl_guid_from_name */
 #include "ehd.h"
 #include "ehd_tl.h"
 #include "etw_record.h"

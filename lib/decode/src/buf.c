@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "eh_internal.h"
+#include "ehd_internal.h"
 
 void ehd_buf_init(ehd_buf *b)
 {
@@ -68,8 +68,8 @@ static int reserve(ehd_buf *b, size_t n)
     return 1;
 }
 
-/* For eh_buf_room (eh_internal.h): the out-of-line growth path. */
-int eh_buf_grow(ehd_buf *b, size_t n)
+/* For ehd_buf_room (ehd_internal.h): the out-of-line growth path. */
+int ehd_buf_grow(ehd_buf *b, size_t n)
 {
     return reserve(b, n);
 }

@@ -5,7 +5,7 @@
  * call, format parsing) was a third of the decode time. Output is exactly
  * what "%" PRIu64 / PRId64 / PRIX64 / "%x" print.
  */
-#include "eh_internal.h"
+#include "ehd_internal.h"
 
 static const char digit_pairs[201] = "00010203040506070809"
                                      "10111213141516171819"
@@ -39,7 +39,7 @@ static char *u64_backwards(char *end, uint64_t v)
     return o;
 }
 
-char *eh_put_u64(char *o, uint64_t v)
+char *ehd_put_u64(char *o, uint64_t v)
 {
     char t[24];
     char *s = u64_backwards(t + sizeof t, v);
@@ -48,14 +48,14 @@ char *eh_put_u64(char *o, uint64_t v)
     return o + n;
 }
 
-void eh_buf_u64(ehd_buf *b, uint64_t v)
+void ehd_buf_u64(ehd_buf *b, uint64_t v)
 {
     char t[24];
     char *s = u64_backwards(t + sizeof t, v);
-    eh_buf_append_fast(b, s, (size_t)(t + sizeof t - s));
+    ehd_buf_append_fast(b, s, (size_t)(t + sizeof t - s));
 }
 
-void eh_buf_i64(ehd_buf *b, int64_t v)
+void ehd_buf_i64(ehd_buf *b, int64_t v)
 {
     char t[24];
     /* magnitude computed in unsigned arithmetic so INT64_MIN is fine */
@@ -63,10 +63,10 @@ void eh_buf_i64(ehd_buf *b, int64_t v)
     char *s = u64_backwards(t + sizeof t, m);
     if (v < 0)
         *--s = '-';
-    eh_buf_append_fast(b, s, (size_t)(t + sizeof t - s));
+    ehd_buf_append_fast(b, s, (size_t)(t + sizeof t - s));
 }
 
-void eh_buf_hex(ehd_buf *b, uint64_t v, int upper)
+void ehd_buf_hex(ehd_buf *b, uint64_t v, int upper)
 {
     const char *xd = upper ? "0123456789ABCDEF" : "0123456789abcdef";
     char t[16];
@@ -75,5 +75,5 @@ void eh_buf_hex(ehd_buf *b, uint64_t v, int upper)
         *--o = xd[v & 15];
         v >>= 4;
     } while (v);
-    eh_buf_append_fast(b, o, (size_t)(t + sizeof t - o));
+    ehd_buf_append_fast(b, o, (size_t)(t + sizeof t - o));
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ehd.h"
+#include "eventheader_read.h"
 
 struct ehd_dat_reader {
     FILE *f;
@@ -66,8 +67,7 @@ int ehd_dat_next(ehd_dat_reader *r, ehd_dat_record *rec, const char **reason, ui
         return fatal(r, reason, offset,
                      ferror(r->f) ? "read error" : "record size field cut short by end of file",
                      at);
-    uint32_t size =
-        (uint32_t)hdr[0] | (uint32_t)hdr[1] << 8 | (uint32_t)hdr[2] << 16 | (uint32_t)hdr[3] << 24;
+    uint32_t size = eh_read_u32(hdr, 0);
     if (size < 5)
         return fatal(r, reason, offset, "record size is smaller than 5 (size field + name NUL)",
                      at);

@@ -23,8 +23,8 @@
  *  - No reference limits: more than 255 top-level fields, struct nesting
  *    deeper than 8 and arrays longer than 4093 elements decode. ehconf's own
  *    bounds instead (both E2BIG, reason names the bound):
- *      * struct nesting deeper than EH_MAX_DEPTH (1024) levels;
- *      * more than EH_MAX_OUTPUT (64 MiB) of JSON for one event (stops a
+ *      * struct nesting deeper than EHD_MAX_DEPTH (1024) levels;
+ *      * more than EHD_MAX_OUTPUT (64 MiB) of JSON for one event (stops a
  *        carray of carray of empty structs from exploding).
  *  - Header flags other than 0x01/0x02/0x04 -> ENOTSUP. A tracepoint name
  *    that is not "<provider>_L<level hex>K<keyword hex><options>" with the
@@ -44,11 +44,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "eh_event.h"
+#include "ehd_event.h"
 #include "eventheader_wire.h"
 
 /* One open container while writing. */
-struct eh_frame {
+struct ehd_frame {
     uint32_t next, end; /* struct body: members [next, end) */
     uint32_t node;      /* array: the array's node */
     uint32_t remaining; /* array: elements left */
@@ -58,76 +58,65 @@ struct eh_frame {
 
 /* ---- whitespace per §1 ------------------------------------------------- */
 
-static void put_sep(struct eh_ctx *c, uint8_t *first)
+/* The separators are json.c's; these only pass the context's flag. */
+static int spaced(const struct ehd_ctx *c)
 {
-    if (c->flags & EHD_JSON_SPACE)
-        eh_buf_puts_fast(c->out, *first ? " " : ", ");
-    else if (!*first)
-        eh_buf_putc_fast(c->out, ',');
+    return (c->flags & EHD_JSON_SPACE) != 0;
+}
+
+static void put_sep(struct ehd_ctx *c, uint8_t *first)
+{
+    ehd_json_sep(c->out, spaced(c), *first);
     *first = 0;
 }
 
-static void put_colon(struct eh_ctx *c)
+static void put_colon(struct ehd_ctx *c)
 {
-    eh_buf_puts_fast(c->out, (c->flags & EHD_JSON_SPACE) ? ": " : ":");
+    ehd_json_colon(c->out, spaced(c));
 }
 
-static void put_close(struct eh_ctx *c, char closer)
+static void put_close(struct ehd_ctx *c, char closer)
 {
-    if (c->flags & EHD_JSON_SPACE)
-        eh_buf_putc_fast(c->out, ' ');
-    eh_buf_putc_fast(c->out, closer);
+    ehd_json_close(c->out, spaced(c), closer);
 }
 
 /* Keys are short literals; one append instead of four (hot: ~10 per event). */
-static void put_key(struct eh_ctx *c, const char *key)
+static void put_key(struct ehd_ctx *c, const char *key)
 {
     char t[40];
     size_t n = strlen(key);
     if (n > sizeof t - 4) {
-        eh_buf_putc_fast(c->out, '"');
-        eh_buf_append_fast(c->out, key, n);
-        eh_buf_putc_fast(c->out, '"');
+        ehd_buf_putc_fast(c->out, '"');
+        ehd_buf_append_fast(c->out, key, n);
+        ehd_buf_putc_fast(c->out, '"');
         put_colon(c);
         return;
     }
     t[0] = '"';
     memcpy(t + 1, key, n);
     t[n + 1] = '"';
-    t[n + 2] = ':';
-    n += 3;
-    if (c->flags & EHD_JSON_SPACE)
-        t[n++] = ' ';
-    eh_buf_append_fast(c->out, t, n);
+    char *end = ehd_json_put_colon(t + n + 2, spaced(c));
+    ehd_buf_append_fast(c->out, t, (size_t)(end - t));
 }
 
-/* Direct writers for a local cursor (eh_buf_room): meta and plain field
+/* Direct writers for a local cursor (ehd_buf_room): meta and plain field
  * names are a dozen small pieces per event, each an append before. The w_*
- * helpers mirror put_sep, put_key and friends above and must print the
- * same bytes. */
-static char *w_sep(const struct eh_ctx *c, char *o, uint8_t *first)
+ * helpers use the same separators of json.c as put_sep, put_key and friends. */
+static char *w_sep(const struct ehd_ctx *c, char *o, uint8_t *first)
 {
-    if (c->flags & EHD_JSON_SPACE) {
-        if (!*first)
-            *o++ = ',';
-        *o++ = ' ';
-    } else if (!*first) {
-        *o++ = ',';
-    }
+    o = ehd_json_put_sep(o, spaced(c), *first);
     *first = 0;
     return o;
 }
 
-static char *w_key(const struct eh_ctx *c, char *o, uint8_t *first, const char *key, size_t n)
+static char *w_key(const struct ehd_ctx *c, char *o, uint8_t *first, const char *key, size_t n)
 {
     o = w_sep(c, o, first);
     *o++ = '"';
     memcpy(o, key, n);
     o += n;
     *o++ = '"';
-    *o++ = ':';
-    if (c->flags & EHD_JSON_SPACE)
-        *o++ = ' ';
+    o = ehd_json_put_colon(o, spaced(c));
     return o;
 }
 #define W_KEY(c, o, first, lit) w_key(c, o, first, lit, sizeof lit - 1)
@@ -187,13 +176,8 @@ static const char *enc_kind(unsigned enc)
 }
 
 /* Cuts the next value of node nd out of the payload and renders it. */
-static int put_value(struct eh_ctx *c, const struct eh_node *nd)
+static int put_value(struct ehd_ctx *c, const struct ehd_node *nd)
 {
-    static const uint8_t fixed[] = {[EH_ENC_VALUE8] = 1,
-                                    [EH_ENC_VALUE16] = 2,
-                                    [EH_ENC_VALUE32] = 4,
-                                    [EH_ENC_VALUE64] = 8,
-                                    [EH_ENC_VALUE128] = 16};
     size_t pos = c->pos, left = c->size - pos, vstart, vsize, next;
     char fname[80];
     switch (nd->enc) {
@@ -202,10 +186,10 @@ static int put_value(struct eh_ctx *c, const struct eh_node *nd)
     case EH_ENC_VALUE32:
     case EH_ENC_VALUE64:
     case EH_ENC_VALUE128:
-        vsize = fixed[nd->enc];
+        vsize = eh_enc_value_size(nd->enc);
         if (left < vsize)
-            return eh_fail(c, EBADMSG, pos, "value field '%s' runs past the end of the event",
-                           eh_field_name(nd, fname, sizeof fname));
+            return ehd_fail(c, EBADMSG, pos, "value field '%s' runs past the end of the event",
+                            ehd_field_name(nd, fname, sizeof fname));
         vstart = pos;
         next = pos + vsize;
         break;
@@ -233,9 +217,9 @@ static int put_value(struct eh_ctx *c, const struct eh_node *nd)
             }
         }
         if (!found)
-            return eh_fail(c, EBADMSG, pos,
-                           "string field '%s' has no terminator before the end of the event",
-                           eh_field_name(nd, fname, sizeof fname));
+            return ehd_fail(c, EBADMSG, pos,
+                            "string field '%s' has no terminator before the end of the event",
+                            ehd_field_name(nd, fname, sizeof fname));
         vstart = pos;
         vsize = k;
         next = pos + k + unit;
@@ -249,37 +233,38 @@ static int put_value(struct eh_ctx *c, const struct eh_node *nd)
                       : nd->enc == EH_ENC_STRING_LENGTH16_CHAR32 ? 4
                                                                  : 1;
         if (left < 2)
-            return eh_fail(c, EBADMSG, pos, "%s field '%s' length runs past the end of the event",
-                           enc_kind(nd->enc), eh_field_name(nd, fname, sizeof fname));
-        vsize = (size_t)eh_load16(c->data + pos, c->be) * unit;
+            return ehd_fail(c, EBADMSG, pos, "%s field '%s' length runs past the end of the event",
+                            enc_kind(nd->enc), ehd_field_name(nd, fname, sizeof fname));
+        vsize = (size_t)eh_read_u16(c->data + pos, c->be) * unit;
         if (left - 2 < vsize)
-            return eh_fail(c, EBADMSG, pos, "%s field '%s' runs past the end of the event",
-                           enc_kind(nd->enc), eh_field_name(nd, fname, sizeof fname));
+            return ehd_fail(c, EBADMSG, pos, "%s field '%s' runs past the end of the event",
+                            enc_kind(nd->enc), ehd_field_name(nd, fname, sizeof fname));
         vstart = pos + 2;
         next = vstart + vsize;
         break;
     }
     default:
-        return eh_fail(c, ENOTSUP, pos, "field '%s' has unsupported encoding %u",
-                       eh_field_name(nd, fname, sizeof fname), nd->enc);
+        return ehd_fail(c, ENOTSUP, pos, "field '%s' has unsupported encoding %u",
+                        ehd_field_name(nd, fname, sizeof fname), nd->enc);
     }
     const char *why = NULL;
-    int err = eh_render_value(c->out, nd->enc, nd->fmt, c->data + vstart, vsize, c->be, &why);
+    int err = ehd_render_value(c->out, nd->enc, nd->fmt, c->data + vstart, vsize, c->be, &why);
     if (err)
-        return eh_fail(c, err, pos, "field '%s': %s", eh_field_name(nd, fname, sizeof fname), why);
+        return ehd_fail(c, err, pos, "field '%s': %s", ehd_field_name(nd, fname, sizeof fname),
+                        why);
     c->pos = next;
     return 0;
 }
 
-static void put_field_name(struct eh_ctx *c, const struct eh_node *nd)
+static void put_field_name(struct ehd_ctx *c, const struct ehd_node *nd)
 {
-    eh_buf_putc_fast(c->out, '"');
-    eh_json_utf8_body(c->out, nd->name, nd->name_len);
+    ehd_buf_putc_fast(c->out, '"');
+    ehd_json_utf8_body(c->out, nd->name, nd->name_len);
     if ((c->flags & EHD_JSON_FIELD_TAG) && nd->tag != 0) {
-        eh_buf_append_fast(c->out, ";tag=0x", 7);
-        eh_buf_hex(c->out, nd->tag, 1);
+        ehd_buf_append_fast(c->out, ";tag=0x", 7);
+        ehd_buf_hex(c->out, nd->tag, 1);
     }
-    eh_buf_putc_fast(c->out, '"');
+    ehd_buf_putc_fast(c->out, '"');
     put_colon(c);
 }
 
@@ -288,10 +273,10 @@ static void put_field_name(struct eh_ctx *c, const struct eh_node *nd)
  * element != 0): writes a scalar completely, or opens a struct/array by
  * pushing a frame.
  */
-static int begin_item(struct eh_ctx *c, struct eh_frame *stack, uint32_t *sp, uint32_t idx,
+static int begin_item(struct ehd_ctx *c, struct ehd_frame *stack, uint32_t *sp, uint32_t idx,
                       int element)
 {
-    const struct eh_node *nd = &c->nodes[idx];
+    const struct ehd_node *nd = &c->nodes[idx];
     if (!element && nd->array) {
         uint32_t count;
         if (nd->array == EH_ENC_CARRAY_FLAG) {
@@ -299,14 +284,14 @@ static int begin_item(struct eh_ctx *c, struct eh_frame *stack, uint32_t *sp, ui
         } else {
             char fname[80];
             if (c->size - c->pos < 2)
-                return eh_fail(c, EBADMSG, c->pos,
-                               "array field '%s' count runs past the end of the event",
-                               eh_field_name(nd, fname, sizeof fname));
-            count = eh_load16(c->data + c->pos, c->be);
+                return ehd_fail(c, EBADMSG, c->pos,
+                                "array field '%s' count runs past the end of the event",
+                                ehd_field_name(nd, fname, sizeof fname));
+            count = eh_read_u16(c->data + c->pos, c->be);
             c->pos += 2;
         }
-        eh_buf_putc_fast(c->out, '[');
-        struct eh_frame *f = &stack[(*sp)++];
+        ehd_buf_putc_fast(c->out, '[');
+        struct ehd_frame *f = &stack[(*sp)++];
         memset(f, 0, sizeof *f);
         f->is_array = 1;
         f->node = idx;
@@ -315,8 +300,8 @@ static int begin_item(struct eh_ctx *c, struct eh_frame *stack, uint32_t *sp, ui
         return 0;
     }
     if (nd->enc == EH_ENC_STRUCT) {
-        eh_buf_putc_fast(c->out, '{');
-        struct eh_frame *f = &stack[(*sp)++];
+        ehd_buf_putc_fast(c->out, '{');
+        struct ehd_frame *f = &stack[(*sp)++];
         memset(f, 0, sizeof *f);
         f->next = idx + 1;
         f->end = nd->end;
@@ -328,7 +313,7 @@ static int begin_item(struct eh_ctx *c, struct eh_frame *stack, uint32_t *sp, ui
 
 /* put_sep + put_field_name in one write when the name needs no escaping
  * (the common case: ASCII identifiers). */
-static void put_member_name(struct eh_ctx *c, uint8_t *first, const struct eh_node *nd)
+static void put_member_name(struct ehd_ctx *c, uint8_t *first, const struct ehd_node *nd)
 {
     const uint8_t *s = nd->name;
     size_t n = nd->name_len, i = 0;
@@ -339,7 +324,7 @@ static void put_member_name(struct eh_ctx *c, uint8_t *first, const struct eh_no
         put_field_name(c, nd);
         return;
     }
-    char *o = eh_buf_room(c->out, n + 32);
+    char *o = ehd_buf_room(c->out, n + 32);
     if (!o)
         return; /* out of memory is sticky: put_fields reports it */
     o = w_sep(c, o, first);
@@ -351,20 +336,18 @@ static void put_member_name(struct eh_ctx *c, uint8_t *first, const struct eh_no
         o = w_hex(o + 7, nd->tag);
     }
     *o++ = '"';
-    *o++ = ':';
-    if (c->flags & EHD_JSON_SPACE)
-        *o++ = ' ';
-    eh_buf_commit(c->out, o);
+    o = ehd_json_put_colon(o, spaced(c));
+    ehd_buf_commit(c->out, o);
 }
 
-static int put_fields(struct eh_ctx *c)
+static int put_fields(struct ehd_ctx *c)
 {
     /* Frames: at most one struct body and one array per nesting level. */
     uint32_t max_frames = 2 * c->n_nodes + 2;
-    struct eh_frame stack_small[34]; /* no allocation for events of up to 16 fields */
-    struct eh_frame *stack = max_frames <= 34 ? stack_small : malloc(max_frames * sizeof *stack);
+    struct ehd_frame stack_small[34]; /* no allocation for events of up to 16 fields */
+    struct ehd_frame *stack = max_frames <= 34 ? stack_small : malloc(max_frames * sizeof *stack);
     if (!stack)
-        return eh_fail(c, ENOMEM, 0, "out of memory");
+        return ehd_fail(c, ENOMEM, 0, "out of memory");
     uint32_t sp = 1;
     memset(&stack[0], 0, sizeof stack[0]);
     stack[0].next = 0;
@@ -372,16 +355,16 @@ static int put_fields(struct eh_ctx *c)
     stack[0].first = 0; /* "n" came first */
     int err = 0;
     while (sp > 0) {
-        if (c->out->len - c->out_start > EH_MAX_OUTPUT) {
-            err = eh_fail(c, E2BIG, c->pos, "event JSON larger than %zu MiB (ehconf bound)",
-                          EH_MAX_OUTPUT >> 20);
+        if (c->out->len - c->out_start > EHD_MAX_OUTPUT) {
+            err = ehd_fail(c, E2BIG, c->pos, "event JSON larger than %zu MiB (ehconf bound)",
+                           EHD_MAX_OUTPUT >> 20);
             break;
         }
         if (c->out->oom) {
-            err = eh_fail(c, ENOMEM, c->pos, "out of memory");
+            err = ehd_fail(c, ENOMEM, c->pos, "out of memory");
             break;
         }
-        struct eh_frame *f = &stack[sp - 1];
+        struct ehd_frame *f = &stack[sp - 1];
         if (f->is_array) {
             if (f->remaining == 0) {
                 put_close(c, ']');
@@ -413,17 +396,17 @@ static int put_fields(struct eh_ctx *c)
 
 /* ---- meta -------------------------------------------------------------- */
 
-static void put_meta(struct eh_ctx *c, const ehd_sample_info *si, uint64_t keyword,
-                     const struct eh_event_parts *ev)
+static void put_meta(struct ehd_ctx *c, const ehd_sample_info *si, uint64_t keyword,
+                     const struct ehd_event_parts *ev)
 {
     const uint8_t *h = c->data;
-    uint16_t id = eh_load16(h + 2, c->be), tag = eh_load16(h + 4, c->be);
+    uint16_t id = eh_read_u16(h + 2, c->be), tag = eh_read_u16(h + 4, c->be);
     uint8_t version = h[1], opcode = h[6], level = h[7];
     uint8_t first = 1, outer_first = 0;
     int with_si = si && !(c->flags & EHD_META_GOLDEN);
     size_t tlen = with_si && si->time_json ? strlen(si->time_json) : 0;
     /* bounded: 13 members of at most ~60 bytes, plus the caller's time text */
-    char *o = eh_buf_room(c->out, 1024 + tlen);
+    char *o = ehd_buf_room(c->out, 1024 + tlen);
     if (!o)
         return; /* out of memory is sticky: the caller reports it */
     o = W_KEY(c, o, &outer_first, "meta");
@@ -436,26 +419,26 @@ static void put_meta(struct eh_ctx *c, const ehd_sample_info *si, uint64_t keywo
         }
         if (si->has_cpu) {
             o = W_KEY(c, o, &first, "cpu");
-            o = eh_put_u64(o, si->cpu);
+            o = ehd_put_u64(o, si->cpu);
         }
         if (si->has_pid) {
             o = W_KEY(c, o, &first, "pid");
-            o = eh_put_u64(o, si->pid);
+            o = ehd_put_u64(o, si->pid);
             o = W_KEY(c, o, &first, "tid");
-            o = eh_put_u64(o, si->tid);
+            o = ehd_put_u64(o, si->tid);
         }
     }
     if (id) {
         o = W_KEY(c, o, &first, "id");
-        o = eh_put_u64(o, id);
+        o = ehd_put_u64(o, id);
     }
     if (version) {
         o = W_KEY(c, o, &first, "version");
-        o = eh_put_u64(o, version);
+        o = ehd_put_u64(o, version);
     }
     if (level) {
         o = W_KEY(c, o, &first, "level");
-        o = eh_put_u64(o, level);
+        o = ehd_put_u64(o, level);
     }
     if (keyword) {
         o = W_KEY(c, o, &first, "keyword");
@@ -463,7 +446,7 @@ static void put_meta(struct eh_ctx *c, const ehd_sample_info *si, uint64_t keywo
     }
     if (opcode) {
         o = W_KEY(c, o, &first, "opcode");
-        o = eh_put_u64(o, opcode);
+        o = ehd_put_u64(o, opcode);
     }
     if (tag) {
         o = W_KEY(c, o, &first, "tag");
@@ -477,10 +460,8 @@ static void put_meta(struct eh_ctx *c, const ehd_sample_info *si, uint64_t keywo
             o = w_uuid(o, ev->activity + 16);
         }
     }
-    if (c->flags & EHD_JSON_SPACE)
-        *o++ = ' ';
-    *o++ = '}';
-    eh_buf_commit(c->out, o);
+    o = ehd_json_put_close(o, spaced(c), '}');
+    ehd_buf_commit(c->out, o);
 }
 
 /* ---- entry point ------------------------------------------------------- */
@@ -489,8 +470,8 @@ int ehd_eventheader_json(ehd_buf *out, const char *tp_name, size_t tp_name_len, 
                          size_t size, const ehd_sample_info *si, unsigned flags,
                          const char **reason, size_t *err_offset)
 {
-    struct eh_ctx c;
-    struct eh_node small_nodes[32];
+    struct ehd_ctx c;
+    struct ehd_node small_nodes[32];
     memset(&c, 0, sizeof c);
     c.small_nodes = small_nodes;
     c.small_cap = 32;
@@ -503,49 +484,49 @@ int ehd_eventheader_json(ehd_buf *out, const char *tp_name, size_t tp_name_len, 
     c.err_offset = err_offset;
 
     if (size < sizeof(struct eh_wire_header))
-        return eh_fail(&c, EBADMSG, 0, "event of %zu bytes is shorter than the 8-byte header",
-                       size);
+        return ehd_fail(&c, EBADMSG, 0, "event of %zu bytes is shorter than the 8-byte header",
+                        size);
     if (data[0] & ~EH_FLAG_ALL)
-        return eh_fail(&c, ENOTSUP, 0, "header flags 0x%02X have unknown bits", data[0]);
+        return ehd_fail(&c, ENOTSUP, 0, "header flags 0x%02X have unknown bits", data[0]);
     c.be = !(data[0] & EH_FLAG_LITTLE_ENDIAN);
 
     size_t provider_len = 0;
     uint64_t keyword = 0;
-    int err = eh_parse_tp_name(&c, tp_name, tp_name_len, data[7], &provider_len, &keyword);
+    int err = ehd_parse_tp_name(&c, tp_name, tp_name_len, data[7], &provider_len, &keyword);
     if (err)
         return err;
 
-    struct eh_event_parts ev;
-    err = eh_parse_extensions(&c, &ev);
+    struct ehd_event_parts ev;
+    err = ehd_parse_extensions(&c, &ev);
     if (err)
         return err;
     const uint8_t *ename_end = memchr(ev.meta, 0, ev.meta_size);
     if (!ename_end)
-        return eh_fail(&c, EBADMSG, ev.meta_offset,
-                       "event name not NUL-terminated in the metadata");
+        return ehd_fail(&c, EBADMSG, ev.meta_offset,
+                        "event name not NUL-terminated in the metadata");
     size_t ename_len = (size_t)(ename_end - ev.meta);
     const uint8_t *semi = memchr(ev.meta, ';', ename_len);
     size_t ename_shown = semi ? (size_t)(semi - ev.meta) : ename_len;
 
-    err = eh_parse_fields(&c, &ev, ename_len + 1);
+    err = ehd_parse_fields(&c, &ev, ename_len + 1);
     if (!err) {
         c.pos = ev.payload;
         uint8_t first = 1;
-        eh_buf_putc_fast(out, '{');
+        ehd_buf_putc_fast(out, '{');
         put_sep(&c, &first);
         put_key(&c, "n");
-        eh_buf_putc_fast(out, '"');
-        eh_json_utf8_body(out, (const uint8_t *)tp_name, provider_len);
-        eh_buf_putc_fast(out, ':');
-        eh_json_utf8_body(out, ev.meta, ename_shown);
-        eh_buf_putc_fast(out, '"');
+        ehd_buf_putc_fast(out, '"');
+        ehd_json_utf8_body(out, (const uint8_t *)tp_name, provider_len);
+        ehd_buf_putc_fast(out, ':');
+        ehd_json_utf8_body(out, ev.meta, ename_shown);
+        ehd_buf_putc_fast(out, '"');
         err = put_fields(&c);
     }
     if (!err) {
         put_meta(&c, si, keyword, &ev);
         put_close(&c, '}');
         if (out->oom)
-            err = eh_fail(&c, ENOMEM, c.pos, "out of memory");
+            err = ehd_fail(&c, ENOMEM, c.pos, "out of memory");
     }
     if (c.nodes != small_nodes)
         free(c.nodes);

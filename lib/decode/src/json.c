@@ -13,7 +13,7 @@
  */
 #include <string.h>
 
-#include "eh_internal.h"
+#include "ehd_internal.h"
 
 static const char hexdig_lower[] = "0123456789abcdef";
 
@@ -22,13 +22,13 @@ static void put_ascii(ehd_buf *b, uint8_t c)
 {
     char esc[7];
     switch (c) {
-    case '"': eh_buf_append_fast(b, "\\\"", 2); return;
-    case '\\': eh_buf_append_fast(b, "\\\\", 2); return;
-    case '\b': eh_buf_append_fast(b, "\\b", 2); return;
-    case '\f': eh_buf_append_fast(b, "\\f", 2); return;
-    case '\n': eh_buf_append_fast(b, "\\n", 2); return;
-    case '\r': eh_buf_append_fast(b, "\\r", 2); return;
-    case '\t': eh_buf_append_fast(b, "\\t", 2); return;
+    case '"': ehd_buf_append_fast(b, "\\\"", 2); return;
+    case '\\': ehd_buf_append_fast(b, "\\\\", 2); return;
+    case '\b': ehd_buf_append_fast(b, "\\b", 2); return;
+    case '\f': ehd_buf_append_fast(b, "\\f", 2); return;
+    case '\n': ehd_buf_append_fast(b, "\\n", 2); return;
+    case '\r': ehd_buf_append_fast(b, "\\r", 2); return;
+    case '\t': ehd_buf_append_fast(b, "\\t", 2); return;
     default: break;
     }
     if (c < 0x20) {
@@ -38,10 +38,10 @@ static void put_ascii(ehd_buf *b, uint8_t c)
         esc[3] = '0';
         esc[4] = hexdig_lower[c >> 4];
         esc[5] = hexdig_lower[c & 15];
-        eh_buf_append_fast(b, esc, 6);
+        ehd_buf_append_fast(b, esc, 6);
         return;
     }
-    eh_buf_putc_fast(b, (char)c);
+    ehd_buf_putc_fast(b, (char)c);
 }
 
 static int ascii_needs_escape(uint8_t c)
@@ -49,7 +49,7 @@ static int ascii_needs_escape(uint8_t c)
     return c < 0x20 || c == '"' || c == '\\';
 }
 
-void eh_json_codepoint(ehd_buf *b, uint32_t cp)
+void ehd_json_codepoint(ehd_buf *b, uint32_t cp)
 {
     uint8_t u[4];
     if (cp < 0x80) {
@@ -61,18 +61,18 @@ void eh_json_codepoint(ehd_buf *b, uint32_t cp)
     if (cp < 0x800) {
         u[0] = (uint8_t)(0xC0 | cp >> 6);
         u[1] = (uint8_t)(0x80 | (cp & 0x3F));
-        eh_buf_append_fast(b, u, 2);
+        ehd_buf_append_fast(b, u, 2);
     } else if (cp < 0x10000) {
         u[0] = (uint8_t)(0xE0 | cp >> 12);
         u[1] = (uint8_t)(0x80 | (cp >> 6 & 0x3F));
         u[2] = (uint8_t)(0x80 | (cp & 0x3F));
-        eh_buf_append_fast(b, u, 3);
+        ehd_buf_append_fast(b, u, 3);
     } else {
         u[0] = (uint8_t)(0xF0 | cp >> 18);
         u[1] = (uint8_t)(0x80 | (cp >> 12 & 0x3F));
         u[2] = (uint8_t)(0x80 | (cp >> 6 & 0x3F));
         u[3] = (uint8_t)(0x80 | (cp & 0x3F));
-        eh_buf_append_fast(b, u, 4);
+        ehd_buf_append_fast(b, u, 4);
     }
 }
 
@@ -115,7 +115,7 @@ static size_t utf8_seq_len(const uint8_t *s, size_t n, int *surrogate)
     return 0; /* stray continuation byte, C0/C1, F5..FF */
 }
 
-void eh_json_utf8_body(ehd_buf *b, const uint8_t *s, size_t n)
+void ehd_json_utf8_body(ehd_buf *b, const uint8_t *s, size_t n)
 {
     size_t i = 0;
     while (i < n) {
@@ -124,7 +124,7 @@ void eh_json_utf8_body(ehd_buf *b, const uint8_t *s, size_t n)
         while (run < n && s[run] < 0x80 && !ascii_needs_escape(s[run]))
             run++;
         if (run > i) {
-            eh_buf_append_fast(b, s + i, run - i);
+            ehd_buf_append_fast(b, s + i, run - i);
             i = run;
             continue;
         }
@@ -136,76 +136,76 @@ void eh_json_utf8_body(ehd_buf *b, const uint8_t *s, size_t n)
         int surrogate;
         size_t len = utf8_seq_len(s + i, n - i, &surrogate);
         if (len == 0) {
-            eh_json_codepoint(b, s[i]); /* Latin-1 fallback for this one byte */
+            ehd_json_codepoint(b, s[i]); /* Latin-1 fallback for this one byte */
             i++;
         } else if (surrogate) {
-            eh_json_codepoint(b, 0xFFFD);
+            ehd_json_codepoint(b, 0xFFFD);
             i += len;
         } else {
-            eh_buf_append_fast(b, s + i, len);
+            ehd_buf_append_fast(b, s + i, len);
             i += len;
         }
     }
 }
 
-void eh_json_latin1_body(ehd_buf *b, const uint8_t *s, size_t n)
+void ehd_json_latin1_body(ehd_buf *b, const uint8_t *s, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        eh_json_codepoint(b, s[i]);
+        ehd_json_codepoint(b, s[i]);
 }
 
-void eh_json_utf16_body(ehd_buf *b, const uint8_t *s, size_t n, int big_endian)
+void ehd_json_utf16_body(ehd_buf *b, const uint8_t *s, size_t n, int big_endian)
 {
     size_t i = 0;
     while (i + 2 <= n) {
-        uint32_t u = eh_load16(s + i, big_endian);
+        uint32_t u = eh_read_u16(s + i, big_endian);
         i += 2;
         if (u >= 0xD800 && u <= 0xDBFF && i + 2 <= n) {
-            uint32_t lo = eh_load16(s + i, big_endian);
+            uint32_t lo = eh_read_u16(s + i, big_endian);
             if (lo >= 0xDC00 && lo <= 0xDFFF) {
                 i += 2;
                 u = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
             }
         }
-        eh_json_codepoint(b, u); /* a lone surrogate becomes U+FFFD */
+        ehd_json_codepoint(b, u); /* a lone surrogate becomes U+FFFD */
     }
     if (i < n)
-        eh_json_codepoint(b, 0xFFFD); /* odd trailing byte */
+        ehd_json_codepoint(b, 0xFFFD); /* odd trailing byte */
 }
 
-void eh_json_utf32_body(ehd_buf *b, const uint8_t *s, size_t n, int big_endian)
+void ehd_json_utf32_body(ehd_buf *b, const uint8_t *s, size_t n, int big_endian)
 {
     size_t i = 0;
     for (; i + 4 <= n; i += 4)
-        eh_json_codepoint(b, eh_load32(s + i, big_endian));
+        ehd_json_codepoint(b, eh_read_u32(s + i, big_endian));
     if (i < n)
-        eh_json_codepoint(b, 0xFFFD); /* partial trailing unit */
+        ehd_json_codepoint(b, 0xFFFD); /* partial trailing unit */
 }
 
-void eh_json_bom_body(ehd_buf *b, const uint8_t *s, size_t n, unsigned unit_bytes, int big_endian)
+void ehd_json_bom_body(ehd_buf *b, const uint8_t *s, size_t n, unsigned unit_bytes, int big_endian)
 {
     /* The sniffing looks at the raw bytes whatever the unit size (§4.8). A
      * BOM says the byte order of what follows, independent of the event's. */
     if (n >= 4 && s[0] == 0xFF && s[1] == 0xFE && s[2] == 0 && s[3] == 0) {
-        eh_json_utf32_body(b, s + 4, n - 4, 0);
+        ehd_json_utf32_body(b, s + 4, n - 4, 0);
     } else if (n >= 4 && s[0] == 0 && s[1] == 0 && s[2] == 0xFE && s[3] == 0xFF) {
-        eh_json_utf32_body(b, s + 4, n - 4, 1);
+        ehd_json_utf32_body(b, s + 4, n - 4, 1);
     } else if (n >= 2 && s[0] == 0xFF && s[1] == 0xFE) {
-        eh_json_utf16_body(b, s + 2, n - 2, 0);
+        ehd_json_utf16_body(b, s + 2, n - 2, 0);
     } else if (n >= 2 && s[0] == 0xFE && s[1] == 0xFF) {
-        eh_json_utf16_body(b, s + 2, n - 2, 1);
+        ehd_json_utf16_body(b, s + 2, n - 2, 1);
     } else if (n >= 3 && s[0] == 0xEF && s[1] == 0xBB && s[2] == 0xBF) {
-        eh_json_utf8_body(b, s + 3, n - 3);
+        ehd_json_utf8_body(b, s + 3, n - 3);
     } else if (unit_bytes == 2) {
-        eh_json_utf16_body(b, s, n, big_endian);
+        ehd_json_utf16_body(b, s, n, big_endian);
     } else if (unit_bytes == 4) {
-        eh_json_utf32_body(b, s, n, big_endian);
+        ehd_json_utf32_body(b, s, n, big_endian);
     } else {
-        eh_json_utf8_body(b, s, n);
+        ehd_json_utf8_body(b, s, n);
     }
 }
 
-void eh_hex_bytes_body(ehd_buf *b, const uint8_t *s, size_t n)
+void ehd_hex_bytes_body(ehd_buf *b, const uint8_t *s, size_t n)
 {
     char t[3];
     for (size_t i = 0; i < n; i++) {
@@ -213,36 +213,88 @@ void eh_hex_bytes_body(ehd_buf *b, const uint8_t *s, size_t n)
         t[1] = hexdig_lower[s[i] >> 4];
         t[2] = hexdig_lower[s[i] & 15];
         if (i == 0)
-            eh_buf_append_fast(b, t + 1, 2);
+            ehd_buf_append_fast(b, t + 1, 2);
         else
-            eh_buf_append_fast(b, t, 3);
+            ehd_buf_append_fast(b, t, 3);
     }
 }
 
 void ehd_json_string_utf8(ehd_buf *b, const void *s, size_t n)
 {
-    eh_buf_putc_fast(b, '"');
-    eh_json_utf8_body(b, s, n);
-    eh_buf_putc_fast(b, '"');
+    ehd_buf_putc_fast(b, '"');
+    ehd_json_utf8_body(b, s, n);
+    ehd_buf_putc_fast(b, '"');
 }
 
 void ehd_json_string_latin1(ehd_buf *b, const void *s, size_t n)
 {
-    eh_buf_putc_fast(b, '"');
-    eh_json_latin1_body(b, s, n);
-    eh_buf_putc_fast(b, '"');
+    ehd_buf_putc_fast(b, '"');
+    ehd_json_latin1_body(b, s, n);
+    ehd_buf_putc_fast(b, '"');
 }
 
 void ehd_json_string_utf16(ehd_buf *b, const void *s, size_t n, int big_endian)
 {
-    eh_buf_putc_fast(b, '"');
-    eh_json_utf16_body(b, s, n, big_endian);
-    eh_buf_putc_fast(b, '"');
+    ehd_buf_putc_fast(b, '"');
+    ehd_json_utf16_body(b, s, n, big_endian);
+    ehd_buf_putc_fast(b, '"');
 }
 
 void ehd_json_string_utf32(ehd_buf *b, const void *s, size_t n, int big_endian)
 {
-    eh_buf_putc_fast(b, '"');
-    eh_json_utf32_body(b, s, n, big_endian);
-    eh_buf_putc_fast(b, '"');
+    ehd_buf_putc_fast(b, '"');
+    ehd_json_utf32_body(b, s, n, big_endian);
+    ehd_buf_putc_fast(b, '"');
+}
+
+/* ---- separators (Documentation/decoder-json.md §1) ---------------- */
+
+/* Compact: "," between members, nothing else. Spaced (EHD_JSON_SPACE): ", " between
+ * members, a space after the opening bracket too, ": " after a key and " " before the
+ * closing bracket. Every JSON writer of the decoder (EventHeader, TraceLogging, perf
+ * sample fields) goes through these, so the kinds of event cannot drift apart. */
+char *ehd_json_put_sep(char *o, int space, int first)
+{
+    if (!first)
+        *o++ = ',';
+    if (space)
+        *o++ = ' ';
+    return o;
+}
+
+char *ehd_json_put_colon(char *o, int space)
+{
+    *o++ = ':';
+    if (space)
+        *o++ = ' ';
+    return o;
+}
+
+char *ehd_json_put_close(char *o, int space, char closer)
+{
+    if (space)
+        *o++ = ' ';
+    *o++ = closer;
+    return o;
+}
+
+void ehd_json_sep(ehd_buf *b, int space, int first)
+{
+    char *o = ehd_buf_room(b, 2);
+    if (o)
+        ehd_buf_commit(b, ehd_json_put_sep(o, space, first));
+}
+
+void ehd_json_colon(ehd_buf *b, int space)
+{
+    char *o = ehd_buf_room(b, 2);
+    if (o)
+        ehd_buf_commit(b, ehd_json_put_colon(o, space));
+}
+
+void ehd_json_close(ehd_buf *b, int space, char closer)
+{
+    char *o = ehd_buf_room(b, 2);
+    if (o)
+        ehd_buf_commit(b, ehd_json_put_close(o, space, closer));
 }

@@ -7,7 +7,7 @@
 
 #define WINDOW_MIN (1u << 20)
 
-int perf_input_init(struct perf_input *in, FILE *f, int seekable, uint64_t size)
+int ehd_perf_input_init(struct perf_input *in, FILE *f, int seekable, uint64_t size)
 {
     memset(in, 0, sizeof *in);
     in->f = f;
@@ -19,7 +19,7 @@ int perf_input_init(struct perf_input *in, FILE *f, int seekable, uint64_t size)
     return in->buf ? 0 : -1;
 }
 
-void perf_input_free(struct perf_input *in)
+void ehd_perf_input_free(struct perf_input *in)
 {
     free(in->buf);
     in->buf = NULL;
@@ -37,7 +37,7 @@ static void fill(struct perf_input *in, size_t want)
     }
 }
 
-const uint8_t *perf_input_view(struct perf_input *in, uint64_t off, size_t n)
+const uint8_t *ehd_perf_input_view(struct perf_input *in, uint64_t off, size_t n)
 {
     if (off >= in->win_off && n <= in->win_len && off - in->win_off <= in->win_len - n)
         return in->buf + (off - in->win_off);
@@ -89,13 +89,13 @@ const uint8_t *perf_input_view(struct perf_input *in, uint64_t off, size_t n)
     return in->win_len >= n ? in->buf : NULL;
 }
 
-int perf_input_copy(struct perf_input *in, uint64_t off, void *dst, size_t n)
+int ehd_perf_input_copy(struct perf_input *in, uint64_t off, void *dst, size_t n)
 {
     uint8_t *d = dst;
     size_t chunk = in->cap / 2;
     while (n) {
         size_t k = n < chunk ? n : chunk;
-        const uint8_t *p = perf_input_view(in, off, k);
+        const uint8_t *p = ehd_perf_input_view(in, off, k);
         if (!p)
             return -1;
         memcpy(d, p, k);

@@ -23,12 +23,12 @@ struct perf_input {
     int eof;
 };
 
-int perf_input_init(struct perf_input *in, FILE *f, int seekable, uint64_t size);
-void perf_input_free(struct perf_input *in);
+int ehd_perf_input_init(struct perf_input *in, FILE *f, int seekable, uint64_t size);
+void ehd_perf_input_free(struct perf_input *in);
 /* Pointer to n contiguous bytes at off, or NULL if they are not all there
  * (end of data, read error) or out of memory. Valid until the next call. */
-const uint8_t *perf_input_view(struct perf_input *in, uint64_t off, size_t n);
+const uint8_t *ehd_perf_input_view(struct perf_input *in, uint64_t off, size_t n);
 /* Copies n bytes at off into dst (any size). 0 or -1. */
-int perf_input_copy(struct perf_input *in, uint64_t off, void *dst, size_t n);
+int ehd_perf_input_copy(struct perf_input *in, uint64_t off, void *dst, size_t n);
 
 #endif /* PERF_INPUT_H */

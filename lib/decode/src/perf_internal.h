@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ehd_perf.h"
+#include "eventheader_read.h"
 #include "perf_input.h"
 
 struct id_map {
@@ -43,7 +44,7 @@ struct ehd_perf_reader {
 };
 
 /* The attr whose id list holds id, or NULL (binary search of idmap). */
-ehd_perf_attr *perf_attr_by_id(const ehd_perf_reader *r, uint64_t id);
+ehd_perf_attr *ehd_perf_attr_by_id(const ehd_perf_reader *r, uint64_t id);
 
 /* Integer of n bytes in the file's byte order (inline: runs per sample field). */
 static inline uint64_t perf_load(const void *p, int n, int be)
@@ -67,11 +68,7 @@ static inline uint64_t perf_load(const void *p, int n, int be)
         return be ? __builtin_bswap16(v) : v;
     }
 #endif
-    const uint8_t *b = p;
-    uint64_t v = 0;
-    for (int i = 0; i < n; i++)
-        v = v << 8 | b[be ? i : n - 1 - i];
-    return v;
+    return eh_read_uint(p, (size_t)n, be);
 }
 
 #define U16(p) ((uint16_t)perf_load((p), 2, r->be))

@@ -11,7 +11,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "eh_internal.h"
+#include "ehd_internal.h"
 #include "ehd_perf.h"
 
 /* ---- §1 whitespace ------------------------------------------------------- */
@@ -24,10 +24,7 @@ struct jw {
 
 static void jw_sep(struct jw *w)
 {
-    if (w->first)
-        eh_buf_puts_fast(w->b, w->space ? " " : "");
-    else
-        eh_buf_puts_fast(w->b, w->space ? ", " : ",");
+    ehd_json_sep(w->b, w->space, w->first);
     w->first = 0;
 }
 
@@ -35,32 +32,22 @@ static void jw_key(struct jw *w, const char *name)
 {
     jw_sep(w);
     ehd_json_string_utf8(w->b, name, strlen(name));
-    eh_buf_puts_fast(w->b, w->space ? ": " : ":");
+    ehd_json_colon(w->b, w->space);
 }
 
 static void jw_open(struct jw *w, char c)
 {
-    eh_buf_putc_fast(w->b, c);
+    ehd_buf_putc_fast(w->b, c);
     w->first = 1;
 }
 
 static void jw_close(struct jw *w, char c)
 {
-    if (w->space)
-        eh_buf_putc_fast(w->b, ' ');
-    eh_buf_putc_fast(w->b, c);
+    ehd_json_close(w->b, w->space, c);
     w->first = 0;
 }
 
 /* ---- helpers ----------------------------------------------------------------- */
-
-static uint64_t load_int(const uint8_t *p, uint32_t n, int be)
-{
-    uint64_t v = 0;
-    for (uint32_t i = 0; i < n; i++)
-        v = v << 8 | p[be ? i : n - 1 - i];
-    return v;
-}
 
 /* ".nnnnnnnnn" (9 digits) at dst; returns 10. Hand-rolled: this runs once per event. */
 static size_t put_frac9(char *dst, uint32_t ns)
@@ -91,23 +78,23 @@ static void put_hex_bytes_body(ehd_buf *b, const uint8_t *p, size_t n)
     static const char hx[] = "0123456789abcdef";
     for (size_t i = 0; i < n; i++) {
         if (i)
-            eh_buf_putc_fast(b, ' ');
-        eh_buf_putc_fast(b, hx[p[i] >> 4]);
-        eh_buf_putc_fast(b, hx[p[i] & 15]);
+            ehd_buf_putc_fast(b, ' ');
+        ehd_buf_putc_fast(b, hx[p[i] >> 4]);
+        ehd_buf_putc_fast(b, hx[p[i] & 15]);
     }
 }
 
 static void put_hex_bytes(ehd_buf *b, const uint8_t *p, size_t n)
 {
-    eh_buf_putc_fast(b, '"');
+    ehd_buf_putc_fast(b, '"');
     put_hex_bytes_body(b, p, n);
-    eh_buf_putc_fast(b, '"');
+    ehd_buf_putc_fast(b, '"');
 }
 
 /* One numeric element of kind UNSIGNED/SIGNED/HEX. */
 static void put_number(ehd_buf *b, uint8_t kind, const uint8_t *p, uint32_t size, int be)
 {
-    uint64_t v = load_int(p, size, be);
+    uint64_t v = eh_read_uint(p, size, be);
     char t[24];
     size_t n = 0;
     if (kind == EHD_TP_HEX) {
@@ -132,7 +119,7 @@ static void put_number(ehd_buf *b, uint8_t kind, const uint8_t *p, uint32_t size
     } else {
         n = put_u64(t, v);
     }
-    eh_buf_append_fast(b, t, n);
+    ehd_buf_append_fast(b, t, n);
 }
 
 static void put_cstring(ehd_buf *b, const uint8_t *p, size_t n)
@@ -153,7 +140,7 @@ static const uint8_t *array_bytes(const ehd_tp_field *f, const uint8_t *raw, uin
     }
     if (f->size < 4)
         return NULL;
-    uint32_t v = (uint32_t)load_int(raw + f->offset, 4, be);
+    uint32_t v = (uint32_t)eh_read_uint(raw + f->offset, 4, be);
     uint64_t off = v & 0xffff, n = v >> 16;
     if (f->loc == EHD_TP_LOC_REL)
         off += (uint64_t)f->offset + 4;
@@ -168,7 +155,7 @@ static void put_field_value(ehd_buf *b, int space, const ehd_tp_field *f, const 
 {
     if (!f->is_array) {
         if (f->offset > raw_size || f->size > raw_size - f->offset || f->size == 0) {
-            eh_buf_puts_fast(b, "null");
+            ehd_buf_puts_fast(b, "null");
             return;
         }
         const uint8_t *p = raw + f->offset;
@@ -183,7 +170,7 @@ static void put_field_value(ehd_buf *b, int space, const ehd_tp_field *f, const 
     size_t len;
     const uint8_t *p = array_bytes(f, raw, raw_size, be, &len);
     if (!p) {
-        eh_buf_puts_fast(b, "null");
+        ehd_buf_puts_fast(b, "null");
         return;
     }
     if (f->kind == EHD_TP_STRING) {
@@ -216,18 +203,18 @@ static const ehd_tp_format *sample_format(const ehd_perf_reader *r, const ehd_pe
     const ehd_tracing_data *td = ehd_perf_tracing_data(r);
     /* fall back to common_type, but only for tracepoint attrs */
     if (td && s->raw && s->raw_size >= 2 && s->attr && s->attr->type == EHD_PERF_TYPE_TRACEPOINT)
-        return ehd_tracing_data_find(td, (uint32_t)load_int(s->raw, 2, td->big_endian));
+        return ehd_tracing_data_find(td, (uint32_t)eh_read_uint(s->raw, 2, td->big_endian));
     return NULL;
 }
 
 static void sample_name_fmt(const ehd_perf_sample *s, const ehd_tp_format *fmt, ehd_buf *out)
 {
     if (s->attr && s->attr->name && s->attr->name[0]) {
-        eh_buf_puts_fast(out, s->attr->name);
+        ehd_buf_puts_fast(out, s->attr->name);
     } else if (fmt) {
-        eh_buf_puts_fast(out, fmt->system);
-        eh_buf_putc_fast(out, ':');
-        eh_buf_puts_fast(out, fmt->name);
+        ehd_buf_puts_fast(out, fmt->system);
+        ehd_buf_putc_fast(out, ':');
+        ehd_buf_puts_fast(out, fmt->name);
     }
 }
 
@@ -319,17 +306,17 @@ static void plain_sample(const ehd_perf_reader *r, const ehd_perf_sample *s,
             char tbuf[48];
             size_t tn = ehd_perf_time_json(r, s->time, tbuf);
             jw_key(&m, "time");
-            eh_buf_append_fast(out, tbuf, tn);
+            ehd_buf_append_fast(out, tbuf, tn);
         }
         if (s->has_cpu) {
             jw_key(&m, "cpu");
-            eh_buf_u64(out, s->cpu);
+            ehd_buf_u64(out, s->cpu);
         }
         if (s->has_tid) {
             jw_key(&m, "pid");
-            eh_buf_u64(out, s->pid);
+            ehd_buf_u64(out, s->pid);
             jw_key(&m, "tid");
-            eh_buf_u64(out, s->tid);
+            ehd_buf_u64(out, s->tid);
         }
     }
     jw_close(&m, '}');
@@ -362,6 +349,6 @@ void ehd_perf_error_json(ehd_buf *out, const char *name, size_t name_len, const 
     jw_key(&w, "error");
     ehd_json_string_utf8(out, reason, strlen(reason));
     jw_key(&w, "fileOffset");
-    eh_buf_u64(out, file_offset);
+    ehd_buf_u64(out, file_offset);
     jw_close(&w, '}');
 }

@@ -165,7 +165,7 @@ static int add_attr(ehd_perf_reader *r, uint64_t off, const uint8_t *p, size_t a
     return 0;
 }
 
-ehd_perf_attr *perf_attr_by_id(const ehd_perf_reader *r, uint64_t id)
+ehd_perf_attr *ehd_perf_attr_by_id(const ehd_perf_reader *r, uint64_t id)
 {
     size_t lo = 0, hi = r->nidmap;
     while (lo < hi) {
@@ -224,7 +224,7 @@ static void parse_event_desc(ehd_perf_reader *r, uint64_t off, const uint8_t *p,
             report(r, off + pos, "EVENT_DESC id count beyond the section");
             return;
         }
-        ehd_perf_attr *a = nids ? perf_attr_by_id(r, U64(p + pos)) : NULL;
+        ehd_perf_attr *a = nids ? ehd_perf_attr_by_id(r, U64(p + pos)) : NULL;
         if (!a && i < r->nattrs && nr == r->nattrs)
             a = &r->attrs[i];
         if (a)
@@ -279,7 +279,7 @@ static uint8_t *read_blob(ehd_perf_reader *r, uint64_t off, uint64_t n, const ch
         reportf(r, off, "out of memory for %s", what);
         return NULL;
     }
-    if (perf_input_copy(&r->in, off, b, (size_t)n) != 0) {
+    if (ehd_perf_input_copy(&r->in, off, b, (size_t)n) != 0) {
         reportf(r, off, "%s truncated", what);
         free(b);
         return NULL;
@@ -297,7 +297,7 @@ static int is_wanted_feature(unsigned bit)
 
 static int open_file_mode(ehd_perf_reader *r, const char **reason, uint64_t *offset)
 {
-    const uint8_t *h = perf_input_view(&r->in, 0, FILE_HEADER_SIZE);
+    const uint8_t *h = ehd_perf_input_view(&r->in, 0, FILE_HEADER_SIZE);
     if (!h) {
         *reason = "perf.data header truncated";
         *offset = 0;
@@ -330,7 +330,7 @@ static int open_file_mode(ehd_perf_reader *r, const char **reason, uint64_t *off
             return ENOMEM;
         for (uint64_t i = 0; i < nattrs; i++) {
             uint64_t aoff = attrs_off + i * attr_size;
-            if (perf_input_copy(&r->in, aoff, one, (size_t)attr_size) != 0) {
+            if (ehd_perf_input_copy(&r->in, aoff, one, (size_t)attr_size) != 0) {
                 report(r, aoff, "attr truncated");
                 break;
             }
@@ -387,7 +387,7 @@ static int open_file_mode(ehd_perf_reader *r, const char **reason, uint64_t *off
             continue;
         }
         uint8_t e[16];
-        if (perf_input_copy(&r->in, ent, e, 16) != 0) {
+        if (ehd_perf_input_copy(&r->in, ent, e, 16) != 0) {
             reportf(r, ent, "feature %u table entry unreadable", bit);
             continue;
         }
@@ -456,11 +456,11 @@ ehd_perf_reader *ehd_perf_open(FILE *f, ehd_perf_diag_fn *diag, void *diag_ctx, 
             size = (uint64_t)end;
         }
     }
-    if (perf_input_init(&r->in, f, seekable, size) != 0) {
+    if (ehd_perf_input_init(&r->in, f, seekable, size) != 0) {
         *reason = "out of memory";
         goto fail;
     }
-    const uint8_t *h = perf_input_view(&r->in, 0, 16);
+    const uint8_t *h = ehd_perf_input_view(&r->in, 0, 16);
     if (!h) {
         *reason = "too short for a perf.data header";
         goto fail;
@@ -488,12 +488,12 @@ ehd_perf_reader *ehd_perf_open(FILE *f, ehd_perf_diag_fn *diag, void *diag_ctx, 
             *reason = "cannot copy the non-seekable input to a temporary file";
             goto fail;
         }
-        perf_input_free(&r->in);
+        ehd_perf_input_free(&r->in);
         if (fseeko(r->tmp, 0, SEEK_END) != 0)
             goto fail;
         off_t end = ftello(r->tmp);
         if (end < 0 || fseeko(r->tmp, 0, SEEK_SET) != 0 ||
-            perf_input_init(&r->in, r->tmp, 1, (uint64_t)end) != 0) {
+            ehd_perf_input_init(&r->in, r->tmp, 1, (uint64_t)end) != 0) {
             *reason = "cannot read the temporary copy";
             goto fail;
         }
@@ -522,7 +522,7 @@ void ehd_perf_close(ehd_perf_reader *r)
     free(r->idmap);
     if (r->has_td)
         ehd_tracing_data_free(&r->td);
-    perf_input_free(&r->in);
+    ehd_perf_input_free(&r->in);
     if (r->tmp)
         fclose(r->tmp);
     free(r->scratch);
@@ -624,7 +624,7 @@ static int64_t handle_meta(ehd_perf_reader *r, const ehd_perf_record *rec)
         if (n < 24)
             return 0;
         if (U64(p + 8) == EHD_PERF_EVENT_UPDATE_NAME) {
-            ehd_perf_attr *a = perf_attr_by_id(r, U64(p + 16));
+            ehd_perf_attr *a = ehd_perf_attr_by_id(r, U64(p + 16));
             if (a)
                 set_attr_name(r, a, (const char *)p + 24, strnlen((const char *)p + 24, n - 24));
         }
@@ -662,9 +662,9 @@ int ehd_perf_next(ehd_perf_reader *r, ehd_perf_record *rec)
         r->stopped = 1;
         return -1;
     }
-    const uint8_t *h = perf_input_view(&r->in, off, 8);
+    const uint8_t *h = ehd_perf_input_view(&r->in, off, 8);
     if (!h) {
-        if (r->pipe && perf_input_view(&r->in, off, 1) == NULL)
+        if (r->pipe && ehd_perf_input_view(&r->in, off, 1) == NULL)
             return 0; /* clean end of a stream */
         report(r, off, "truncated record header");
         r->stopped = 1;
@@ -682,7 +682,7 @@ int ehd_perf_next(ehd_perf_reader *r, ehd_perf_record *rec)
         r->stopped = 1;
         return -1;
     }
-    const uint8_t *p = perf_input_view(&r->in, off, size);
+    const uint8_t *p = ehd_perf_input_view(&r->in, off, size);
     if (!p) {
         reportf(r, off, "record of %u bytes is truncated", size);
         r->stopped = 1;

@@ -35,7 +35,7 @@ int ehd_perf_parse_sample(const ehd_perf_reader *r, const ehd_perf_record *rec, 
             }
             s->id = U64(p + r->id_pos);
             s->has_id = 1;
-            a = perf_attr_by_id(r, s->id);
+            a = ehd_perf_attr_by_id(r, s->id);
             if (!a && r->nattrs == 1)
                 a = &r->attrs[0];
             if (!a) {
@@ -168,7 +168,7 @@ int ehd_perf_parse_sample_id(const ehd_perf_reader *r, const ehd_perf_record *re
         }
         s->id = U64(end - 8);
         s->has_id = 1;
-        const ehd_perf_attr *b = perf_attr_by_id(r, s->id);
+        const ehd_perf_attr *b = ehd_perf_attr_by_id(r, s->id);
         if (b)
             a = b;
     }

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "ehd_perf.h"
+#include "eventheader_read.h"
 
 struct cursor {
     const uint8_t *p;
@@ -27,21 +28,11 @@ static int need(const struct cursor *c, size_t k)
     return c->n - c->pos >= k;
 }
 
-static uint64_t load(const struct cursor *c, size_t width)
-{
-    uint64_t v = 0;
-    for (size_t i = 0; i < width; i++) {
-        size_t k = c->big_endian ? i : width - 1 - i;
-        v = v << 8 | c->p[c->pos + k];
-    }
-    return v;
-}
-
 static int get_u32(struct cursor *c, uint32_t *v)
 {
     if (!need(c, 4))
         return -1;
-    *v = (uint32_t)load(c, 4);
+    *v = eh_read_u32(c->p + c->pos, c->big_endian);
     c->pos += 4;
     return 0;
 }
@@ -50,7 +41,7 @@ static int get_u64(struct cursor *c, uint64_t *v)
 {
     if (!need(c, 8))
         return -1;
-    *v = load(c, 8);
+    *v = eh_read_u64(c->p + c->pos, c->big_endian);
     c->pos += 8;
     return 0;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ehd_tl.h"
+#include "eventheader_read.h"
 
 struct ehd_tlcap_reader {
     FILE *f;
@@ -42,16 +43,6 @@ ehd_tlcap_reader *ehd_tlcap_open(FILE *f, const char **reason)
     return r;
 }
 
-static uint16_t ld16(const uint8_t *p)
-{
-    return (uint16_t)(p[0] | p[1] << 8);
-}
-
-static uint32_t ld32(const uint8_t *p)
-{
-    return (uint32_t)ld16(p) | (uint32_t)ld16(p + 2) << 16;
-}
-
 static int bad(ehd_tlcap_reader *r, const char *why, const char **reason, uint64_t *offset,
                uint64_t at)
 {
@@ -75,7 +66,7 @@ int ehd_tlcap_next(ehd_tlcap_reader *r, ehd_tlcap_record *rec, const char **reas
     if (got != 4)
         return bad(r, ferror(r->f) ? "read error" : "truncated record size", reason, offset,
                    r->offset);
-    uint32_t size = ld32(head);
+    uint32_t size = eh_read_u32(head, 0);
     if (size < EHD_TLCAP_FIXED)
         return bad(r, "record size smaller than the 80-byte fixed part", reason, offset, r->offset);
     if (r->cap < size) {
@@ -89,7 +80,7 @@ int ehd_tlcap_next(ehd_tlcap_reader *r, ehd_tlcap_record *rec, const char **reas
     if (fread(r->buf + 4, 1, size - 4, r->f) != size - 4)
         return bad(r, ferror(r->f) ? "read error" : "truncated record", reason, offset, r->offset);
     const uint8_t *p = r->buf;
-    size_t pm = ld16(p + 72), em = ld16(p + 74), dn = ld32(p + 76);
+    size_t pm = eh_read_u16(p + 72, 0), em = eh_read_u16(p + 74, 0), dn = eh_read_u32(p + 76, 0);
     if ((uint64_t)EHD_TLCAP_FIXED + pm + em + dn != size)
         return bad(r, "record sizes do not add up to the record size", reason, offset, r->offset);
     memset(rec, 0, sizeof *rec);
@@ -99,8 +90,8 @@ int ehd_tlcap_next(ehd_tlcap_reader *r, ehd_tlcap_record *rec, const char **reas
     ev->opcode = p[5];
     ev->version = p[6];
     ev->channel = p[7];
-    ev->id = ld16(p + 8);
-    ev->keyword = (uint64_t)ld32(p + 12) | (uint64_t)ld32(p + 16) << 32;
+    ev->id = eh_read_u16(p + 8, 0);
+    ev->keyword = eh_read_u64(p + 12, 0);
     memcpy(rec->provider_guid, p + 20, 16);
     ev->activity = (p[36] & 1) ? p + 40 : NULL;
     ev->related = (p[36] & 2) ? p + 56 : NULL;

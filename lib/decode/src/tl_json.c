@@ -3,9 +3,9 @@
  * ehd_tl_json: one TraceLogging event (provider metadata, event metadata, user data,
  * descriptor) -> the JSON object ehd_eventheader_json() prints for the EventHeader form
  * of the same event, so one golden file serves the EventHeader and the ETW transports.
- * Values are rendered by the shared eh_render_value() after mapping each TraceLogging
+ * Values are rendered by the shared ehd_render_value() after mapping each TraceLogging
  * InType/OutType back to the EventHeader encoding/format that libeventheader's encoder
- * (lib/eventheader/src/tl_encode.c) maps from.
+ * (lib/eventheader/src/tl_typemap.c) maps from.
  *
  * DIFFERENCES BY DESIGN (TraceLogging cannot carry the EventHeader detail; the JSON of
  * the ETW transport differs from golden/ exactly here, and golden data must declare it):
@@ -44,7 +44,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "eh_internal.h"
+#include "ehd_internal.h"
 #include "ehd_tl.h"
 #include "eventheader_wire.h"
 
@@ -92,23 +92,18 @@ __attribute__((format(printf, 4, 5))) static int tfail(const char **reason, size
 
 static void sep(struct tctx *c, int *first)
 {
-    if (c->flags & EHD_JSON_SPACE)
-        ehd_buf_puts(c->out, *first ? " " : ", ");
-    else if (!*first)
-        ehd_buf_putc(c->out, ',');
+    ehd_json_sep(c->out, (c->flags & EHD_JSON_SPACE) != 0, *first);
     *first = 0;
 }
 
 static void colon(struct tctx *c)
 {
-    ehd_buf_puts(c->out, (c->flags & EHD_JSON_SPACE) ? ": " : ":");
+    ehd_json_colon(c->out, (c->flags & EHD_JSON_SPACE) != 0);
 }
 
 static void closer(struct tctx *c, char ch)
 {
-    if (c->flags & EHD_JSON_SPACE)
-        ehd_buf_putc(c->out, ' ');
-    ehd_buf_putc(c->out, ch);
+    ehd_json_close(c->out, (c->flags & EHD_JSON_SPACE) != 0, ch);
 }
 
 static void key(struct tctx *c, int *first, const char *k)
@@ -121,11 +116,6 @@ static void key(struct tctx *c, int *first, const char *k)
 }
 
 /* ---- metadata ---------------------------------------------------------------- */
-
-static uint16_t ld16(const uint8_t *p)
-{
-    return (uint16_t)(p[0] | p[1] << 8);
-}
 
 /* Reads 1-4 tag bytes at m[*pos]; returns 0 or -1 (runs past the end / too long). */
 static int read_tags(const uint8_t *m, size_t n, size_t *pos, uint32_t *tags)
@@ -155,15 +145,12 @@ static const char *printable(const uint8_t *s, size_t n, char *dst, size_t cap)
 
 static int parse_fields(struct tctx *c, const uint8_t *m, size_t n, size_t pos)
 {
-    struct open_s {
-        uint32_t node, remaining;
-    } *open = NULL;
-    uint32_t depth = 0;
+    struct ehd_struct_stack st = {.cap = TL_MAX_DEPTH};
     size_t cap = (n - pos) / 2 + 1;
     c->nodes = malloc(cap * sizeof *c->nodes);
-    open = malloc(TL_MAX_DEPTH * sizeof *open);
+    st.open = malloc(TL_MAX_DEPTH * sizeof *st.open);
     int err = 0;
-    if (!c->nodes || !open) {
+    if (!c->nodes || !st.open) {
         *c->reason = "out of memory";
         *c->err_offset = 0;
         err = ENOMEM;
@@ -200,7 +187,7 @@ static int parse_fields(struct tctx *c, const uint8_t *m, size_t n, size_t pos)
         if (nd->array == TL_IN_CCOUNT) {
             if (n - pos < 2)
                 goto trunc;
-            nd->ccount = ld16(m + pos);
+            nd->ccount = eh_read_u16(m + pos, 0);
             pos += 2;
         } else if (nd->array == TL_IN_CUSTOM) {
             *c->reason = "event metadata: custom-schema fields are not supported";
@@ -215,23 +202,14 @@ static int parse_fields(struct tctx *c, const uint8_t *m, size_t n, size_t pos)
         }
         uint32_t idx = c->n_nodes++;
         nd->end = idx + 1;
-        if (depth > 0)
-            open[depth - 1].remaining--;
-        if (nd->in == TL_IN_STRUCT) {
-            if (depth == TL_MAX_DEPTH) {
-                *c->reason = "struct nesting deeper than 256 levels (ehconf bound)";
-                *c->err_offset = def;
-                err = E2BIG;
-                goto out;
-            }
-            open[depth].node = idx;
-            open[depth].remaining = nd->out;
-            depth++;
+        if (ehd_struct_push(&st, idx, nd->in == TL_IN_STRUCT ? nd->out : 0) != 0) {
+            *c->reason = "struct nesting deeper than 256 levels (ehconf bound)";
+            *c->err_offset = def;
+            err = E2BIG;
+            goto out;
         }
-        while (depth > 0 && open[depth - 1].remaining == 0) {
-            c->nodes[open[depth - 1].node].end = c->n_nodes;
-            depth--;
-        }
+        for (int64_t k; (k = ehd_struct_pop(&st, 0)) >= 0;)
+            c->nodes[k].end = c->n_nodes;
         continue;
     trunc:
         err = tfail(c->reason, c->err_offset, def,
@@ -239,12 +217,11 @@ static int parse_fields(struct tctx *c, const uint8_t *m, size_t n, size_t pos)
                     printable(nd->name, nd->name_len, nm, sizeof nm));
         goto out;
     }
-    while (depth > 0) { /* structs may end early with the metadata */
-        c->nodes[open[depth - 1].node].end = c->n_nodes;
-        depth--;
-    }
+    /* structs may end early with the metadata */
+    for (int64_t k; (k = ehd_struct_pop(&st, 1)) >= 0;)
+        c->nodes[k].end = c->n_nodes;
 out:
-    free(open);
+    free(st.open);
     return err;
 }
 
@@ -361,7 +338,7 @@ static int put_value(struct tctx *c, const struct tnode *nd)
             return tfail(c->reason, c->err_offset, pos,
                          "data: field '%s' length runs past the end of the data",
                          printable(nd->name, nd->name_len, nm, sizeof nm));
-        vsize = ld16(p);
+        vsize = eh_read_u16(p, 0);
         if (left - 2 < vsize)
             return tfail(c->reason, c->err_offset, pos,
                          "data: field '%s' runs past the end of the data",
@@ -406,9 +383,7 @@ static int put_value(struct tctx *c, const struct tnode *nd)
             memcpy(tmp, g, 16);
             vp = tmp;
         } else if (nd->in == TL_IN_FILETIME) {
-            uint64_t ft = 0;
-            for (int i = 7; i >= 0; i--)
-                ft = ft << 8 | p[i];
+            uint64_t ft = eh_read_u64(p, 0);
             /* Seconds since 1970, floor division (FILETIME counts 100 ns since 1601). */
             int64_t rel = (int64_t)(ft - (uint64_t)TL_FILETIME_UNIX_EPOCH);
             int64_t t = rel / TL_FILETIME_PER_SECOND;
@@ -422,7 +397,7 @@ static int put_value(struct tctx *c, const struct tnode *nd)
     }
     }
     const char *why = NULL;
-    int err = eh_render_value(c->out, enc, fmt, vp ? vp : c->d + vstart, vsize, 0, &why);
+    int err = ehd_render_value(c->out, enc, fmt, vp ? vp : c->d + vstart, vsize, 0, &why);
     if (err) {
         *c->reason = tl_reason;
         *c->err_offset = pos;
@@ -437,7 +412,7 @@ static int put_value(struct tctx *c, const struct tnode *nd)
 static void field_name(struct tctx *c, const struct tnode *nd)
 {
     ehd_buf_putc(c->out, '"');
-    eh_json_utf8_body(c->out, nd->name, nd->name_len);
+    ehd_json_utf8_body(c->out, nd->name, nd->name_len);
     if ((c->flags & EHD_JSON_FIELD_TAG) && nd->tag != 0)
         ehd_buf_printf(c->out, ";tag=0x%" PRIX32, nd->tag);
     ehd_buf_putc(c->out, '"');
@@ -487,7 +462,7 @@ static int put_field(struct tctx *c, uint32_t idx, unsigned depth)
             return tfail(c->reason, c->err_offset, c->pos,
                          "data: array field '%s' count runs past the end of the data",
                          printable(nd->name, nd->name_len, nm, sizeof nm));
-        count = ld16(c->d + c->pos);
+        count = eh_read_u16(c->d + c->pos, 0);
         c->pos += 2;
     }
     int first = 1;
@@ -583,15 +558,17 @@ int ehd_tl_json(ehd_buf *out, const ehd_tl_event *ev, const ehd_sample_info *si,
     c.err_offset = err_offset;
 
     const uint8_t *pm = ev->provider_meta, *em = ev->event_meta;
-    if (!pm || ev->provider_meta_size < 3 || ld16(pm) < 3 || ld16(pm) > ev->provider_meta_size)
+    if (!pm || ev->provider_meta_size < 3 || eh_read_u16(pm, 0) < 3 ||
+        eh_read_u16(pm, 0) > ev->provider_meta_size)
         return tfail(reason, err_offset, 0, "provider metadata: size missing or out of range");
-    size_t pm_n = ld16(pm);
+    size_t pm_n = eh_read_u16(pm, 0);
     const uint8_t *pnul = memchr(pm + 2, 0, pm_n - 2);
     if (!pnul)
         return tfail(reason, err_offset, 2, "provider metadata: name not NUL-terminated");
-    if (!em || ev->event_meta_size < 4 || ld16(em) < 4 || ld16(em) > ev->event_meta_size)
+    if (!em || ev->event_meta_size < 4 || eh_read_u16(em, 0) < 4 ||
+        eh_read_u16(em, 0) > ev->event_meta_size)
         return tfail(reason, err_offset, 0, "event metadata: size missing or out of range");
-    size_t em_n = ld16(em), pos = 2;
+    size_t em_n = eh_read_u16(em, 0), pos = 2;
     uint32_t event_tags = 0;
     if (read_tags(em, em_n, &pos, &event_tags) != 0)
         return tfail(reason, err_offset, 2, "event metadata: event tags run past the end");
@@ -609,9 +586,9 @@ int ehd_tl_json(ehd_buf *out, const ehd_tl_event *ev, const ehd_sample_info *si,
         ehd_buf_putc(out, '{');
         key(&c, &first, "n");
         ehd_buf_putc(out, '"');
-        eh_json_utf8_body(out, pm + 2, (size_t)(pnul - (pm + 2)));
+        ehd_json_utf8_body(out, pm + 2, (size_t)(pnul - (pm + 2)));
         ehd_buf_putc(out, ':');
-        eh_json_utf8_body(out, ename, shown);
+        ehd_json_utf8_body(out, ename, shown);
         ehd_buf_putc(out, '"');
         for (uint32_t idx = 0; !err && idx < c.n_nodes; idx = c.nodes[idx].end) {
             sep(&c, &first);

@@ -10,40 +10,40 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "eh_internal.h"
+#include "ehd_internal.h"
 #include "eventheader_wire.h"
 
 static void put_u64(ehd_buf *b, uint64_t v)
 {
-    eh_buf_u64(b, v);
+    ehd_buf_u64(b, v);
 }
 
 static void put_i64(ehd_buf *b, int64_t v)
 {
-    eh_buf_i64(b, v);
+    ehd_buf_i64(b, v);
 }
 
 static void put_hex(ehd_buf *b, uint64_t v)
 {
-    eh_buf_append_fast(b, "\"0x", 3);
-    eh_buf_hex(b, v, 1);
-    eh_buf_putc_fast(b, '"');
+    ehd_buf_append_fast(b, "\"0x", 3);
+    ehd_buf_hex(b, v, 1);
+    ehd_buf_putc_fast(b, '"');
 }
 
 static void put_hex_bytes(ehd_buf *b, const uint8_t *p, size_t n)
 {
-    eh_buf_putc_fast(b, '"');
-    eh_hex_bytes_body(b, p, n);
-    eh_buf_putc_fast(b, '"');
+    ehd_buf_putc_fast(b, '"');
+    ehd_hex_bytes_body(b, p, n);
+    ehd_buf_putc_fast(b, '"');
 }
 
 /* §4.3: 0 -> false, 1 -> true, anything else as an int32. */
 static void put_boolean(ehd_buf *b, uint32_t v)
 {
     if (v == 0)
-        eh_buf_puts_fast(b, "false");
+        ehd_buf_puts_fast(b, "false");
     else if (v == 1)
-        eh_buf_puts_fast(b, "true");
+        ehd_buf_puts_fast(b, "true");
     else
         put_i64(b, (int32_t)v);
 }
@@ -53,29 +53,29 @@ static void put_time(ehd_buf *b, int64_t seconds)
 {
     char t[32];
     size_t n = ehd_format_datetime(t, seconds);
-    eh_buf_putc_fast(b, '"');
-    eh_buf_append_fast(b, t, n);
-    eh_buf_putc_fast(b, '"');
+    ehd_buf_putc_fast(b, '"');
+    ehd_buf_append_fast(b, t, n);
+    ehd_buf_putc_fast(b, '"');
 }
 
 static void put_errno(ehd_buf *b, int32_t v)
 {
-    const char *name = eh_errno_name(v);
-    eh_buf_putc_fast(b, '"');
-    eh_buf_puts_fast(b, name ? name : "ERRNO");
-    eh_buf_putc_fast(b, '(');
-    eh_buf_i64(b, v);
-    eh_buf_append_fast(b, ")\"", 2);
+    const char *name = ehd_errno_name(v);
+    ehd_buf_putc_fast(b, '"');
+    ehd_buf_puts_fast(b, name ? name : "ERRNO");
+    ehd_buf_putc_fast(b, '(');
+    ehd_buf_i64(b, v);
+    ehd_buf_append_fast(b, ")\"", 2);
 }
 
 /* Finite values unquoted, nan/inf quoted (§4.4). */
 static void put_float_text(ehd_buf *b, const char *t, size_t n, int finite)
 {
     if (!finite)
-        eh_buf_putc_fast(b, '"');
-    eh_buf_append_fast(b, t, n);
+        ehd_buf_putc_fast(b, '"');
+    ehd_buf_append_fast(b, t, n);
     if (!finite)
-        eh_buf_putc_fast(b, '"');
+        ehd_buf_putc_fast(b, '"');
 }
 
 static void put_float32(ehd_buf *b, uint32_t bits)
@@ -119,7 +119,7 @@ static void put_ipv6(ehd_buf *b, const uint8_t *p)
 {
     unsigned w[8];
     for (int i = 0; i < 8; i++)
-        w[i] = (unsigned)p[2 * i] << 8 | p[2 * i + 1];
+        w[i] = eh_read_u16(p + 2 * i, 1);
     int best = -1, best_len = 0, cur = -1, cur_len = 0;
     for (int i = 0; i <= 8; i++) {
         if (i < 8 && w[i] == 0) {
@@ -138,32 +138,32 @@ static void put_ipv6(ehd_buf *b, const uint8_t *p)
     }
     if (best_len < 2)
         best = -1;
-    eh_buf_putc_fast(b, '"');
+    ehd_buf_putc_fast(b, '"');
     for (int i = 0; i < 8; i++) {
         if (best >= 0 && i >= best && i < best + best_len) {
             if (i == best)
-                eh_buf_putc_fast(b, ':');
+                ehd_buf_putc_fast(b, ':');
             continue;
         }
         if (i != 0)
-            eh_buf_putc_fast(b, ':');
+            ehd_buf_putc_fast(b, ':');
         if (i == 6 && best == 0 && (best_len == 6 || (best_len == 5 && w[5] == 0xffff))) {
             put_ipv4_body(b, p + 12);
-            eh_buf_putc_fast(b, '"');
+            ehd_buf_putc_fast(b, '"');
             return;
         }
         ehd_buf_printf(b, "%x", w[i]);
     }
     if (best >= 0 && best + best_len == 8)
-        eh_buf_putc_fast(b, ':');
-    eh_buf_putc_fast(b, '"');
+        ehd_buf_putc_fast(b, ':');
+    ehd_buf_putc_fast(b, '"');
 }
 
 static void put_char_codepoint(ehd_buf *b, uint32_t cp)
 {
-    eh_buf_putc_fast(b, '"');
-    eh_json_codepoint(b, cp);
-    eh_buf_putc_fast(b, '"');
+    ehd_buf_putc_fast(b, '"');
+    ehd_json_codepoint(b, cp);
+    ehd_buf_putc_fast(b, '"');
 }
 
 /* value8/16/32/64/128 of exactly 1/2/4/8/16 bytes (§4.2, which formats each
@@ -183,19 +183,19 @@ static void render_fixed(ehd_buf *b, size_t size, unsigned fmt, const uint8_t *p
         }
     }
     case 2: {
-        uint16_t v = eh_load16(p, be);
+        uint16_t v = eh_read_u16(p, be);
         switch (fmt) {
         case EH_FMT_SIGNED_INT: put_i64(b, (int16_t)v); return;
         case EH_FMT_HEX_INT: put_hex(b, v); return;
         case EH_FMT_BOOLEAN: put_boolean(b, v); return;
         case EH_FMT_HEX_BYTES: put_hex_bytes(b, p, 2); return;
         case EH_FMT_STRING_UTF: put_char_codepoint(b, v); return;
-        case EH_FMT_PORT: put_u64(b, eh_load16(p, 1)); return; /* network order */
+        case EH_FMT_PORT: put_u64(b, eh_read_u16(p, 1)); return; /* network order */
         default: put_u64(b, v); return;
         }
     }
     case 4: {
-        uint32_t v = eh_load32(p, be);
+        uint32_t v = eh_read_u32(p, be);
         switch (fmt) {
         case EH_FMT_SIGNED_INT:
         case EH_FMT_PID: put_i64(b, (int32_t)v); return;
@@ -208,15 +208,15 @@ static void render_fixed(ehd_buf *b, size_t size, unsigned fmt, const uint8_t *p
         case EH_FMT_STRING_UTF: put_char_codepoint(b, v); return;
         case EH_FMT_IP_ADDRESS:
         case EH_FMT_IP_ADDRESS_OBSOLETE:
-            eh_buf_putc_fast(b, '"');
+            ehd_buf_putc_fast(b, '"');
             put_ipv4_body(b, p);
-            eh_buf_putc_fast(b, '"');
+            ehd_buf_putc_fast(b, '"');
             return;
         default: put_u64(b, v); return;
         }
     }
     case 8: {
-        uint64_t v = eh_load64(p, be);
+        uint64_t v = eh_read_u64(p, be);
         switch (fmt) {
         case EH_FMT_SIGNED_INT: put_i64(b, (int64_t)v); return;
         case EH_FMT_HEX_INT: put_hex(b, v); return;
@@ -266,9 +266,9 @@ static void put_string_utf8(ehd_buf *b, const uint8_t *p, size_t n)
 
 static void put_string_bom(ehd_buf *b, const uint8_t *p, size_t n, unsigned unit, int be)
 {
-    eh_buf_putc_fast(b, '"');
-    eh_json_bom_body(b, p, n, unit, be);
-    eh_buf_putc_fast(b, '"');
+    ehd_buf_putc_fast(b, '"');
+    ehd_json_bom_body(b, p, n, unit, be);
+    ehd_buf_putc_fast(b, '"');
 }
 
 static int is_bom_format(unsigned fmt)
@@ -276,14 +276,25 @@ static int is_bom_format(unsigned fmt)
     return fmt == EH_FMT_STRING_UTF_BOM || fmt == EH_FMT_STRING_XML || fmt == EH_FMT_STRING_JSON;
 }
 
-int eh_render_value(ehd_buf *b, unsigned encoding, unsigned format, const uint8_t *p, size_t size,
-                    int be, const char **reason)
+/* A counted string or binary field with a fixed (non-string) format: null when empty,
+ * the value when its size fits the format (ok), else its bytes as the encoding's
+ * usual text (hex: binary, else UTF-8). */
+static void put_fixed_format(ehd_buf *b, size_t size, unsigned format, const uint8_t *p, int be,
+                             int ok, int hex)
 {
-    static const size_t fixed_sizes[] = {[EH_ENC_VALUE8] = 1,
-                                         [EH_ENC_VALUE16] = 2,
-                                         [EH_ENC_VALUE32] = 4,
-                                         [EH_ENC_VALUE64] = 8,
-                                         [EH_ENC_VALUE128] = 16};
+    if (size == 0)
+        ehd_buf_puts_fast(b, "null");
+    else if (ok)
+        render_fixed(b, size, format, p, be);
+    else if (hex)
+        put_hex_bytes(b, p, size);
+    else
+        put_string_utf8(b, p, size);
+}
+
+int ehd_render_value(ehd_buf *b, unsigned encoding, unsigned format, const uint8_t *p, size_t size,
+                     int be, const char **reason)
+{
     int ok;
     switch (encoding) {
     case EH_ENC_VALUE8:
@@ -291,7 +302,7 @@ int eh_render_value(ehd_buf *b, unsigned encoding, unsigned format, const uint8_
     case EH_ENC_VALUE32:
     case EH_ENC_VALUE64:
     case EH_ENC_VALUE128:
-        if (size != fixed_sizes[encoding]) {
+        if (size != eh_enc_value_size(encoding)) {
             *reason = "value size does not match its encoding";
             return EINVAL;
         }
@@ -301,12 +312,7 @@ int eh_render_value(ehd_buf *b, unsigned encoding, unsigned format, const uint8_
     case EH_ENC_ZSTRING_CHAR8:
     case EH_ENC_STRING_LENGTH16_CHAR8:
         if (encoding == EH_ENC_STRING_LENGTH16_CHAR8 && fixed_format_size(format, size, &ok)) {
-            if (size == 0)
-                eh_buf_puts_fast(b, "null");
-            else if (ok)
-                render_fixed(b, size, format, p, be);
-            else
-                put_string_utf8(b, p, size);
+            put_fixed_format(b, size, format, p, be, ok, 0);
             return 0;
         }
         if (format == EH_FMT_HEX_BYTES)
@@ -343,12 +349,7 @@ int eh_render_value(ehd_buf *b, unsigned encoding, unsigned format, const uint8_
 
     case EH_ENC_BINARY_LENGTH16_CHAR8:
         if (fixed_format_size(format, size, &ok)) {
-            if (size == 0)
-                eh_buf_puts_fast(b, "null");
-            else if (ok)
-                render_fixed(b, size, format, p, be);
-            else
-                put_hex_bytes(b, p, size);
+            put_fixed_format(b, size, format, p, be, ok, 1);
             return 0;
         }
         if (format == EH_FMT_STRING8)

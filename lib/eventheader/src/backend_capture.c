@@ -19,15 +19,13 @@ static int cap_connect(eh_tracepoint *tp, const char *name, size_t name_len)
 {
     (void)name;
     (void)name_len;
-    __atomic_store_n(&tp->write_index, 0, __ATOMIC_RELAXED);
-    __atomic_store_n(&tp->status, 1, __ATOMIC_RELAXED);
+    eh_tp_set_always_enabled(tp);
     return 0;
 }
 
 static void cap_disconnect(eh_tracepoint *tp)
 {
-    __atomic_store_n(&tp->status, 0, __ATOMIC_RELAXED);
-    __atomic_store_n(&tp->write_index, -1, __ATOMIC_RELAXED);
+    eh_tp_set_disconnected(tp);
 }
 
 static int cap_write(const eh_tracepoint *tp, struct iovec *iov, int iovcnt, size_t event_len)

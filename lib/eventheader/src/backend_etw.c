@@ -206,8 +206,7 @@ static int etw_connect(eh_tracepoint *tp, const char *name, size_t name_len)
 static void etw_disconnect(eh_tracepoint *tp)
 {
     int32_t slot = __atomic_load_n(&tp->write_index, __ATOMIC_RELAXED);
-    __atomic_store_n(&tp->status, 0, __ATOMIC_RELAXED);
-    __atomic_store_n(&tp->write_index, -1, __ATOMIC_RELAXED);
+    eh_tp_set_disconnected(tp);
     if (slot < 0 || slot >= g_slots_used)
         return;
     REGHANDLE to_close = 0;
@@ -234,19 +233,13 @@ static int etw_write(const eh_tracepoint *tp, struct iovec *iov, int iovcnt, siz
     struct etw_slot *s = slot_at(slot);
     struct etw_prov *p = s->prov;
     struct {
-        struct tl_buf flat;
+        struct eh_buf_ flat;
         struct eh_tl_event ev;
     } scratch, *sc = &scratch;
     memset(sc, 0, sizeof *sc);
-    for (int i = EH_IOV_BACKEND; i < iovcnt; i++)
-        tl_buf_put(&sc->flat, iov[i].iov_base, iov[i].iov_len);
-    int err = sc->flat.err ? sc->flat.err : sc->flat.len != event_len ? EINVAL : 0;
-    if (!err)
-        err = eh_tl_from_eventheader(&sc->ev, sc->flat.p, sc->flat.len);
-    if (!err)
-        err = eh_tl_event_fits(p->tl->meta_len, &sc->ev);
+    int err = eh_tl_from_write(&sc->flat, &sc->ev, iov, iovcnt, event_len, p->tl->meta_len);
     if (err) {
-        tl_buf_free(&sc->flat);
+        eh_buf_free(&sc->flat);
         eh_tl_event_release(&sc->ev);
         return err;
     }
@@ -279,7 +272,7 @@ static int etw_write(const eh_tracepoint *tp, struct iovec *iov, int iovcnt, siz
         memcpy(&rel, sc->ev.related, 16);
     ULONG st = EventWriteTransfer(p->handle, &desc, sc->ev.activity ? &act : NULL,
                                   sc->ev.related ? &rel : NULL, count, data);
-    tl_buf_free(&sc->flat);
+    eh_buf_free(&sc->flat);
     eh_tl_event_release(&sc->ev);
     return win32_to_errno(st);
 }

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* Growable byte buffer used for metadata and for the dynamic builder's payload. */
+/* The growable byte buffer of eh_buf.h: metadata, builder payload, TraceLogging. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "eh_internal.h"
+#include "eh_buf.h"
 
 void eh_buf_reserve(struct eh_buf_ *b, size_t more)
 {
@@ -46,6 +46,20 @@ void eh_buf_u8(struct eh_buf_ *b, uint8_t v)
 void eh_buf_u16(struct eh_buf_ *b, uint16_t v)
 {
     eh_buf_put(b, &v, 2); /* host byte order, as the header flags declare */
+}
+
+void eh_buf_u16le(struct eh_buf_ *b, uint16_t v)
+{
+    uint8_t le[2] = {(uint8_t)v, (uint8_t)(v >> 8)};
+    eh_buf_put(b, le, 2);
+}
+
+void eh_buf_u64le(struct eh_buf_ *b, uint64_t v)
+{
+    uint8_t le[8];
+    for (int i = 0; i < 8; i++)
+        le[i] = (uint8_t)(v >> (8 * i));
+    eh_buf_put(b, le, 8);
 }
 
 void eh_buf_free(struct eh_buf_ *b)

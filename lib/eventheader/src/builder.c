@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "eh_internal.h"
+#include "eventheader_read.h" /* eh_enc_value_size */
 
 struct eh_builder_frame_ {
     size_t fmt_pos;    /* format byte to patch with the member count; 0 if suppressed */
@@ -115,7 +116,7 @@ static int check_name(eh_builder *b, const char *name)
 int eh_builder_add_value(eh_builder *b, const char *name, uint8_t encoding, uint8_t format,
                          uint16_t tag, const void *data)
 {
-    unsigned size = eh_value_size(encoding);
+    unsigned size = eh_enc_value_size(encoding);
     if (check_name(b, name))
         return b->err_;
     if (!size || (encoding & ~EH_ENC_VALUE_MASK & ~EH_ENC_CHAIN_FLAG))
@@ -129,7 +130,7 @@ int eh_builder_add_value(eh_builder *b, const char *name, uint8_t encoding, uint
 int eh_builder_add_array(eh_builder *b, const char *name, uint8_t encoding, uint8_t format,
                          uint16_t tag, const void *data, size_t count)
 {
-    unsigned size = eh_value_size(encoding);
+    unsigned size = eh_enc_value_size(encoding);
     if (check_name(b, name))
         return b->err_;
     if (!size)
@@ -149,7 +150,7 @@ int eh_builder_add_array(eh_builder *b, const char *name, uint8_t encoding, uint
 int eh_builder_add_carray(eh_builder *b, const char *name, uint8_t encoding, uint8_t format,
                           uint16_t tag, const void *data, size_t count)
 {
-    unsigned size = eh_value_size(encoding);
+    unsigned size = eh_enc_value_size(encoding);
     if (check_name(b, name))
         return b->err_;
     if (!size || count < 1 || count > UINT16_MAX)

@@ -12,14 +12,8 @@
 #include <stdint.h>
 #include <sys/uio.h>
 
+#include "eh_buf.h" /* the growable buffer */
 #include "eventheader.h"
-
-/* ---- growable buffer (struct eh_buf_ is declared in eventheader.h) ---- */
-void eh_buf_reserve(struct eh_buf_ *b, size_t more);
-void eh_buf_put(struct eh_buf_ *b, const void *p, size_t len);
-void eh_buf_u8(struct eh_buf_ *b, uint8_t v);
-void eh_buf_u16(struct eh_buf_ *b, uint16_t v);
-void eh_buf_free(struct eh_buf_ *b);
 
 /* Appends one field definition to a metadata buffer: name\0, encoding
  * [, format [, tag]] [, carray count]. The chain bits are derived here: a format
@@ -34,9 +28,6 @@ size_t eh_meta_field(struct eh_buf_ *m, const char *name, uint8_t encoding, uint
  * eh_meta_finish() fills in the size (E2BIG if it does not fit a u16). */
 void eh_meta_start(struct eh_buf_ *m, const char *event_name);
 int eh_meta_finish(struct eh_buf_ *m);
-
-/* Size of each Value encoding (0 for non-value encodings). */
-unsigned eh_value_size(uint8_t encoding);
 
 /* Iovec slots before the header that every write leaves to the backend. */
 enum { EH_IOV_BACKEND = 2, EH_IOV_HEADER = 2, EH_IOV_META = 3, EH_IOV_PAYLOAD = 4 };
@@ -67,6 +58,34 @@ struct eh_backend {
 /* Each returns 0 and sets *out, or an errno. Called once, under the registration lock. */
 int eh_backend_capture_open(const char *path, const struct eh_backend **out);
 int eh_backend_user_events_open(const struct eh_backend **out);
+/* The TraceLogging backends (the encoder is internal/tl_encode.h):
+ *   tl_capture.c: EHCONF_CAPTURE_TL=path -> .tlcap file (both systems);
+ *   backend_etw.c (_WIN32): ETW via EventRegister / EventWriteTransfer. */
+int eh_backend_tlcapture_open(const char *path, const struct eh_backend **out);
+int eh_backend_etw_open(const struct eh_backend **out);
+
+/* A tracepoint's connection state as every backend sets it: the file backends
+ * (capture, tlcapture) enable each event at once with write index 0; every disconnect
+ * ends disabled with no index. */
+static inline void eh_tp_set_always_enabled(eh_tracepoint *tp)
+{
+    __atomic_store_n(&tp->write_index, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&tp->status, 1, __ATOMIC_RELAXED);
+}
+static inline void eh_tp_set_disconnected(eh_tracepoint *tp)
+{
+    __atomic_store_n(&tp->status, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&tp->write_index, -1, __ATOMIC_RELAXED);
+}
+
+/* tl_encode.c, for the TraceLogging backends (tlcapture, etw): joins the event bytes
+ * of a write (iov[EH_IOV_BACKEND .. iovcnt), event_len bytes) into flat, translates
+ * them into ev and checks EH_TL_EVENT_MAX with the provider's metadata. flat and ev are
+ * the caller's, to release whatever the result. Returns 0 or an errno (E2BIG: over
+ * the limit). */
+struct eh_tl_event;
+int eh_tl_from_write(struct eh_buf_ *flat, struct eh_tl_event *ev, const struct iovec *iov,
+                     int iovcnt, size_t event_len, size_t provider_meta_len);
 
 /* The backend chosen at the first register (NULL before, or when none could be opened). */
 const struct eh_backend *eh_backend_current(void);

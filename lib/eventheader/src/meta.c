@@ -46,15 +46,3 @@ int eh_meta_finish(struct eh_buf_ *m)
     memcpy(m->p, &s16, 2);
     return 0;
 }
-
-unsigned eh_value_size(uint8_t encoding)
-{
-    switch (encoding & EH_ENC_VALUE_MASK) {
-    case EH_ENC_VALUE8: return 1;
-    case EH_ENC_VALUE16: return 2;
-    case EH_ENC_VALUE32: return 4;
-    case EH_ENC_VALUE64: return 8;
-    case EH_ENC_VALUE128: return 16;
-    default: return 0;
-    }
-}

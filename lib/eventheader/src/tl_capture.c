@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * TraceLogging capture (.tlcap, format in lib/decode/include/ehd_tl.h):
+ * TraceLogging capture (.tlcap, format in tracelogging_wire.h):
  *  - eh_tl_record_encode(): one record, used here and by tools/windows/etwcapture.c;
  *  - the "tlcapture" backend: EHCONF_CAPTURE_TL=file enables every event and appends
  *    each write, translated to TraceLogging exactly as the ETW backend hands it to
@@ -33,7 +33,7 @@ size_t eh_tl_record_encode(uint8_t *buf, const uint8_t provider_guid[16], uint64
 {
     if (provider_meta_len > 0xFFFF || ev->meta_len > 0xFFFF || ev->data.len > 0xFFFFFFF0u)
         return 0;
-    size_t size = EHD_TLCAP_FIXED + provider_meta_len + ev->meta_len + ev->data.len;
+    size_t size = TL_CAP_FIXED + provider_meta_len + ev->meta_len + ev->data.len;
     if (size > 0xFFFFFFFFu)
         return 0;
     if (!buf)
@@ -59,7 +59,7 @@ size_t eh_tl_record_encode(uint8_t *buf, const uint8_t provider_guid[16], uint64
     st16(p + 72, (uint16_t)provider_meta_len);
     st16(p + 74, (uint16_t)ev->meta_len);
     st32(p + 76, (uint32_t)ev->data.len);
-    p += EHD_TLCAP_FIXED;
+    p += TL_CAP_FIXED;
     memcpy(p, provider_meta, provider_meta_len);
     p += provider_meta_len;
     memcpy(p, ev->meta, ev->meta_len);
@@ -202,15 +202,13 @@ static int tlc_connect(eh_tracepoint *tp, const char *name, size_t name_len)
     int err = eh_tl_provider_of_tp(name, name_len, &prov, &level, &keyword);
     if (err)
         return err;
-    __atomic_store_n(&tp->write_index, 0, __ATOMIC_RELAXED);
-    __atomic_store_n(&tp->status, 1, __ATOMIC_RELAXED);
+    eh_tp_set_always_enabled(tp);
     return 0;
 }
 
 static void tlc_disconnect(eh_tracepoint *tp)
 {
-    __atomic_store_n(&tp->status, 0, __ATOMIC_RELAXED);
-    __atomic_store_n(&tp->write_index, -1, __ATOMIC_RELAXED);
+    eh_tp_set_disconnected(tp);
 }
 
 /* Buffers are per write (freed before returning): no per-thread state that a thread's
@@ -223,15 +221,9 @@ static int tlc_write(const eh_tracepoint *tp, struct iovec *iov, int iovcnt, siz
     int err = eh_tl_provider_of_tp(tp->name_, strlen(tp->name_), &prov, &level, &keyword);
     if (err)
         return err;
-    struct tl_buf flat = {0}, record = {0};
+    struct eh_buf_ flat = {0}, record = {0};
     struct eh_tl_event ev = {0};
-    for (int i = EH_IOV_BACKEND; i < iovcnt; i++)
-        tl_buf_put(&flat, iov[i].iov_base, iov[i].iov_len);
-    err = flat.err ? flat.err : flat.len != event_len ? EINVAL : 0;
-    if (!err)
-        err = eh_tl_from_eventheader(&ev, flat.p, flat.len);
-    if (!err)
-        err = eh_tl_event_fits(prov->meta_len, &ev); /* as the ETW backend: E2BIG */
+    err = eh_tl_from_write(&flat, &ev, iov, iovcnt, event_len, prov->meta_len);
     size_t size = 0;
     if (!err) {
         size = eh_tl_record_encode(NULL, prov->guid, keyword, TL_CHANNEL, prov->meta,
@@ -245,8 +237,8 @@ static int tlc_write(const eh_tracepoint *tp, struct iovec *iov, int iovcnt, siz
                             &ev);
         err = tl_file_append(g_tl_file, record.p, size);
     }
-    tl_buf_free(&flat);
-    tl_buf_free(&record);
+    eh_buf_free(&flat);
+    eh_buf_free(&record);
     eh_tl_event_release(&ev);
     return err;
 }
@@ -265,7 +257,7 @@ int eh_backend_tlcapture_open(const char *path, const struct eh_backend **out)
     int err = tl_file_open(path, &f, &size);
     if (err)
         return err;
-    if (size == 0 && (err = tl_file_append(f, EHD_TLCAP_MAGIC, EHD_TLCAP_MAGIC_SIZE)) != 0) {
+    if (size == 0 && (err = tl_file_append(f, TL_CAP_MAGIC, TL_CAP_MAGIC_SIZE)) != 0) {
         tl_file_close(f);
         return err;
     }

@@ -6,21 +6,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "eventheader_read.h"
 #include "tl_encode.h"
 
-int eh_tl_provider_meta(struct tl_buf *out, const char *name, size_t name_len,
+int eh_tl_provider_meta(struct eh_buf_ *out, const char *name, size_t name_len,
                         const uint8_t *group_guid)
 {
     if (name_len == 0 || memchr(name, 0, name_len))
         return EINVAL;
     size_t start = out->len;
-    tl_buf_u16(out, 0); /* size, patched below */
-    tl_buf_put(out, name, name_len);
-    tl_buf_u8(out, 0);
+    eh_buf_u16le(out, 0); /* size, patched below */
+    eh_buf_put(out, name, name_len);
+    eh_buf_u8(out, 0);
     if (group_guid) {
-        tl_buf_u16(out, 3 + 16);
-        tl_buf_u8(out, TL_PROVIDER_TRAIT_GROUP);
-        tl_buf_put(out, group_guid, 16);
+        eh_buf_u16le(out, 3 + 16);
+        eh_buf_u8(out, TL_PROVIDER_TRAIT_GROUP);
+        eh_buf_put(out, group_guid, 16);
     }
     if (out->err)
         return out->err;
@@ -34,58 +35,19 @@ int eh_tl_provider_meta(struct tl_buf *out, const char *name, size_t name_len,
     return 0;
 }
 
-static int hexdigit(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    return -1;
-}
-
 int eh_tl_parse_tp_name(const char *name, size_t len, size_t *provider_len, uint8_t *level,
                         uint64_t *keyword, const char **group, size_t *group_len)
 {
-    size_t us = len;
-    while (us > 0 && name[us - 1] != '_')
-        us--;
-    if (us < 2) /* no '_' or an empty provider name */
+    struct eh_tp_name tp;
+    /* TraceLogging needs a provider name, and its level is one byte (two digits). */
+    if (eh_tp_name_parse(name, len, &tp) != EH_TP_NAME_OK || tp.provider_len == 0 ||
+        tp.level_digits > 2)
         return EINVAL;
-    *provider_len = us - 1;
-    size_t i = us;
-    uint64_t v = 0;
-    unsigned digits = 0;
-    if (i >= len || name[i++] != 'L')
-        return EINVAL;
-    for (; i < len && hexdigit(name[i]) >= 0; i++, digits++)
-        v = v << 4 | (uint64_t)hexdigit(name[i]);
-    if (digits == 0 || digits > 2)
-        return EINVAL;
-    *level = (uint8_t)v;
-    if (i >= len || name[i++] != 'K')
-        return EINVAL;
-    v = 0;
-    digits = 0;
-    for (; i < len && hexdigit(name[i]) >= 0; i++, digits++)
-        v = v << 4 | (uint64_t)hexdigit(name[i]);
-    if (digits == 0 || digits > 16)
-        return EINVAL;
-    *keyword = v;
-    *group = NULL;
-    *group_len = 0;
-    while (i < len) { /* options [A-Z][0-9a-z]* */
-        char opt = name[i++];
-        if (opt < 'A' || opt > 'Z')
-            return EINVAL;
-        size_t vstart = i;
-        while (i < len &&
-               ((name[i] >= '0' && name[i] <= '9') || (name[i] >= 'a' && name[i] <= 'z')))
-            i++;
-        if (opt == 'G') {
-            *group = name + vstart;
-            *group_len = i - vstart;
-        }
-    }
+    *provider_len = tp.provider_len;
+    *level = (uint8_t)tp.level;
+    *keyword = tp.keyword;
+    *group = tp.group;
+    *group_len = tp.group_len;
     return 0;
 }
 
@@ -125,7 +87,7 @@ int eh_tl_provider_of_tp(const char *tp_name, size_t len, const struct eh_tl_pro
         if (same(p->name, tp_name, plen) && same(p->group, group, glen))
             goto found;
     p = calloc(1, sizeof *p);
-    struct tl_buf meta = {0};
+    struct eh_buf_ meta = {0};
     uint8_t group_guid[16];
     err = ENOMEM;
     if (!p || !(p->name = dup_n(tp_name, plen)) || (group && !(p->group = dup_n(group, glen))))
@@ -147,7 +109,7 @@ found:
     return 0;
 fail:
     pthread_mutex_unlock(&g_providers_lock);
-    tl_buf_free(&meta);
+    eh_buf_free(&meta);
     if (p) {
         free(p->name);
         free(p->group);

@@ -5,6 +5,7 @@
  */
 #include <string.h>
 
+#include "eventheader_read.h"
 #include "tl_encode.h"
 
 static uint32_t rol32(uint32_t x, unsigned n)
@@ -12,17 +13,12 @@ static uint32_t rol32(uint32_t x, unsigned n)
     return (x << n) | (x >> (32 - n));
 }
 
-static uint32_t load_be32(const uint8_t *p)
-{
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
 /* One 64-byte block into the state h[5]. */
 static void sha1_block(uint32_t h[5], const uint8_t block[64])
 {
     uint32_t w[80];
     for (int i = 0; i < 16; i++)
-        w[i] = load_be32(block + 4 * i);
+        w[i] = eh_read_u32(block + 4 * i, 1);
     for (int i = 16; i < 80; i++)
         w[i] = rol32(w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16], 1);
     uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4];

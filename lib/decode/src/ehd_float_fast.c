@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * ehd_format_float32/64: the same text as the reference formatter in
- * eh_float.c (shortest round-trip digits, C++17 to_chars notation rules, see
- * there), without printf or strtod: digits come from eh_float_shortest.c and
+ * ehd_float.c (shortest round-trip digits, C++17 to_chars notation rules, see
+ * there), without printf or strtod: digits come from ehd_float_shortest.c and
  * the notation is written by hand. Values the fast digit generator does not
  * cover (extreme exponents) go to the reference.
  */
 #include <stdint.h>
 #include <string.h>
 
-#include "eh_float.h"
+#include "ehd_float.h"
 #include "ehd.h"
 
 typedef unsigned __int128 u128;
@@ -40,7 +40,7 @@ struct mantissa {
     int e;
 };
 
-/* The exact integer f * 2^e. It is an integer whenever eh_float_layout asks: an
+/* The exact integer f * 2^e. It is an integer whenever ehd_float_layout asks: an
  * integer inside the rounding interval of a value whose ulp is below 1 would be a
  * different representable value, and fixed notation keeps it below 10^23, so it
  * fits in 128 bits. */
@@ -57,13 +57,13 @@ static size_t format_finite(char *dst, uint64_t f, int e, int lopsided, int neg,
 {
     char digits[24];
     int n, E;
-    if (!eh_float_shortest_fast(f, e, lopsided, digits, &n, &E))
-        return eh_format_float_reference(dst, v, is_float);
+    if (!ehd_float_shortest_fast(f, e, lopsided, digits, &n, &E))
+        return ehd_format_float_reference(dst, v, is_float);
     char *o = dst;
     if (neg)
         *o++ = '-';
     struct mantissa m = {f, e};
-    return (size_t)(o - dst) + eh_float_layout(o, digits, n, E, integer_text, &m);
+    return (size_t)(o - dst) + ehd_float_layout(o, digits, n, E, integer_text, &m);
 }
 
 size_t ehd_format_float64(char *dst, double v)

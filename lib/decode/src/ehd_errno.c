@@ -5,7 +5,7 @@
  * as on x86-64). 0 and the two aliases' slots (41 = EWOULDBLOCK, 58 = EDEADLOCK)
  * have no name, so the caller prints them as "ERRNO(n)" like any unknown value.
  */
-#include "eh_internal.h"
+#include "ehd_internal.h"
 
 static const char *const errno_names[134] = {
     NULL,
@@ -144,7 +144,7 @@ static const char *const errno_names[134] = {
     "EHWPOISON",
 };
 
-const char *eh_errno_name(int32_t value)
+const char *ehd_errno_name(int32_t value)
 {
     if (value < 0 || value >= (int32_t)(sizeof errno_names / sizeof errno_names[0]))
         return NULL;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Fast shortest round-trip digits for float/double (the hot path of
- * eh_float.c), after Steele & White / Burger & Dybvig's "free-format"
+ * ehd_float.c), after Steele & White / Burger & Dybvig's "free-format"
  * algorithm, done in exact 64/128-bit integer arithmetic:
  *
  *   v = f * 2^e. The values that read back as v are those inside the
@@ -15,7 +15,7 @@
  *   (d + 1) lies inside the interval, choosing the closer one and, on an
  *   exact tie, the even digit (as printf's correctly rounded output does).
  *   This is the shortest length with the closest candidate of that length:
- *   what C++17 to_chars and the reference implementation in eh_float.c print.
+ *   what C++17 to_chars and the reference implementation in ehd_float.c print.
  *
  * Only values whose scaled integers stay below 2^122 are handled (roughly
  * 1e-20 .. 1e35 for doubles, all but the tiniest floats); the caller falls
@@ -24,7 +24,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "eh_float.h"
+#include "ehd_float.h"
 
 typedef unsigned __int128 u128;
 
@@ -106,8 +106,8 @@ static int bit_length(u128 x)
 
 #define LIMIT_BITS 122 /* 20 * s and 2 * (r + mp) * 10 stay below 2^128 */
 
-int eh_float_shortest_fast(uint64_t f, int e, int lopsided, char *digits, int *ndigits,
-                           int *sci_exp)
+int ehd_float_shortest_fast(uint64_t f, int e, int lopsided, char *digits, int *ndigits,
+                            int *sci_exp)
 {
     if (f == 0)
         return 0;

@@ -17,8 +17,8 @@
  *  Non-finite values: "nan", "-nan" (sign bit shown), "inf", "-inf".
  *
  * This file is the reference: simple and checked by strtod, but about 8 us
- * a double. ehd_format_float32/64 (eh_float_fast.c) use the integer digit
- * generator of eh_float_shortest.c and come here only for the values it
+ * a double. ehd_format_float32/64 (ehd_float_fast.c) use the integer digit
+ * generator of ehd_float_shortest.c and come here only for the values it
  * does not cover; the unit tests compare both on millions of values.
  */
 #include <math.h>
@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "eh_float.h"
+#include "ehd_float.h"
 #include "ehd.h"
 
 /* Does the decimal D * 10^exp10 read back as the value? */
@@ -160,8 +160,8 @@ static size_t integer_text(char *out, const void *ctx)
     return (size_t)sprintf(out, "%.0f", *(const double *)ctx);
 }
 
-size_t eh_float_layout(char *o, const char *digits, int n, int E,
-                       size_t (*exact_integer)(char *out, const void *ctx), const void *ctx)
+size_t ehd_float_layout(char *o, const char *digits, int n, int E,
+                        size_t (*exact_integer)(char *out, const void *ctx), const void *ctx)
 {
     char *start = o;
     int ryu_exp = E - (n - 1); /* value = digits * 10^ryu_exp */
@@ -210,7 +210,7 @@ size_t eh_float_layout(char *o, const char *digits, int n, int E,
     return (size_t)(o - start);
 }
 
-size_t eh_format_float_reference(char *dst, double v, int is_float)
+size_t ehd_format_float_reference(char *dst, double v, int is_float)
 {
     char *o = dst;
     if (isnan(v))
@@ -226,5 +226,5 @@ size_t eh_format_float_reference(char *dst, double v, int is_float)
     char digits[24];
     int E = shortest_digits(av, is_float, digits);
     int n = (int)strlen(digits);
-    return (size_t)(o - dst) + eh_float_layout(o, digits, n, E, integer_text, &av);
+    return (size_t)(o - dst) + ehd_float_layout(o, digits, n, E, integer_text, &av);
 }

@@ -2,16 +2,20 @@
 /*
  * TraceLogging encoder (platform-neutral, internal to libeventheader).
  *
+ * lib/eventheader/internal/ holds the library's interfaces that ehconf's own tests and
+ * tools use besides the public API (tests/tl, tools/windows get -Ilib/eventheader/internal);
+ * nothing here is installed or stable.
+ *
  * The library builds every event in the EventHeader form first (header, activity and
  * metadata extensions, payload: that is the one normalised description of an eh_item
  * list, of a dynamic-builder event and of raw items alike). The TraceLogging backends
  * (backend_etw.c on Windows, tl_capture.c's .tlcap backend on Linux) translate that form:
  *   - event metadata: built once per distinct EventHeader metadata (cache keyed on the
- *     metadata bytes and the event tag), with the type mapping of tl_encode.c;
+ *     metadata bytes and the event tag), with the type mapping of tl_typemap.c;
  *   - payload: transcoded per write (GUID byte order, time -> FILETIME, char32 -> UTF-16,
  *     Str16 byte counts, length prefixes for IPv6/binary);
  *   - provider metadata and the provider GUID (SHA-1 name hash) once per provider.
- * Wire constants: lib/decode/include/ehd_tl.h.
+ * Wire constants: tracelogging_wire.h.
  */
 #ifndef EH_TL_ENCODE_H
 #define EH_TL_ENCODE_H
@@ -19,18 +23,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ehd_tl.h"
-
-/* A growable byte buffer; err (ENOMEM, E2BIG) is sticky. */
-struct tl_buf {
-    uint8_t *p;
-    size_t len, cap;
-    int err;
-};
-void tl_buf_put(struct tl_buf *b, const void *p, size_t n);
-void tl_buf_u8(struct tl_buf *b, uint8_t v);
-void tl_buf_u16(struct tl_buf *b, uint16_t v); /* little-endian */
-void tl_buf_free(struct tl_buf *b);
+#include "eh_buf.h" /* struct eh_buf_: the translations are built in it */
+#include "tracelogging_wire.h"
 
 /* tl_sha1.c: SHA-1 (FIPS 180-4) of n bytes. */
 void eh_tl_sha1(const void *data, size_t n, uint8_t digest[20]);
@@ -45,11 +39,11 @@ void eh_tl_guid_format(const uint8_t guid[16], char text[37]);
 
 /* Appends 1-4 tag bytes (28-bit value, 7 bits per byte, most significant first,
  * trailing zero groups omitted, bit 7 = another byte follows). tags must be <= TL_TAGS_MAX. */
-void eh_tl_put_tags(struct tl_buf *b, uint32_t tags);
+void eh_tl_put_tags(struct eh_buf_ *b, uint32_t tags);
 
 /* Provider metadata: u16 size | name \0 | [group trait {u16 19, u8 1, guid[16]}].
  * group_guid may be NULL. Returns 0, EINVAL (empty name) or E2BIG / ENOMEM. */
-int eh_tl_provider_meta(struct tl_buf *out, const char *name, size_t name_len,
+int eh_tl_provider_meta(struct eh_buf_ *out, const char *name, size_t name_len,
                         const uint8_t *group_guid);
 
 /* Splits a tracepoint name "<provider>_L<level>K<keyword>[G<group>]...". Returns 0 or
@@ -84,7 +78,7 @@ struct eh_tl_event {
     struct tl_def *owned_; /* private: an uncached translation */
     const uint8_t *meta;   /* event metadata blob (u16 size first) */
     size_t meta_len;
-    struct tl_buf data; /* payload */
+    struct eh_buf_ data; /* payload */
     uint8_t level, opcode, version;
     uint16_t id;
     const uint8_t *activity, *related; /* into the input event, or NULL */
@@ -118,20 +112,13 @@ int eh_tl_event_fits(size_t provider_meta_len, const struct eh_tl_event *ev);
 /* Builds the TraceLogging event metadata for one EventHeader metadata extension body
  * (event name \0 field definitions, little-endian) and event tag, without the cache.
  * For tests and tools. Returns 0 or an errno as above. */
-int eh_tl_build_event_meta(struct tl_buf *out, const uint8_t *eh_meta, size_t eh_meta_len,
+int eh_tl_build_event_meta(struct eh_buf_ *out, const uint8_t *eh_meta, size_t eh_meta_len,
                            uint16_t event_tag);
 
-/* tl_capture.c: serialises one .tlcap record (format in ehd_tl.h). Returns the record
+/* tl_capture.c: serialises one .tlcap record (format in tracelogging_wire.h). Returns the record
  * size, or 0 if a size does not fit; buf may be NULL to measure. */
 size_t eh_tl_record_encode(uint8_t *buf, const uint8_t provider_guid[16], uint64_t keyword,
                            uint8_t channel, const uint8_t *provider_meta, size_t provider_meta_len,
                            const struct eh_tl_event *ev);
-
-/* Backends (hooks in provider.c's backend choice):
- *   tl_capture.c: EHCONF_CAPTURE_TL=path -> .tlcap file (both systems);
- *   backend_etw.c (_WIN32): ETW via EventRegister / EventWriteTransfer. */
-struct eh_backend;
-int eh_backend_tlcapture_open(const char *path, const struct eh_backend **out);
-int eh_backend_etw_open(const struct eh_backend **out);
 
 #endif /* EH_TL_ENCODE_H */

@@ -1,23 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Internal to the EventHeader decoder: the parsed shape of one event, shared
- * by eh_event_parse.c (tracepoint name, header extensions, metadata -> field
+ * by ehd_event_parse.c (tracepoint name, header extensions, metadata -> field
  * tree) and eventheader_json.c (payload walk and JSON output).
  */
-#ifndef EH_EVENT_H
-#define EH_EVENT_H
+#ifndef EHD_EVENT_H
+#define EHD_EVENT_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "eh_internal.h"
+#include "ehd_internal.h"
 
 /* ehconf's own safety bounds (documented in eventheader_json.c; E2BIG). */
-#define EH_MAX_DEPTH  1024
-#define EH_MAX_OUTPUT ((size_t)64 << 20)
+#define EHD_MAX_DEPTH  1024
+#define EHD_MAX_OUTPUT ((size_t)64 << 20)
 
 /* One field definition from the metadata, in pre-order. */
-struct eh_node {
+struct ehd_node {
     const uint8_t *name;
     uint32_t name_len;
     uint32_t end; /* index just past this node's subtree (struct members) */
@@ -29,7 +29,7 @@ struct eh_node {
 };
 
 /* One decode call: input, output and the parsed field tree. */
-struct eh_ctx {
+struct ehd_ctx {
     ehd_buf *out;
     size_t out_start;
     unsigned flags;
@@ -37,17 +37,17 @@ struct eh_ctx {
     size_t size;
     size_t pos; /* payload cursor */
     int be;     /* the event's fields are big-endian */
-    struct eh_node *nodes;
+    struct ehd_node *nodes;
     uint32_t n_nodes;
     /* Caller-provided room for small events, so the common case allocates
      * nothing per event; nodes == small_nodes means "do not free". */
-    struct eh_node *small_nodes;
+    struct ehd_node *small_nodes;
     uint32_t small_cap;
     const char **reason;
     size_t *err_offset;
 };
 
-struct eh_event_parts {
+struct ehd_event_parts {
     const uint8_t *meta; /* metadata extension payload */
     size_t meta_size;
     size_t meta_offset; /* offset of meta within data */
@@ -57,17 +57,17 @@ struct eh_event_parts {
 };
 
 /* Sets *c->reason (thread-local text) and *c->err_offset, returns err. */
-int eh_fail(struct eh_ctx *c, int err, size_t offset, const char *fmt, ...)
+int ehd_fail(struct ehd_ctx *c, int err, size_t offset, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 /* Printable, bounded copy of a field name for messages. */
-const char *eh_field_name(const struct eh_node *n, char *dst, size_t cap);
+const char *ehd_field_name(const struct ehd_node *n, char *dst, size_t cap);
 
 /* "<provider>_L<level>K<keyword><options>" with the header's level. */
-int eh_parse_tp_name(struct eh_ctx *c, const char *name, size_t n, unsigned level,
-                     size_t *provider_len, uint64_t *keyword);
+int ehd_parse_tp_name(struct ehd_ctx *c, const char *name, size_t n, unsigned level,
+                      size_t *provider_len, uint64_t *keyword);
 /* The extension chain after the 8-byte header; metadata is required. */
-int eh_parse_extensions(struct eh_ctx *c, struct eh_event_parts *ev);
+int ehd_parse_extensions(struct ehd_ctx *c, struct ehd_event_parts *ev);
 /* Field definitions after the event name -> c->nodes (pre-order tree). */
-int eh_parse_fields(struct eh_ctx *c, const struct eh_event_parts *ev, size_t fields_start);
+int ehd_parse_fields(struct ehd_ctx *c, const struct ehd_event_parts *ev, size_t fields_start);
 
-#endif /* EH_EVENT_H */
+#endif /* EHD_EVENT_H */

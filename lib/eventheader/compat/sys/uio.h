@@ -2,8 +2,8 @@
 /*
  * mingw-w64 has no <sys/uio.h>. The library's backend interface (eh_internal.h) passes
  * event pieces as struct iovec; on Windows only the type is needed (no readv/writev:
- * the ETW backend hands the pieces to EventWriteTransfer). Used by harness/windows.mk
- * through -Iscripts/windows/compat for the mingw build only.
+ * the ETW backend hands the pieces to EventWriteTransfer). lib/eventheader/mingw.mk puts
+ * -Ilib/eventheader/compat on the library's include path for the mingw build only.
  */
 #ifndef EHCONF_COMPAT_SYS_UIO_H
 #define EHCONF_COMPAT_SYS_UIO_H
