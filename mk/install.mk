@@ -30,7 +30,7 @@ pc_path = $(if $(filter $(PREFIX)/%,$(1)),$${prefix}/$(patsubst $(PREFIX)/%,%,$(
 pic_objs = $(patsubst %.c,$(B)/pic/%.o,$(1))
 $(B)/pic/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -fPIC -MMD -MP -c -o $@ $<
+	$(CC) $(CFLAGS) $(call src_inc,$<) -fPIC -MMD -MP -c -o $@ $<
 
 EH_PIC_OBJS := $(call pic_objs,$(EH_LIB_SRCS))
 EHD_PIC_OBJS := $(call pic_objs,$(EHD_LIB_SRCS))

@@ -23,6 +23,7 @@ $(EH_LAYERING): $(EH_LIB_SRCS) $(wildcard lib/eventheader/*/*.h) lib/check-layer
 	@lib/check-layering.sh "$(CC) $(CSTD) $(INC.lib/eventheader)" lib/eventheader/ -- $(EH_LIB_SRCS)
 	@touch $@
 ALL_TARGETS += $(EH_LAYERING)
+## check-layering: compile each library source with only its own include path (lib/check-layering.sh)
 check-layering: $(EH_LAYERING)
 .PHONY: check-layering
 
