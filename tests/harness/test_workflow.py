@@ -134,6 +134,20 @@ def test_matrix_kernel_comes_from_the_dispatch_input(wf):
     assert "inputs.kernel_git_url" in matrix and "debian-6.12" in matrix
 
 
+def test_matrix_runs_every_kernel_of_check_matrix(wf):
+    """One job per kernel of the Makefile's default KERNELS, each passing its version on."""
+    import os
+    here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    with open(os.path.join(here, "harness", "vm.mk"), encoding="utf-8") as f:
+        m = re.search(r"^KERNELS \?= (.+)$", f.read(), re.M)
+    assert m, "harness/vm.mk has no KERNELS ?= line"
+    j = job(wf, "linux")
+    include = ((j.get("strategy") or {}).get("matrix") or {}).get("include") or []
+    assert sorted(str(x.get("version")) for x in include) == sorted(m.group(1).split())
+    src = steps(j)[find(steps(j), lambda x: x.get("id") == "ksrc", "has id ksrc")]
+    assert "matrix.version" in str(src.get("env")) and "KERNEL_VERSION" in str(src.get("run"))
+
+
 def test_git_kernel_is_cloned_and_passed_as_kernel_src(wf):
     s = steps(job(wf, "linux"))
     i = find(s, lambda x: "KERNEL_SRC=" in runs(x), "sets KERNEL_SRC")
