@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # Conformance cases: every cases/<name>.c is one kselftest_harness.h program,
-# built to $(B)/cases/<name> and linked with libeventheader. harness/test_offline.py
+# built to $(B)/cases/<name> and linked with libeventheader. harness/run_offline.py
 # runs them (make check-offline); the VM run drives the same binaries under perf.
 CASE_SRCS := $(wildcard cases/*.c)
 CASES := $(patsubst cases/%.c,$(B)/cases/%,$(CASE_SRCS))

@@ -4,7 +4,7 @@
  * (Documentation/eventheader-wire.md §4, list in Documentation/field-types.txt),
  * each in its own event, with a typical value and the extremes.
  *
- * NAMING SCHEME (harness/test_coverage.py checks it mechanically):
+ * NAMING SCHEME (tests/harness/test_coverage.py checks it mechanically):
  *  - Every field is named after its write_event! type name exactly ("u32", "i8_hex_slice",
  *    "cstr16_json"); the constant-length array variant (EH_*_ARRAY) of type T is "T_array".
  *  - Every event is named after the type of its fields: event "T" holds only fields "T".

@@ -17,7 +17,7 @@ $(B)/cases/%.exe: $(B)/obj/cases-win/%.o $(WIN_CASE_RUNNER) $(WIN_EH_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ $(WIN_LDLIBS)
 
-# The runner's own tests (harness/test_wine.py checks their verdicts): not a case.
+# The runner's own tests (harness/run_wine.py checks their verdicts): not a case.
 WIN_RUNNER_SELFTEST := $(B)/tests/windows/runner_selftest.exe
 
 $(WIN_RUNNER_SELFTEST): $(B)/obj/cases-win/windows/runner_selftest.o $(WIN_CASE_RUNNER)

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "eventheader.h"
+#include "bench/bench_event.h"
 #include "eventheader_user_events.h"
 
 static EH_DEFINE_PROVIDER(bench_provider, "EhconfBench");
@@ -46,37 +47,10 @@ static __attribute__((noinline)) int lib_write(uint32_t i)
                     EH_GUID("guid", guid), EH_F64("f64", 2.5));
 }
 
-/*
- * The same event encoded by hand (Documentation/eventheader-wire.md): 8-byte header (flags
- * 0x07: pointer64 | little-endian | extension, version 0, id 0, tag 0, opcode 0,
- * level 5), one metadata extension (u16 size, u16 kind 1), event name and fields
- * (name, encoding[, format]), then the payload.
- */
+/* The same event encoded by hand (tests/bench/bench_event.h). */
 static size_t encode_event(uint8_t *out, uint32_t i)
 {
-    static const uint8_t head[8] = {0x07, 0, 0, 0, 0, 0, 0, 5};
-    static const uint8_t meta[] = {
-        'B', 'e', 'n', 'c', 'h',  '5',  0,    'u', '3', '2', 0, 0x04, /* Value32 */
-        'i', '6', '4', 0,   0x85, 0x02,                               /* Value64 + SignedInt */
-        's', 't', 'r', '8', 0,    0x0a,                               /* StringLength16Char8 */
-        'g', 'u', 'i', 'd', 0,    0x86, 0x0f,                         /* Value128 + Uuid */
-        'f', '6', '4', 0,   0x85, 0x08,                               /* Value64 + Float */
-    };
-    uint16_t ext[2] = {sizeof meta, 1}, len = sizeof text - 1;
-    int64_t i64 = -(int64_t)i;
-    double f = 2.5;
-    size_t n = 0;
-
-    memcpy(out + n, head, sizeof head), n += sizeof head;
-    memcpy(out + n, ext, sizeof ext), n += sizeof ext;
-    memcpy(out + n, meta, sizeof meta), n += sizeof meta;
-    memcpy(out + n, &i, 4), n += 4;
-    memcpy(out + n, &i64, 8), n += 8;
-    memcpy(out + n, &len, 2), n += 2;
-    memcpy(out + n, text, len), n += len;
-    memcpy(out + n, guid, 16), n += 16;
-    memcpy(out + n, &f, 8), n += 8;
-    return n;
+    return bench_encode_event(out, i, text, sizeof text - 1, guid, 2.5);
 }
 
 int main(int argc, char **argv)

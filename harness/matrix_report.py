@@ -99,34 +99,28 @@ def fmt(kernels: List[Tuple[str, Optional[dict], str]]) -> str:
         i = items[n].get(ident)
         return mark(i["status"]) if i else "absent"
 
-    tables = []
-    diffs = []
-    t = ["## Measured limits\n", head]
-    for c in CONSUMERS:
-        cells, differs = row_cells([lim[c] for lim in limits])
-        t.append(f"| {c} max payload | " + " | ".join(cells) + " |")
-        if differs:
-            diffs.append(f"- limit {c}: " + ", ".join(f"{k} {lim[c]}" for k, lim in zip(labels, limits)))
-    tables += t + [""]
+    tables: List[str] = []
+    diffs: List[str] = []
 
-    t = ["## Kernel behaviours (Documentation/kernel-behaviours.md)\n", head]
-    for rid in ids:
-        name = next((b[rid]["behaviour"] for b in beh if rid in b), "")
-        values = [beh_value(n, rid) for n in range(len(kernels))]
-        cells, differs = row_cells(values)
-        t.append(f"| {rid} {cell(name[:70])} | " + " | ".join(cells) + " |")
-        if differs:
-            diffs.append(f"- {rid}: " + ", ".join(f"{k} {v}" for k, v in zip(labels, values)))
-    tables += t + [""]
+    def section(title: str, rows) -> None:
+        """One table of (row label, difference label, values per kernel); every row whose
+        kernels differ is also listed under the differences."""
+        tables.extend([title, head])
+        for label, what, values in rows:
+            cells, differs = row_cells(values)
+            tables.append(f"| {label} | " + " | ".join(cells) + " |")
+            if differs:
+                diffs.append(f"- {what}: " + ", ".join(f"{k} {v}" for k, v in zip(labels, values)))
+        tables.append("")
 
-    t = ["## Every item (case tests, golden comparisons, limits, selftests)\n", head]
-    for ident in idents:
-        values = [item_value(n, ident) for n in range(len(kernels))]
-        cells, differs = row_cells(values)
-        t.append(f"| `{cell(ident)}` | " + " | ".join(cells) + " |")
-        if differs:
-            diffs.append(f"- `{cell(ident)}`: " + ", ".join(f"{k} {v}" for k, v in zip(labels, values)))
-    tables += t + [""]
+    section("## Measured limits\n",
+            ((f"{c} max payload", f"limit {c}", [lim[c] for lim in limits]) for c in CONSUMERS))
+    section("## Kernel behaviours (Documentation/kernel-behaviours.md)\n",
+            ((f"{rid} {cell(next((b[rid]['behaviour'] for b in beh if rid in b), '')[:70])}", rid,
+              [beh_value(n, rid) for n in range(len(kernels))]) for rid in ids))
+    section("## Every item (case tests, golden comparisons, limits, selftests)\n",
+            ((f"`{cell(i)}`", f"`{cell(i)}`", [item_value(n, i) for n in range(len(kernels))])
+             for i in idents))
 
     L.append(f"## Differences between kernels ({len(diffs)})\n")
     L += diffs or ["None: every item, behaviour and limit has the same result on every kernel."]

@@ -48,7 +48,7 @@ check-vm: all
 	else echo "check-vm: no $(O)/results/vm-results.json, so no $(VM_REPORT)" >&2; rc=1; fi; \
 	exit $$rc
 
-INC.harness := $(EH_INC)
+INC.harness := $(EH_INC) -Itests
 
 # The kernel matrix: the same cases on each kernel of KERNELS (Debian's linux-source-X.Y,
 # vm/fetch-kernel-source; each build cached by vm/build-kernel), one boot each, one

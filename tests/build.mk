@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # Unit tests: every tests/<area>/test_*.c is one KTAP program (tests/ktap.h),
 # linked against both libraries; tests/<area>/support_*.c are shared helpers
-# linked into every test of that area. harness/test_unit.py runs them all.
+# linked into every test of that area. harness/run_unit.py runs them all.
 # tests/windows/ holds Windows-only tests (harness/windows.mk builds them with mingw-w64).
 INC.tests := $(EHD_INC) -Itests
 # The TraceLogging tests test the encoder's internal interface too.

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "eventheader.h"
+#include "bench_event.h"
 
 EH_DEFINE_PROVIDER(bench_on, "BenchLib");
 EH_DEFINE_PROVIDER(bench_off, "BenchLibOff"); /* never registered: always disabled */
@@ -45,31 +46,16 @@ static __attribute__((noinline)) int write_enabled(uint32_t i)
                     EH_GUID("guid", guid), EH_F64("f64", 1.5));
 }
 
-/* The same record, encoded by hand once: u32 size | name\0 | header | metadata | payload. */
+/* The same record, encoded by hand (bench_event.h): u32 size | name\0 | event. */
 static size_t encode_record(uint8_t *out, uint32_t i)
 {
     static const char name[] = "BenchLib_L5K1";
-    static const uint8_t head[] = {0x07, 0, 0, 0, 0, 0, 0, 5};
-    static const uint8_t meta[] = {'B',  'e',  'n', 'c',  'h', '5',  0,    'u',  '3', '2',
-                                   0,    0x04, 'i', '6',  '4', 0,    0x85, 0x02, 's', 't',
-                                   'r',  '8',  0,   0x0a, 'g', 'u',  'i',  'd',  0,   0x86,
-                                   0x0f, 'f',  '6', '4',  0,   0x85, 0x08};
     size_t n = 4;
+    uint32_t size;
+
     memcpy(out + n, name, sizeof name), n += sizeof name;
-    memcpy(out + n, head, sizeof head), n += sizeof head;
-    uint16_t ext[2] = {sizeof meta, 1};
-    memcpy(out + n, ext, 4), n += 4;
-    memcpy(out + n, meta, sizeof meta), n += sizeof meta;
-    int64_t i64 = -(int64_t)i;
-    uint16_t len = sizeof msg - 1;
-    double f = 1.5;
-    memcpy(out + n, &i, 4), n += 4;
-    memcpy(out + n, &i64, 8), n += 8;
-    memcpy(out + n, &len, 2), n += 2;
-    memcpy(out + n, msg, len), n += len;
-    memcpy(out + n, guid, 16), n += 16;
-    memcpy(out + n, &f, 8), n += 8;
-    uint32_t size = (uint32_t)n;
+    n += bench_encode_event(out + n, i, msg, sizeof msg - 1, guid, 1.5);
+    size = (uint32_t)n;
     memcpy(out, &size, 4);
     return n;
 }
