@@ -57,3 +57,4 @@ $(B)/cases/kernel_tracefs: | $(COMPAT32)
 
 ALL_TARGETS += $(COMPAT32)
 endif
+include cases/mingw.mk

