@@ -19,9 +19,11 @@ $(B)/tests/%: $(B)/obj/tests/%.o $$(call support_of,$$(firstword $$(subst /, ,$$
 # Benchmarks: tests/bench/bench_*.c, run by `make bench` (print figures only).
 BENCH_SRCS := $(wildcard tests/bench/bench_*.c)
 BENCHES := $(patsubst tests/bench/%.c,$(B)/bench/%,$(BENCH_SRCS))
+# The decoder benchmark writes its mixed file with tests/bench/support_mixed.c.
+$(B)/bench/bench_decode: $(B)/obj/tests/bench/support_mixed.o
 $(B)/bench/%: $(B)/obj/tests/bench/%.o $(EHD_LIB) $(EH_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(filter-out %.o,$^) $(LDLIBS)
 ALL_TARGETS += $(BENCHES)
 
 ## bench: run the benchmarks (they print figures and ratios; never pass or fail on timing)

@@ -1,15 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Decoder throughput: writes a perf.data with 1,000,000 EventHeader samples of
- * three different event shapes (plus a sched_switch every 64th sample), then
- * decodes it to /dev/null with the default output and with --golden.
- * Prints events/s, input MB/s and peak RSS. Figures only, never pass/fail.
- *
- * With EHCONF_BUILD set (make bench does), the real ehdecode binary is run as
- * a child and its own peak RSS is measured (wait4); otherwise the library is
- * timed in-process and the process's peak RSS is shown.
+ * Decoder throughput on the mixed file (tests/bench/support_mixed.h: five realistic event
+ * shapes, 1,500,000 events): ehdecode decodes it to /dev/null in each output mode.
+ * Figures only, never pass/fail:
+ *   - events/s and input MB/s per mode, wall and CPU time (CPU time, user + sys of the
+ *     decoder alone, is the steadier figure on a shared machine), ehdecode's peak RSS;
+ *   - instructions per event, counted by valgrind's callgrind on a 100,000-event file
+ *     (repeatable whatever else the machine does; n/a without valgrind);
+ *   - the floor: ehdecode's time over the time to write the same JSON bytes (read back
+ *     from a file in 1 MiB chunks and written to /dev/null), measured in the same run;
+ *   - --jobs 2 over --jobs 1, when ehdecode has --jobs.
+ * Needs EHCONF_BUILD (make bench sets it) for the ehdecode binary.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,28 +23,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ehd_perf.h"
+#include "support_mixed.h"
 
-#define NEVENTS 1000000u
-
-/* Three little-endian EventHeader events (header, metadata extension, payload). */
-static const uint8_t ev_hello[] = {
-    0x07, 0,   0,   0,    0,   0,    0,   5,    27,   0,    1,    0,    'H', 'e', 'l',
-    'l',  'o', 0,   'n',  0,   0x04, 'm', 's',  'g',  0,    0x0a, 'p',  't', 0,   0x81,
-    2,    'x', 0,   0x83, 2,   'y',  0,   0x83, 2,    42,   0,    0,    0,   8,   0,
-    'h',  'e', 'l', 'l',  'o', ' ',  '#', '1',  0xf6, 0xff, 0xfe, 0xff,
-};
-static const uint8_t ev_numbers[] = {
-    0x07, 1,    7,    0,    0x34, 0x12, 0,    4,    24,  0, 1,    0,    'N',  'u',  'm',  0,
-    'h',  0,    0x85, 0x03, 'f',  0,    0x85, 0x08, 'b', 0, 0x84, 0x07, 'e',  0,    0x84, 0x04,
-    's',  0,    0x82, 0x02, 0xef, 0xbe, 0xad, 0xde, 0,   0, 0,    0,    0x18, 0x2d, 0x44, 0x54,
-    0xfb, 0x21, 0x09, 0x40, 1,    0,    0,    0,    2,   0, 0,    0,    0xfb,
-};
-static const uint8_t ev_strings[] = {
-    0x07, 0,    0,   0, 0,    0,   1, 5,    13,  0,   1,   0,   'S', 't', 'r', 0,   'z',
-    0,    0x07, 'b', 0, 0x0d, 'a', 0, 0x43, 'a', ' ', 'z', 's', 't', 'r', 'i', 'n', 'g',
-    0,    4,    0,   1, 2,    3,   4, 3,    0,   1,   0,   2,   0,   3,   0,
-};
+#define NEVENTS       1500000u
+#define NEVENTS_SMALL 100000u
 
 static double now(void)
 {
@@ -49,148 +35,215 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static int generate(const char *path)
-{
-    FILE *f = fopen(path, "w+b");
-    if (!f)
-        return -1;
-    static char buf[1 << 20];
-    setvbuf(f, buf, _IOFBF, sizeof buf);
-    ehd_perf_writer_opts o = {0};
-    o.sched = 1;
-    o.round_every = 1000;
-    static const char *const names[3] = {"Bench_L5K1", "Bench_L4K3", "Bench2_L5K0"};
-    const char *reason;
-    ehd_perf_writer *w = ehd_perf_writer_open(f, &o, names, 3, &reason);
-    if (!w) {
-        fclose(f);
-        return -1;
-    }
-    uint8_t sched[56];
-    ehd_perf_writer_sched_payload(w, sched, "bench", 100, 120, 1, "swapper/1", 0, 120);
-    for (unsigned i = 0; i < NEVENTS; i++) {
-        uint64_t t = 1000000000ull + (uint64_t)i * 100 + (i % 7) * 13; /* mildly unsorted */
-        if (i % 64 == 63) {
-            ehd_perf_writer_sample(w, 3, sched, sizeof sched, t, 100, 100, i % 2);
-            continue;
-        }
-        switch (i % 3) {
-        case 0: ehd_perf_writer_sample(w, 0, ev_hello, sizeof ev_hello, t, 100, 101, i % 2); break;
-        case 1:
-            ehd_perf_writer_sample(w, 1, ev_numbers, sizeof ev_numbers, t, 100, 101, i % 2);
-            break;
-        default:
-            ehd_perf_writer_sample(w, 2, ev_strings, sizeof ev_strings, t, 100, 101, i % 2);
-            break;
-        }
-    }
-    int rc = ehd_perf_writer_finish(w);
-    fclose(f);
-    return rc;
-}
-
-static void emit_null(void *ctx, const char *json, size_t len)
-{
-    fwrite(json, 1, len, ctx);
-    fputc('\n', ctx);
-}
-
-/* Wall time and CPU time are both shown: the machine may be shared, and CPU
- * time (user + sys of the decoder alone) is the steadier figure. */
-static void report(const char *what, double secs, double cpu, double mb, long rss_kb)
-{
-    printf("%-22s wall %7.3f s %9.0f ev/s %6.1f MB/s | cpu %7.3f s %9.0f ev/s %6.1f MB/s | "
-           "peak RSS %5.1f MB\n",
-           what, secs, NEVENTS / secs, mb / secs, cpu, NEVENTS / cpu, mb / cpu,
-           (double)rss_kb / 1024.0);
-    fflush(stdout);
-}
-
 static double tv(struct timeval t)
 {
     return (double)t.tv_sec + (double)t.tv_usec / 1e6;
 }
 
-/* Runs ehdecode [arg] path > /dev/null as a child; returns its peak RSS in KiB. */
-static long run_child(const char *bin, const char *arg, const char *path, double *secs, double *cpu)
+struct run {
+    double wall, cpu;
+    long rss_kb;
+    int status;
+};
+
+/* Runs argv with stdout to out_path (or /dev/null) and stderr to err_path (or kept). */
+static struct run run_child(char *const argv[], const char *out_path, const char *err_path)
 {
+    struct run r = {0, 0, -1, -1};
     double t0 = now();
+    struct rusage ru;
+    pid_t pid;
+
     fflush(stdout);
-    pid_t pid = fork();
+    pid = fork();
     if (pid < 0)
-        return -1;
+        return r;
     if (pid == 0) {
-        FILE *dn = freopen("/dev/null", "w", stdout);
-        (void)dn;
-        if (arg)
-            execl(bin, bin, arg, path, (char *)NULL);
-        else
-            execl(bin, bin, path, (char *)NULL);
+        int fd = open(out_path ? out_path : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (fd < 0 || dup2(fd, 1) < 0)
+            _exit(126);
+        if (err_path) {
+            int e = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+            if (e < 0 || dup2(e, 2) < 0)
+                _exit(126);
+        }
+        execvp(argv[0], argv);
         _exit(127);
     }
-    int st;
-    struct rusage ru;
-    if (wait4(pid, &st, 0, &ru) < 0)
+    if (wait4(pid, &r.status, 0, &ru) < 0)
+        return r;
+    r.wall = now() - t0;
+    r.cpu = tv(ru.ru_utime) + tv(ru.ru_stime);
+    r.rss_kb = ru.ru_maxrss;
+    return r;
+}
+
+static int ok(const struct run *r)
+{
+    /* ehdecode exits 1 when an event could not be decoded; the mixed file has none. */
+    return r->rss_kb >= 0 && WIFEXITED(r->status) && WEXITSTATUS(r->status) == 0;
+}
+
+static void report(const char *what, const struct run *r, double mb)
+{
+    if (!ok(r)) {
+        printf("%-24s failed (status %d)\n", what, r->status);
+        return;
+    }
+    printf("%-24s wall %6.2f s %5.2f M ev/s %6.1f MB/s | cpu %6.2f s %5.2f M ev/s | peak RSS %5.1f "
+           "MB\n",
+           what, r->wall, NEVENTS / r->wall / 1e6, mb / r->wall, r->cpu, NEVENTS / r->cpu / 1e6,
+           (double)r->rss_kb / 1024.0);
+    fflush(stdout);
+}
+
+static double file_mb(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? (double)st.st_size / 1e6 : 0;
+}
+
+/* The floor: the same JSON bytes written to /dev/null in 1 MiB chunks. */
+static double write_floor(const char *json_path)
+{
+    static char chunk[1 << 20];
+    int in = open(json_path, O_RDONLY), out = open("/dev/null", O_WRONLY);
+    double t0 = now();
+    ssize_t n;
+
+    if (in < 0 || out < 0)
         return -1;
-    *secs = now() - t0;
-    *cpu = tv(ru.ru_utime) + tv(ru.ru_stime);
-    if (!WIFEXITED(st) || (WEXITSTATUS(st) != 0 && WEXITSTATUS(st) != 1))
-        fprintf(stderr, "bench_decode: %s exited with status %d\n", bin, st);
-    return ru.ru_maxrss;
+    while ((n = read(in, chunk, sizeof chunk)) > 0)
+        if (write(out, chunk, (size_t)n) != n)
+            break;
+    close(in);
+    close(out);
+    return now() - t0;
+}
+
+/* Instructions of one decode of the small file under callgrind, or -1. */
+static double callgrind_instructions(const char *bin, const char *path, const char *tmp)
+{
+    char log[2200], line[512];
+    char *argv[] = {"valgrind",  "--tool=callgrind", "--callgrind-out-file=/dev/null",
+                    (char *)bin, (char *)path,       NULL};
+    struct run r;
+    FILE *f;
+    double n = -1;
+
+    snprintf(log, sizeof log, "%s.callgrind", tmp);
+    r = run_child(argv, NULL, log);
+    if (r.rss_kb < 0 || !WIFEXITED(r.status) || WEXITSTATUS(r.status) == 127)
+        return -1;
+    if ((f = fopen(log, "r")) != NULL) {
+        while (fgets(line, sizeof line, f)) {
+            const char *c = strstr(line, "Collected :");
+            if (c)
+                n = strtod(c + strlen("Collected :"), NULL);
+        }
+        fclose(f);
+    }
+    unlink(log);
+    return n;
+}
+
+static int has_option(const char *bin, const char *opt, const char *tmp)
+{
+    char out[2200], text[8192];
+    char *argv[] = {(char *)bin, "--help", NULL};
+    FILE *f;
+    size_t n = 0;
+
+    snprintf(out, sizeof out, "%s.help", tmp);
+    run_child(argv, out, out);
+    if ((f = fopen(out, "r")) != NULL) {
+        n = fread(text, 1, sizeof text - 1, f);
+        fclose(f);
+    }
+    unlink(out);
+    text[n] = 0;
+    return strstr(text, opt) != NULL;
 }
 
 int main(void)
 {
-    char path[4096];
-    const char *tmp = getenv("TMPDIR");
-    snprintf(path, sizeof path, "%s/ehconf-bench-%d.perf.data", tmp && tmp[0] ? tmp : "/tmp",
-             (int)getpid());
-    double t0 = now();
-    if (generate(path) != 0) {
-        fprintf(stderr, "bench_decode: cannot write %s: %s\n", path, strerror(errno));
+    const char *build = getenv("EHCONF_BUILD"), *tmpdir = getenv("TMPDIR");
+    char bin[512], base[2048], dat[2100], big[2100], small[2100], json[2100];
+    double t0 = now(), mb;
+    int err;
+
+    if (!build) {
+        fprintf(stderr, "bench_decode: EHCONF_BUILD is not set (run it with make bench)\n");
         return 1;
     }
-    struct stat stt;
-    stat(path, &stt);
-    double mb = (double)stt.st_size / 1e6;
-    printf("generated %u samples, %.1f MB in %.2f s (%s)\n", NEVENTS, mb, now() - t0, path);
-    fflush(stdout);
-
-    const char *build = getenv("EHCONF_BUILD");
-    char bin[512] = "";
-    if (build)
-        snprintf(bin, sizeof bin, "%s/bin/ehdecode", build);
-    if (build && access(bin, X_OK) == 0) {
-        double secs, cpu;
-        long rss = run_child(bin, NULL, path, &secs, &cpu);
-        report("ehdecode (default)", secs, cpu, mb, rss);
-        rss = run_child(bin, "--golden", path, &secs, &cpu);
-        report("ehdecode --golden", secs, cpu, mb, rss);
-    } else {
-        static const struct {
-            const char *name;
-            unsigned flags;
-        } modes[2] = {{"library (default)", EHD_JSON_SPACE | EHD_JSON_FIELD_TAG},
-                      {"library (golden)", EHD_JSON_SPACE | EHD_JSON_FIELD_TAG | EHD_META_GOLDEN}};
-        FILE *dn = fopen("/dev/null", "w");
-        for (int m = 0; m < 2 && dn; m++) {
-            FILE *in = fopen(path, "rb");
-            if (!in)
-                break;
-            struct rusage r0, ru;
-            getrusage(RUSAGE_SELF, &r0);
-            double t1 = now();
-            ehd_perf_decode(in, modes[m].flags, emit_null, dn, NULL, NULL);
-            double secs = now() - t1;
-            fclose(in);
-            getrusage(RUSAGE_SELF, &ru);
-            double cpu = tv(ru.ru_utime) + tv(ru.ru_stime) - tv(r0.ru_utime) - tv(r0.ru_stime);
-            report(modes[m].name, secs, cpu, mb, ru.ru_maxrss);
-        }
-        if (dn)
-            fclose(dn);
+    snprintf(bin, sizeof bin, "%s/bin/ehdecode", build);
+    if (access(bin, X_OK) != 0) {
+        fprintf(stderr, "bench_decode: %s not built\n", bin);
+        return 1;
     }
-    if (!getenv("EHCONF_BENCH_KEEP"))
-        unlink(path);
+    snprintf(base, sizeof base, "%s/ehconf-mixed-%d", tmpdir && tmpdir[0] ? tmpdir : "/tmp",
+             (int)getpid());
+    snprintf(dat, sizeof dat, "%s.dat", base);
+    snprintf(big, sizeof big, "%s.perf.data", base);
+    snprintf(small, sizeof small, "%s-small.perf.data", base);
+    snprintf(json, sizeof json, "%s.json", base);
+    if ((err = mixed_write_capture(dat)) != 0 || (err = mixed_write_perf(dat, big, NEVENTS)) != 0 ||
+        (err = mixed_write_perf(dat, small, NEVENTS_SMALL)) != 0) {
+        fprintf(stderr, "bench_decode: cannot write the mixed file: %s\n", strerror(err));
+        return 1;
+    }
+    mb = file_mb(big);
+    printf("mixed file: %u events of 5 shapes, %.1f MB of perf.data, written in %.2f s\n", NEVENTS,
+           mb, now() - t0);
+
+    static const struct {
+        const char *name, *arg;
+    } modes[] = {{"ehdecode (default)", NULL},
+                 {"ehdecode --json-lines", "--json-lines"},
+                 {"ehdecode --golden", "--golden"}};
+    struct run def = {0, 0, -1, -1};
+    for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+        char *argv[4] = {bin, (char *)modes[m].arg, big, NULL};
+        if (!modes[m].arg)
+            argv[1] = big, argv[2] = NULL;
+        struct run r = run_child(argv, NULL, NULL);
+        report(modes[m].name, &r, mb);
+        if (m == 0) {
+            /* Once more into a file: the JSON bytes the floor writes. */
+            def = run_child(argv, json, NULL);
+        }
+    }
+
+    double floor_s = write_floor(json), json_mb = file_mb(json);
+    if (ok(&def) && floor_s > 0)
+        printf(
+            "floor: writing the same %.0f MB of JSON takes %.3f s; ehdecode (default, to a file) "
+            "takes %.1fx that\n",
+            json_mb, floor_s, def.wall / floor_s);
+
+    double ins = callgrind_instructions(bin, small, dat);
+    if (ins > 0)
+        printf("instructions per event: %.0f (callgrind, default output, %u-event file)\n",
+               ins / NEVENTS_SMALL, NEVENTS_SMALL);
+    else
+        printf("instructions per event: n/a (valgrind not available)\n");
+
+    if (has_option(bin, "--jobs", dat)) {
+        char *a1[] = {bin, "--jobs", "1", big, NULL}, *a2[] = {bin, "--jobs", "2", big, NULL};
+        struct run j1 = run_child(a1, NULL, NULL), j2 = run_child(a2, NULL, NULL);
+        report("ehdecode --jobs 1", &j1, mb);
+        report("ehdecode --jobs 2", &j2, mb);
+        if (ok(&j1) && ok(&j2))
+            printf("--jobs 2 is %.2fx as fast as --jobs 1 (wall)\n", j1.wall / j2.wall);
+    } else {
+        printf("--jobs: n/a (this ehdecode has no --jobs option)\n");
+    }
+
+    if (!getenv("EHCONF_BENCH_KEEP")) {
+        unlink(dat);
+        unlink(big);
+        unlink(small);
+        unlink(json);
+    }
     return 0;
 }
