@@ -10,6 +10,8 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "ehd_tl.h"
 #include "ktap.h"
@@ -355,5 +357,47 @@ static void test_malformed(void)
     free(d);
 }
 
+/* Runs a shell command line; captures stdout (up to cap-1 bytes) and the exit status. */
+static int run(const char *cmd, char *out, size_t cap)
+{
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return -1;
+    size_t n = fread(out, 1, cap - 1, p);
+    out[n] = 0;
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* ehdecode recognises the file by its content, from a file and from a pipe (where it
+ * sniffs the first EHD_ETL_SNIFF bytes and replays them), in both output forms. */
+static void test_ehdecode_detects_etl(void)
+{
+    const char *b = getenv("EHCONF_BUILD");
+    char tool[512], cmd[1200];
+    snprintf(tool, sizeof tool, "%s/bin/ehdecode", b ? b : "");
+    if (!b || access(tool, X_OK) != 0)
+        KT_SKIP("EHCONF_BUILD/bin/ehdecode not available");
+    static char a[1 << 16], p[1 << 16], doc[1 << 16];
+    snprintf(cmd, sizeof cmd, "%s --golden %s", tool, ETL_PATH);
+    KT_EXPECT_EQ(run(cmd, a, sizeof a), 0);
+    snprintf(cmd, sizeof cmd, "cat %s | %s --golden -", ETL_PATH, tool);
+    KT_EXPECT_EQ(run(cmd, p, sizeof p), 0);
+    KT_EXPECT_STR(p, a);
+    size_t lines = 0;
+    for (const char *c = a; (c = strchr(c, '\n')) != NULL; c++)
+        lines++;
+    KT_EXPECT_EQ(lines, 7);
+    const char *third = strchr(a, '\n');
+    third = third ? strchr(third + 1, '\n') : NULL;
+    KT_EXPECT(third && strncmp(third + 1,
+                               "{ \"n\": \"solar_system:PrimitiveTypesTest\", \"string_type\": "
+                               "\"Mercury\", ",
+                               68) == 0);
+    snprintf(cmd, sizeof cmd, "%s --no-bom %s", tool, ETL_PATH);
+    KT_EXPECT_EQ(run(cmd, doc, sizeof doc), 0);
+    KT_EXPECT(perf_test_json_valid(doc, strlen(doc)));
+}
+
 KT_MAIN(KT_CASE(test_primitive_types_against_baseline), KT_CASE(test_golden_form),
-        KT_CASE(test_malformed))
+        KT_CASE(test_malformed), KT_CASE(test_ehdecode_detects_etl))
