@@ -438,8 +438,12 @@ static int put_value(struct tctx *c, const struct tnode *nd)
     }
     const char *why = NULL;
     int err = ehd_render_value(c->out, enc, fmt, vp ? vp : c->d + vstart, vsize, 0, &why);
-    if (!err && nd->in == TL_IN_FILETIME)
-        put_fraction(c, (uint32_t)(eh_read_u64(p, 0) % TL_FILETIME_PER_SECOND), 7);
+    if (!err && nd->in == TL_IN_FILETIME) {
+        /* the fraction of the same floored division as the seconds above */
+        int64_t rel = (int64_t)(eh_read_u64(p, 0) - (uint64_t)TL_FILETIME_UNIX_EPOCH);
+        int64_t frac = rel % TL_FILETIME_PER_SECOND;
+        put_fraction(c, (uint32_t)(frac < 0 ? frac + TL_FILETIME_PER_SECOND : frac), 7);
+    }
     if (err) {
         *c->reason = tl_reason;
         *c->err_offset = pos;
