@@ -132,12 +132,12 @@ static void put_le(uint8_t *p, uint64_t v, int n)
 static void test_windows_times(void)
 {
     static const uint8_t em[] = {
-        21,  0, 0,    'E', 0, 'a',  0, 0x11, 'b', 0, 0x11, 'c', 0, 0x11, /* FileTime */
-        'd', 0, 0x12, 'e', 0, 0x12,                                      /* SystemTime */
+        0,   0,                                                   /* size patched below */
+        0,   'E', 0,    'a', 0, 0x11, 'b', 0, 0x11, 'c', 0, 0x11, /* FileTime */
+        'd', 0,   0x12, 'e', 0, 0x12, 'f', 0, 0x12,               /* SystemTime */
     };
-    uint8_t m[sizeof em + 3];
+    uint8_t m[sizeof em];
     memcpy(m, em, sizeof em);
-    memcpy(m + sizeof em, "f\0\x12", 3);
     m[0] = (uint8_t)sizeof m;
     uint8_t data[3 * 8 + 3 * 16];
     /* 1970 + 1.5 s, 1970 - 0.25 s, 1970 + 100 ns, in 100 ns units since 1601 */
