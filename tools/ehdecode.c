@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ehdecode: decode perf.data (file or pipe mode) and capture (.dat) files to JSON.
+ * ehdecode: decode perf.data (file or pipe mode), capture (.dat, .tlcap) and ETW log
+ * (.etl) files to JSON.
  *
  *   ehdecode [options] FILE...      FILE "-" or "" = stdin
  *
@@ -9,7 +10,8 @@
  * --json-lines prints one event object per line; --golden is --json-lines
  * with only the deterministic meta members (the golden-file form).
  * Input kind is detected from the content: perf.data magic (either byte
- * order, file or pipe header), else a capture file.
+ * order, file or pipe header), the .tlcap magic, an ETW log file's first buffer
+ * (Documentation/etl-format.md §2), else a capture file.
  * Exit: 0 everything decoded, 1 something skipped or malformed (reasons on
  * stderr as "ehdecode: FILE:OFFSET: reason"), 2 usage error.
  *
@@ -57,7 +59,8 @@ struct diag_state {
 static void usage(FILE *to)
 {
     fputs("usage: ehdecode [options] FILE...\n"
-          "Decodes perf.data (file or pipe mode) and EventHeader capture (.dat) files to JSON.\n"
+          "Decodes perf.data (file or pipe mode), EventHeader capture (.dat), TraceLogging\n"
+          "capture (.tlcap) and ETW log (.etl) files to JSON.\n"
           "FILE \"-\" or \"\" reads stdin.\n"
           "  -o, --output FILE  write to FILE instead of stdout\n"
           "      --json-lines   one event object per line, no document framing\n"
@@ -97,7 +100,7 @@ static void emit_event(void *ctx, const char *json, size_t len)
 /* A FILE that replays bytes already read from a pipe, then reads the rest. */
 struct replay {
     FILE *src;
-    unsigned char head[8];
+    unsigned char head[EHD_ETL_SNIFF];
     size_t n, pos;
 };
 
@@ -194,7 +197,7 @@ static int decode_one(const char *arg, struct out_state *o)
         diag_print(&d, 0, why);
         return 1;
     }
-    unsigned char head[8];
+    unsigned char head[EHD_ETL_SNIFF]; /* the longest signature: an .etl buffer header */
     size_t n = fread(head, 1, sizeof head, f);
     FILE *in = f;
     if (fseeko(f, 0, SEEK_SET) != 0) {
@@ -221,6 +224,8 @@ static int decode_one(const char *arg, struct out_state *o)
         status = rc ? 1 : 0;
     } else if (ehd_tlcap_is_magic(head, n)) { /* TraceLogging capture (EHCONF_CAPTURE_TL) */
         status = ehd_tlcap_decode(in, o->flags, emit_event, o, diag_print, &d) ? 1 : 0;
+    } else if (ehd_etl_is_magic(head, n)) { /* ETW log file (WPR, xperf, tracelog) */
+        status = ehd_etl_decode(in, o->flags, emit_event, o, diag_print, &d) ? 1 : 0;
     } else {
         status = decode_dat(in, o, &d);
     }

@@ -121,6 +121,52 @@ static void test_reverse_conversions(void)
     free(j);
 }
 
+static void put_le(uint8_t *p, uint64_t v, int n)
+{
+    for (int i = 0; i < n; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* What Windows writers put in FileTime and SystemTime fields (.etl files): fractions of
+ * a second, and SYSTEMTIME structures (Documentation/tracelogging.md §5). */
+static void test_windows_times(void)
+{
+    static const uint8_t em[] = {
+        0,   0,                                                   /* size patched below */
+        0,   'E', 0,    'a', 0, 0x11, 'b', 0, 0x11, 'c', 0, 0x11, /* FileTime */
+        'd', 0,   0x12, 'e', 0, 0x12, 'f', 0, 0x12,               /* SystemTime */
+    };
+    uint8_t m[sizeof em];
+    memcpy(m, em, sizeof em);
+    m[0] = (uint8_t)sizeof m;
+    uint8_t data[3 * 8 + 3 * 16];
+    /* 1970 + 1.5 s, 1970 - 0.25 s, 1970 + 100 ns, in 100 ns units since 1601 */
+    put_le(data, 116444736000000000u + 15000000u, 8);
+    put_le(data + 8, 116444736000000000u - 2500000u, 8);
+    put_le(data + 16, 116444736000000000u + 1u, 8);
+    /* year, month, day of week, day, hour, minute, second, milliseconds */
+    static const uint16_t st[3][8] = {{2021, 9, 4, 9, 14, 59, 35, 799},
+                                      {2000, 2, 2, 29, 0, 0, 0, 0},
+                                      {2021, 13, 0, 1, 0, 0, 0, 0}};
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 8; k++)
+            put_le(data + 24 + 16 * i + 2 * k, st[i][k], 2);
+    ehd_tl_event ev = {.provider_meta = prov_meta,
+                       .provider_meta_size = sizeof prov_meta,
+                       .event_meta = m,
+                       .event_meta_size = sizeof m,
+                       .data = data,
+                       .data_size = sizeof data};
+    int err;
+    char *j = tl_json(&ev, &err);
+    KT_EXPECT_EQ(err, 0);
+    KT_EXPECT_STR(j, "{ \"n\": \"Prv:E\", \"a\": \"1970-01-01T00:00:01.5\", "
+                     "\"b\": \"1969-12-31T23:59:59.75\", \"c\": \"1970-01-01T00:00:00.0000001\", "
+                     "\"d\": \"2021-09-09T14:59:35.799\", \"e\": \"2000-02-29T00:00:00\", "
+                     "\"f\": \"e5 07 0d 00 00 00 01 00 00 00 00 00 00 00 00 00\", \"meta\": { } }");
+    free(j);
+}
+
 static void test_malformed(void)
 {
     static const uint8_t em[] = {9, 0, 0, 'E', 0, 's', 0, 0x16};
@@ -438,7 +484,7 @@ static void test_tlcap_decode_errors(void)
     fclose(f);
 }
 
-KT_MAIN(KT_CASE(test_scalar_event), KT_CASE(test_reverse_conversions), KT_CASE(test_malformed),
-        KT_CASE(test_same_json_both_paths), KT_CASE(test_related_activity),
+KT_MAIN(KT_CASE(test_scalar_event), KT_CASE(test_reverse_conversions), KT_CASE(test_windows_times),
+        KT_CASE(test_malformed), KT_CASE(test_same_json_both_paths), KT_CASE(test_related_activity),
         KT_CASE(test_errno_difference), KT_CASE(test_tlcap_roundtrip),
         KT_CASE(test_tlcap_decode_errors))

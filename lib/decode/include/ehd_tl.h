@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * ehd_tl.h: TraceLogging (ETW) wire constants, the TraceLogging -> JSON decoder and
- * the reader of ehconf's TraceLogging capture files (.tlcap).
+ * the readers of ehconf's TraceLogging capture files (.tlcap) and of ETW log files (.etl).
  *
  * The wire constants and the .tlcap layout are in tracelogging_wire.h (libeventheader's
  * include folder), shared with the encoder as eventheader_wire.h is for EventHeader. Facts:
@@ -82,6 +82,26 @@ typedef void ehd_tl_diag_fn(void *ctx, uint64_t offset, const char *reason);
  * decoded, 1 otherwise. */
 int ehd_tlcap_decode(FILE *f, unsigned flags, ehd_tl_emit_fn *emit, void *emit_ctx,
                      ehd_tl_diag_fn *diag, void *diag_ctx);
+
+/* ---- ETW log files (.etl) ------------------------------------------------ */
+
+/* Bytes ehd_etl_is_magic() needs: the first buffer header and the first record's. */
+enum { EHD_ETL_SNIFF = 0x50 };
+
+/* 1 if the first n bytes of a file (n >= EHD_ETL_SNIFF) look like an ETW log file: a
+ * buffer header whose first record is the EventTrace logfile header event
+ * (Documentation/etl-format.md §2, §5). */
+int ehd_etl_is_magic(const void *head, size_t n);
+
+/* Every event of an ETW log file (f at its start) -> one JSON object via emit, in file
+ * order: TraceLogging events as ehd_tl_json() prints them, with time, cpu, pid and tid
+ * in meta; other events as { "n": "etw:<provider guid>", "id": N, "raw": "<hex>",
+ * "meta": { ... } }. Damaged buffers or records are emitted as { "n": ..., "error":
+ * "<reason>", "fileOffset": N } and reported to diag; reading goes on where the layout
+ * allows (Documentation/etl-format.md §6, §7). Returns 0 if everything decoded, 1
+ * otherwise. */
+int ehd_etl_decode(FILE *f, unsigned flags, ehd_tl_emit_fn *emit, void *emit_ctx,
+                   ehd_tl_diag_fn *diag, void *diag_ctx);
 
 #ifdef __cplusplus
 }

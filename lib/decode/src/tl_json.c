@@ -29,6 +29,8 @@
  * Measured with EHCONF_CAPTURE_TL on every case: 7 of 8 golden files identical;
  * field_types differs in 6 events (declared in its golden directive line): errno-lost (4), time-range (1),
  * fixed-format-string + utf-bom-lost (1, event "format_override").
+ * FileTime fractions and SystemTime (Windows writers, .etl files) print as dates with a
+ * fraction (Documentation/tracelogging.md §5, "Times from Windows writers").
  * Values TraceLogging has but ehconf never writes (SystemTime, Sid, HResult, Win32Error,
  * NTStatus, SocketAddress, CodePointer, DateTimeUtc) decode to the nearest EventHeader
  * rendering (hex bytes or hex integer); custom-schema fields are ENOTSUP.
@@ -299,6 +301,40 @@ static int eh_type_of(const struct tnode *nd, unsigned *enc, unsigned *fmt)
     }
 }
 
+/*
+ * A FILETIME or SYSTEMTIME with a fraction of a second (Windows writers fill it in,
+ * ehconf's encoder never does): the time text gets ".<digits>" before its closing
+ * quote, trailing zeros dropped, so whole seconds print exactly as the EventHeader
+ * time (Documentation/tracelogging.md §5).
+ */
+static void put_fraction(struct tctx *c, uint32_t frac, int digits)
+{
+    if (!frac || c->out->oom || !c->out->len || c->out->data[c->out->len - 1] != '"')
+        return;
+    char t[16];
+    int n = snprintf(t, sizeof t, ".%0*" PRIu32, digits, frac);
+    while (n > 1 && t[n - 1] == '0')
+        n--;
+    c->out->len--;
+    ehd_buf_append(c->out, t, (size_t)n);
+    ehd_buf_putc(c->out, '"');
+}
+
+/* SYSTEMTIME (u16 year, month, day of week, day, hour, minute, second, milliseconds)
+ * as "YYYY-MM-DDTHH:MM:SS[.mmm]"; 0 when a member is out of range (then hex bytes). */
+static int put_systemtime(struct tctx *c, const uint8_t *p)
+{
+    unsigned v[8];
+    for (int i = 0; i < 8; i++)
+        v[i] = eh_read_u16(p + 2 * i, 0);
+    if (v[1] < 1 || v[1] > 12 || v[3] < 1 || v[3] > 31 || v[4] > 23 || v[5] > 59 || v[6] > 59 ||
+        v[7] > 999)
+        return 0;
+    ehd_buf_printf(c->out, "\"%04u-%02u-%02uT%02u:%02u:%02u\"", v[0], v[1], v[3], v[4], v[5], v[6]);
+    put_fraction(c, v[7], 3);
+    return 1;
+}
+
 static int put_value(struct tctx *c, const struct tnode *nd)
 {
     char nm[64];
@@ -396,8 +432,18 @@ static int put_value(struct tctx *c, const struct tnode *nd)
         break;
     }
     }
+    if (nd->in == TL_IN_SYSTEMTIME && put_systemtime(c, p)) {
+        c->pos = next;
+        return 0;
+    }
     const char *why = NULL;
     int err = ehd_render_value(c->out, enc, fmt, vp ? vp : c->d + vstart, vsize, 0, &why);
+    if (!err && nd->in == TL_IN_FILETIME) {
+        /* the fraction of the same floored division as the seconds above */
+        int64_t rel = (int64_t)(eh_read_u64(p, 0) - (uint64_t)TL_FILETIME_UNIX_EPOCH);
+        int64_t frac = rel % TL_FILETIME_PER_SECOND;
+        put_fraction(c, (uint32_t)(frac < 0 ? frac + TL_FILETIME_PER_SECOND : frac), 7);
+    }
     if (err) {
         *c->reason = tl_reason;
         *c->err_offset = pos;
