@@ -404,6 +404,49 @@ static void test_payload_conversions(void)
     eh_tl_event_release(&tl);
 }
 
+/* time -> FILETIME at the ends of FILETIME's range (Documentation/tracelogging.md §5):
+ * clamped as Microsoft's encoders do, never wrapped. FILETIME = t * 10^7 +
+ * 116444736000000000 (0x019DB1DED53E8000) while that lies in [0, 0x7FFF35F4F06C7FFF].
+ *   t = -11644473600 (1601-01-01):   -116444736000000000 + E = 0
+ *   t = -11644473601:                below 0 -> 0 (was 2^64 - 10^7 when wrapped)
+ *   t = INT64_MIN:                   -> 0 (was 0 + E wrapped: 1970-01-01)
+ *   t = 910670515199 (the last second Windows dates, 30827-12-31T23:59:59):
+ *     9106705151990000000 + E = 9223149887990000000 = 0x7FFF35F4EFD3E980
+ *   t = 910670515200:                over 0x7FFF35F4F06C7FFF -> 0x7FFF35F4F06C7FFF
+ *   t = INT64_MAX:                   -> 0x7FFF35F4F06C7FFF (was 2^64 - 10^7 + E wrapped)
+ *   value32 t = INT32_MIN:           -21474836480000000 + E = 94969899520000000 = 0x0151669ED53E8000 */
+static void test_time_clamp(void)
+{
+    static const uint8_t meta[] = {
+        'P', 0,    'a',  0,   0x85, 0x06, 'b',  0,   0x85, 0x06, 'c',  0,   0x85, 0x06, 'd',
+        0,   0x85, 0x06, 'e', 0,    0x85, 0x06, 'f', 0,    0x85, 0x06, 'g', 0,    0x84, 0x06,
+    };
+    static const uint8_t data[] = {
+        0x00, 0x6F, 0xEF, 0x49, 0xFD, 0xFF, 0xFF, 0xFF, /* -11644473600 */
+        0xFF, 0x6E, 0xEF, 0x49, 0xFD, 0xFF, 0xFF, 0xFF, /* -11644473601 */
+        0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, /* INT64_MIN */
+        0xFF, 0x4B, 0x31, 0x08, 0xD4, 0x00, 0x00, 0x00, /* 910670515199 */
+        0x00, 0x4C, 0x31, 0x08, 0xD4, 0x00, 0x00, 0x00, /* 910670515200 */
+        0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F, /* INT64_MAX */
+        0x00, 0x00, 0x00, 0x80,                         /* value32 INT32_MIN */
+    };
+    static const uint8_t want[] = {
+        0,    0,    0,    0,    0,    0,    0,    0,    /* 0 */
+        0,    0,    0,    0,    0,    0,    0,    0,    /* 0 */
+        0,    0,    0,    0,    0,    0,    0,    0,    /* 0 */
+        0x80, 0xE9, 0xD3, 0xEF, 0xF4, 0x35, 0xFF, 0x7F, /* 0x7FFF35F4EFD3E980 */
+        0xFF, 0x7F, 0x6C, 0xF0, 0xF4, 0x35, 0xFF, 0x7F, /* 0x7FFF35F4F06C7FFF */
+        0xFF, 0x7F, 0x6C, 0xF0, 0xF4, 0x35, 0xFF, 0x7F, /* 0x7FFF35F4F06C7FFF */
+        0x00, 0x80, 0x3E, 0xD5, 0x9E, 0x66, 0x51, 0x01, /* 0x0151669ED53E8000 */
+    };
+    uint8_t ev[256];
+    size_t n = make_eh_event(ev, 0, 4, meta, sizeof meta, data, sizeof data);
+    struct eh_tl_event tl = {0};
+    KT_EXPECT_EQ(eh_tl_from_eventheader(&tl, ev, n), 0);
+    KT_EXPECT_MEM(tl.data.p, tl.data.len, want, sizeof want);
+    eh_tl_event_release(&tl);
+}
+
 static void test_payload_errors(void)
 {
     static const uint8_t meta[] = {'P', 0, 'z', 0, 0x07};
@@ -473,4 +516,5 @@ KT_MAIN(KT_CASE(test_sha1_vectors), KT_CASE(test_guid_from_name), KT_CASE(test_t
         KT_CASE(test_meta_scalar), KT_CASE(test_meta_strings), KT_CASE(test_meta_struct),
         KT_CASE(test_meta_arrays), KT_CASE(test_meta_tags), KT_CASE(test_meta_errors),
         KT_CASE(test_provider_meta), KT_CASE(test_tp_name), KT_CASE(test_payload_conversions),
-        KT_CASE(test_payload_errors), KT_CASE(test_activity_ids), KT_CASE(test_record_layout))
+        KT_CASE(test_time_clamp), KT_CASE(test_payload_errors), KT_CASE(test_activity_ids),
+        KT_CASE(test_record_layout))

@@ -12,9 +12,11 @@
  * | name                  | EventHeader JSON                       | TraceLogging JSON                    |
  * |-----------------------|----------------------------------------|--------------------------------------|
  * | errno-lost            | value32 errno: "ENOENT(2)"             | I32: 2                               |
- * | time-range            | any int64 seconds                      | t*10^7 + 116444736000000000 wraps    |
- * |                       |                                        | mod 2^64 beyond about +-9.2e11 s     |
- * |                       |                                        | (~29,000 years): another date        |
+ * | time-range            | any int64 seconds                      | t*10^7 + 116444736000000000 clamped  |
+ * |                       |                                        | to [0, 0x7FFF35F4F06C7FFF] as        |
+ * |                       |                                        | Microsoft's encoders do: before 1601 |
+ * |                       |                                        | -> 1601-01-01T00:00:00, after        |
+ * |                       |                                        | 30827-12-31T23:59:59 -> that second  |
  * | utf-bom-lost          | utf_bom formats sniff a BOM            | read as UTF-8 / UTF-16 only          |
  * | fixed-format-string   | str8/binary + int/float/... format     | the bytes as a string or hex;        |
  * |                       | renders a value (§4.12), empty: null   | empty: ""                            |

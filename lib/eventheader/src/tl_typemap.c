@@ -24,8 +24,9 @@
  *   struct   Struct, member count in the OutType slot
  * Binary (14) is only used for fields outside every array (TraceLogging decoders do not
  * support arrays of it); inside arrays BinaryC (25) is used instead.
- * time -> FILETIME: t * 10^7 + 116444736000000000, wrapping modulo 2^64 for times that
- * FILETIME cannot hold (the decoded JSON then differs; documented in tl_json.c).
+ * time -> FILETIME: t * 10^7 + 116444736000000000, clamped to [0, TL_FILETIME_MAX] as
+ * Microsoft's encoders do (tl_payload.c; the decoded JSON then differs, documented in
+ * tl_json.c).
  * Tags: EventHeader's u16 event/field tags become TraceLogging's 28-bit tags unchanged.
  * Only little-endian EventHeader events are translated (EINVAL otherwise).
  */
