@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "eventheader.h" /* EH_TL_HINT_*_ */
 #include "tl_encode.h"
 #include "ktap.h"
 
@@ -404,6 +405,69 @@ static void test_payload_conversions(void)
     eh_tl_event_release(&tl);
 }
 
+/* Type hints (Documentation/tracelogging.md §5): write_event! types that share their
+ * EventHeader form with another type get Microsoft's InType/OutType on TraceLogging.
+ *   h value32 hex (84 03)            HRESULT        -> I32 + HResult       87 0F
+ *   t value32 pid (84 05)            TID            -> U32 + Tid           88 06
+ *   c value64 hex (85 03)            CODEPOINTER    -> Hex64 + CodePointer 95 25
+ *   s str8 hex_bytes (8A 09)         SOCKETADDRESS  -> Binary + SockAddr   8E 0A
+ *   S str8 hex_bytes (8A 09)         SOCKETADDRESSC -> BinaryC + SockAddr  99 0A
+ *   b str8 hex_bytes (8A 09)         BINARYC        -> BinaryC             19
+ *   i value128 ip_address (86 11)    IPV6C          -> BinaryC + IPv6      99 09
+ *   v varray value32 hex (C4 03)     HRESULT        -> I32 + HResult, vcount C7 0F
+ *   x value32 signed (84 02)         HRESULT        -> ignored (not hex): I32 07
+ *   n value32 hex (84 03)            none           -> Hex32               14
+ * Size: 2 + 1 (tags) + 2 ("E\0") + 4*7 + 3*3 = 42. Without hints the same metadata maps
+ * as before (h -> Hex32 14, t -> U32 + Pid 88 05, ...), and the cache keeps the two apart. */
+static void test_meta_type_hints(void)
+{
+    static const uint8_t eh[] = {'E',  0,    'h',  0,    0x84, 0x03, 't',  0,    0x84, 0x05, 'c',
+                                 0,    0x85, 0x03, 's',  0,    0x8A, 0x09, 'S',  0,    0x8A, 0x09,
+                                 'b',  0,    0x8A, 0x09, 'i',  0,    0x86, 0x11, 'v',  0,    0xC4,
+                                 0x03, 'x',  0,    0x84, 0x02, 'n',  0,    0x84, 0x03};
+    static const uint8_t hints[] = {EH_TL_HINT_HRESULT_,        EH_TL_HINT_TID_,
+                                    EH_TL_HINT_CODEPOINTER_,    EH_TL_HINT_SOCKETADDRESS_,
+                                    EH_TL_HINT_SOCKETADDRESSC_, EH_TL_HINT_BINARYC_,
+                                    EH_TL_HINT_IPV6C_,          EH_TL_HINT_HRESULT_,
+                                    EH_TL_HINT_HRESULT_,        0};
+    static const uint8_t want[] = {42,   0,    0x00, 'E', 0,    'h',  0,   0x87, 0x0F, 't',  0,
+                                   0x88, 0x06, 'c',  0,   0x95, 0x25, 's', 0,    0x8E, 0x0A, 'S',
+                                   0,    0x99, 0x0A, 'b', 0,    0x19, 'i', 0,    0x99, 0x09, 'v',
+                                   0,    0xC7, 0x0F, 'x', 0,    0x07, 'n', 0,    0x14};
+    struct eh_buf_ b = {0};
+    KT_EXPECT_EQ(eh_tl_build_event_meta_hinted(&b, eh, sizeof eh, 0, hints, sizeof hints), 0);
+    KT_EXPECT_MEM(b.p, b.len, want, sizeof want);
+    b.len = 0;
+    /* No hints: h Hex32, t U32+Pid, c Hex64, s/S/b Binary, i Binary+IPv6, v Hex32 vcount
+     * (size 5 + 3 + 4 + 3 + 3 + 3 + 3 + 4 + 3 + 3 + 3 = 37). */
+    static const uint8_t plain[] = {37,   0,    0x00, 'E',  0,    'h', 0,    0x14, 't', 0,
+                                    0x88, 0x05, 'c',  0,    0x15, 's', 0,    0x0E, 'S', 0,
+                                    0x0E, 'b',  0,    0x0E, 'i',  0,   0x8E, 0x09, 'v', 0,
+                                    0x54, 'x',  0,    0x07, 'n',  0,   0x14};
+    KT_EXPECT_EQ(eh_tl_build_event_meta(&b, eh, sizeof eh, 0), 0);
+    KT_EXPECT_MEM(b.p, b.len, plain, sizeof plain);
+    eh_buf_free(&b);
+
+    /* Through the translation cache: the same EventHeader event with and without hints
+     * gives the two metadata blobs; the payload is converted alike (u16 byte counts). */
+    static const uint8_t meta[] = {'P', 0, 'h', 0, 0x84, 0x03, 'b', 0, 0x8A, 0x09};
+    static const uint8_t data[] = {0x05, 0x40, 0x00, 0x80, 2, 0, 0xAB, 0xCD};
+    static const uint8_t want_data[] = {0x05, 0x40, 0x00, 0x80, 2, 0, 0xAB, 0xCD};
+    static const uint8_t h2[] = {EH_TL_HINT_HRESULT_, EH_TL_HINT_BINARYC_};
+    uint8_t ev[64];
+    size_t n = make_eh_event(ev, 0, 4, meta, sizeof meta, data, sizeof data);
+    struct eh_tl_event tl = {0}, tl2 = {0};
+    KT_EXPECT_EQ(eh_tl_from_eventheader_hinted(&tl, ev, n, h2, sizeof h2), 0);
+    KT_EXPECT_MEM(tl.meta, tl.meta_len,
+                  ((const uint8_t[]){12, 0, 0, 'P', 0, 'h', 0, 0x87, 0x0F, 'b', 0, 0x19}), 12);
+    KT_EXPECT_MEM(tl.data.p, tl.data.len, want_data, sizeof want_data);
+    KT_EXPECT_EQ(eh_tl_from_eventheader(&tl2, ev, n), 0);
+    KT_EXPECT_MEM(tl2.meta, tl2.meta_len,
+                  ((const uint8_t[]){11, 0, 0, 'P', 0, 'h', 0, 0x14, 'b', 0, 0x0E}), 11);
+    eh_tl_event_release(&tl);
+    eh_tl_event_release(&tl2);
+}
+
 /* time -> FILETIME at the ends of FILETIME's range (Documentation/tracelogging.md §5):
  * clamped as Microsoft's encoders do, never wrapped. FILETIME = t * 10^7 +
  * 116444736000000000 (0x019DB1DED53E8000) while that lies in [0, 0x7FFF35F4F06C7FFF].
@@ -516,5 +580,5 @@ KT_MAIN(KT_CASE(test_sha1_vectors), KT_CASE(test_guid_from_name), KT_CASE(test_t
         KT_CASE(test_meta_scalar), KT_CASE(test_meta_strings), KT_CASE(test_meta_struct),
         KT_CASE(test_meta_arrays), KT_CASE(test_meta_tags), KT_CASE(test_meta_errors),
         KT_CASE(test_provider_meta), KT_CASE(test_tp_name), KT_CASE(test_payload_conversions),
-        KT_CASE(test_time_clamp), KT_CASE(test_payload_errors), KT_CASE(test_activity_ids),
-        KT_CASE(test_record_layout))
+        KT_CASE(test_time_clamp), KT_CASE(test_meta_type_hints), KT_CASE(test_payload_errors),
+        KT_CASE(test_activity_ids), KT_CASE(test_record_layout))

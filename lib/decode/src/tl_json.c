@@ -31,9 +31,14 @@
  * Measured with EHCONF_CAPTURE_TL on every case: 7 of 8 golden files identical;
  * field_types differs in 6 events (declared in its golden directive line): errno-lost (4), time-range (1),
  * fixed-format-string + utf-bom-lost (1, event "format_override").
- * Values TraceLogging has but ehconf never writes (SystemTime, Sid, HResult, Win32Error,
- * NTStatus, SocketAddress, CodePointer, DateTimeUtc) decode to the nearest EventHeader
- * rendering (hex bytes or hex integer); custom-schema fields are ENOTSUP.
+ * The OutTypes of libeventheader's type hints (tl_typemap.c: hresult I32+HResult, tid
+ * U32+Tid, codepointer Hex64+CodePointer, socketaddress(c) Binary(C)+SocketAddress,
+ * binaryc BinaryC, ipv6c BinaryC+IPv6) map back to the EventHeader form those
+ * write_event! types have (value32 hex, value32 pid, value64 hex, hex bytes, value128
+ * ip), so they decode as on EventHeader: no JSON difference.
+ * Values TraceLogging has but ehconf never writes (SystemTime, Sid, Win32Error, NTStatus,
+ * DateTimeUtc) decode to the nearest EventHeader rendering (hex bytes or hex integer);
+ * custom-schema fields are ENOTSUP.
  *
  * Bounds: struct nesting deeper than TL_MAX_DEPTH (256) -> E2BIG; more than 64 MiB of
  * JSON for one event -> E2BIG. Malformed input -> EBADMSG with the offset in the blob
