@@ -544,6 +544,50 @@ static void test_activity_ids(void)
     eh_tl_event_release(&tl);
 }
 
+/* Activity ids travel as the 16 bytes EventHeader holds, unchanged (as Microsoft's
+ * tracing-etw passes them; Documentation/tracelogging.md §1), while a uuid FIELD is
+ * byte-swapped into the Windows GUID layout. So ETW tools, which read the activity id
+ * as a GUID (Data1-3 little-endian), show Data1-3 reversed against ehconf's EventHeader
+ * JSON: activity 11223344-5566-7788-99aa-bbccddeeff00 (golden/activity.json) appears as
+ * 44332211-6655-8877-99aa-bbccddeeff00. This pins both halves. */
+static void test_activity_id_byte_order(void)
+{
+    static const uint8_t id[16] = {0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88,
+                                   0x99, 0xAA, 0xBB, 0xCC, 0xDD, 0xEE, 0xFF, 0x00};
+    uint8_t ev[128];
+    /* header with the extension flag, activity extension (16 bytes, chain), metadata
+     * extension of event "A" with one value128 uuid field "g", payload: the same 16 bytes */
+    static const uint8_t h[] = {0x07, 0, 0, 0, 0, 0, 0, 4, 16, 0, 0x02, 0x80};
+    memcpy(ev, h, sizeof h);
+    memcpy(ev + 12, id, 16);
+    static const uint8_t m[] = {6, 0, 0x01, 0x00, 'A', 0, 'g', 0, 0x86, 0x0F};
+    memcpy(ev + 28, m, sizeof m);
+    memcpy(ev + 28 + sizeof m, id, 16);
+    struct eh_tl_event tl = {0};
+    KT_EXPECT_EQ(eh_tl_from_eventheader(&tl, ev, 28 + sizeof m + 16), 0);
+    KT_EXPECT(tl.activity != NULL);
+    if (tl.activity)
+        KT_EXPECT_MEM(tl.activity, 16, id, 16);
+    static const uint8_t swapped[16] = {0x44, 0x33, 0x22, 0x11, 0x66, 0x55, 0x88, 0x77,
+                                        0x99, 0xAA, 0xBB, 0xCC, 0xDD, 0xEE, 0xFF, 0x00};
+    KT_EXPECT_MEM(tl.data.p, tl.data.len, swapped, 16);
+    char text[37];
+    if (tl.activity) {
+        eh_tl_guid_format(tl.activity, text);
+        KT_EXPECT_STR(text, "44332211-6655-8877-99aa-bbccddeeff00");
+    }
+    /* The .tlcap record keeps the bytes as they are (offset 40, tracelogging_wire.h). */
+    static const uint8_t pm[] = {4, 0, 'P', 0};
+    uint8_t guid[16] = {0}, rec[256];
+    size_t size = eh_tl_record_encode(NULL, guid, 1, 11, pm, 4, &tl);
+    KT_EXPECT(size > 0 && size <= sizeof rec);
+    if (size > 0 && size <= sizeof rec) {
+        KT_EXPECT_EQ(eh_tl_record_encode(rec, guid, 1, 11, pm, 4, &tl), size);
+        KT_EXPECT_MEM(rec + 40, 16, id, 16);
+    }
+    eh_tl_event_release(&tl);
+}
+
 /* The .tlcap record layout of ehd_tl.h, offset by offset. */
 static void test_record_layout(void)
 {
@@ -581,4 +625,5 @@ KT_MAIN(KT_CASE(test_sha1_vectors), KT_CASE(test_guid_from_name), KT_CASE(test_t
         KT_CASE(test_meta_arrays), KT_CASE(test_meta_tags), KT_CASE(test_meta_errors),
         KT_CASE(test_provider_meta), KT_CASE(test_tp_name), KT_CASE(test_payload_conversions),
         KT_CASE(test_time_clamp), KT_CASE(test_meta_type_hints), KT_CASE(test_payload_errors),
-        KT_CASE(test_activity_ids), KT_CASE(test_record_layout))
+        KT_CASE(test_activity_ids), KT_CASE(test_activity_id_byte_order),
+        KT_CASE(test_record_layout))
