@@ -150,9 +150,22 @@ function Get-Providers([string]$goldenPath) {
     return @($names.Keys)
 }
 
+# wpr.exe with its output captured; returns @{ Code; Out }. ErrorActionPreference is
+# relaxed around it: WPR writes notes to stderr, which "Stop" would turn into a throw.
+function Invoke-Wpr([string[]]$wprArgs) {
+    $saved = $ErrorActionPreference
+    $ErrorActionPreference = "Continue"
+    try {
+        $text = & wpr.exe @wprArgs 2>&1 | Out-String
+        return @{ Code = $LASTEXITCODE; Out = $text.Trim() }
+    } finally {
+        $ErrorActionPreference = $saved
+    }
+}
+
 $Instance = "ehconf"
 # A recording left by an earlier, interrupted run would make -start fail.
-& wpr.exe -cancel -instancename $Instance 2>&1 | Out-Null
+Invoke-Wpr @("-cancel", "-instancename", $Instance) | Out-Null
 
 $caseDir = Join-Path $Build "cases"
 $caseExes = @(Get-ChildItem -Path $caseDir -Filter "*.exe" -ErrorAction SilentlyContinue)
@@ -166,21 +179,21 @@ foreach ($exe in $caseExes) {
     $etl = Join-Path $Results "$case.etl"
     Remove-Item -Force -ErrorAction SilentlyContinue $etl
     $t0 = Get-Date
-    $start = & wpr.exe -start "$WprProfile!ehconf" -filemode -instancename $Instance 2>&1 | Out-String
-    if ($LASTEXITCODE -ne 0) {
-        Add-Result "etw/$case" "FAIL" ("wpr -start exit $($LASTEXITCODE): " + $start.Trim()) 0
+    $start = Invoke-Wpr @("-start", "$WprProfile!ehconf", "-filemode", "-instancename", $Instance)
+    if ($start.Code -ne 0) {
+        Add-Result "etw/$case" "FAIL" ("wpr -start exit $($start.Code): " + $start.Out) 0
         continue
     }
     $r = Invoke-Guarded $exe.FullName @()
-    $stop = & wpr.exe -stop $etl -instancename $Instance 2>&1 | Out-String
-    $stopCode = $LASTEXITCODE
+    $stop = Invoke-Wpr @("-stop", $etl, "-instancename", $Instance)
+    $stopCode = $stop.Code
     $secs = ((Get-Date) - $t0).TotalSeconds
-    ($r.Out + "`n" + $r.Err + "`n" + $start + $stop) | Set-Content -Encoding utf8 (Join-Path $Results "$case.log")
+    ($r.Out + "`n" + $r.Err + "`n" + $start.Out + "`n" + $stop.Out) | Set-Content -Encoding utf8 (Join-Path $Results "$case.log")
     if ($r.TimedOut) { Add-Result "case/$case" "FAIL" "timed out after $TimeoutSeconds s" $secs }
     elseif ($r.Code -ne 0) { Add-Result "case/$case" "FAIL" "the case itself failed, exit $($r.Code) (see $case.log)" $secs }
     else { Add-Result "case/$case" "PASS" "" $secs }
     if ($stopCode -ne 0 -or -not (Test-Path $etl)) {
-        Add-Result "etw/$case" "FAIL" ("wpr -stop exit $($stopCode): " + $stop.Trim()) $secs
+        Add-Result "etw/$case" "FAIL" ("wpr -stop exit $($stopCode): " + $stop.Out) $secs
         continue
     }
     Add-Result "etw/$case" "PASS" "" $secs

@@ -297,8 +297,9 @@ def test_windows_job_runs_check_ps1_on_the_mingw_build(wf):
 def test_windows_job_records_with_wpr():
     # check.ps1 records each case with WPR and the project's profile (issue 14).
     ps1 = open(os.path.join(REPO, "scripts", "windows", "check.ps1"), encoding="utf-8").read()
-    assert re.search(r"wpr\.exe -start .*ehconf\.wprp|wpr\.exe -start \"\$WprProfile!ehconf\"", ps1)
-    assert "-filemode" in ps1 and "wpr.exe -stop" in ps1
+    assert re.search(r'\$WprProfile = Join-Path \$Repo "scripts\\windows\\ehconf\.wprp"', ps1)
+    assert re.search(r'Invoke-Wpr @\("-start", "\$WprProfile!ehconf", "-filemode"', ps1)
+    assert re.search(r'Invoke-Wpr @\("-stop", \$etl\b', ps1)
     assert "compare_etl.py" in ps1
 
 
