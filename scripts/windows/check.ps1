@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: MIT
 <#
 .SYNOPSIS
-  ehconf on Windows: build (or take a prebuilt build/mingw), run every case under a private
-  ETW session (etwcapture.exe), diff the decoded events against golden/<case>.json and
-  publish the results (JUnit XML + summary). Needs an elevated prompt (ETW sessions).
+  ehconf on Windows: build (or take a prebuilt build/mingw), run every case under its own
+  WPR recording with the project's profile (scripts/windows/ehconf.wprp), keep each as
+  <case>.etl, decode it with `ehdecode --golden` and diff against golden/<case>.json as
+  transport "etw"; publish the results (JUnit XML + summary). Needs an elevated prompt
+  (WPR starts ETW sessions).
 
 .DESCRIPTION
   Build:   -Prebuilt DIR  use DIR (a build/mingw tree cross-built on Linux with
@@ -15,21 +17,29 @@
                           builds are not supported.
   Unit:    every tests\tl\test_tl_*.exe and tests\windows\test_*.exe (KTAP) runs first,
            then tests\windows\runner_selftest.exe judged by harness\runner_selftest.py.
-  Cases:   every <build>\cases\<case>.exe with a golden\<case>.json; the providers to enable
-           are the "n" prefixes (before ':') of the golden events. Each case runs as
-             etwcapture.exe -p P1 -p P2 -o results\<case>.json --tlcap results\<case>.tlcap -- case.exe
-           and the JSON lines are compared with harness/golden.py's compare(...,
-           transport="etw") when Python is available (the same rules as Linux), else with
-           an exact line comparison (order-insensitive when the golden says "unordered").
-  -TdhCheck also asks TDH (an independent decoder) for every event's name and top-level
-           field count (etwcapture --tdh-check); recommended once the plain run passes.
-  Results: <Results>\windows-junit.xml, <Results>\windows-summary.md, one line
-           "N passed, N failed, N skipped" at the end. Exit 1 on any failure.
+  Cases:   every <build>\cases\<case>.exe with a golden\<case>.json runs as
+             wpr -start scripts\windows\ehconf.wprp!ehconf -filemode -instancename ehconf
+             <case>.exe
+             wpr -stop <Results>\<case>.etl -instancename ehconf
+           (item case/<case>: the case's own checks; etw/<case>: the recording).
+  Decode:  with -Ehdecode PATH (an ehdecode that reads .etl, e.g. one built on Windows) and
+           Python, scripts/windows/compare_etl.py decodes every <case>.etl with
+           `ehdecode --golden` and compares it with golden/<case>.json as transport "etw"
+           (harness/golden.py, the same rules as Linux): items etl-golden/<case>. Without
+           it the .etl files are left for the workflow's windows-decode job, which runs the
+           same script on Linux on this job's artifact.
+  -TdhCheck also asks TDH (Microsoft's own TraceLogging decoder, Windows only) for every
+           event's name and top-level field count in each .etl and fails on a
+           disagreement with ehconf's metadata: etwcapture.exe --decode-etl --tdh-check.
+           That is what etwcapture is still for; WPR records, ehdecode decodes.
+  Results: <Results>\windows-junit.xml, <Results>\windows-summary.md, the .etl files, one
+           line "N passed, N failed, N skipped" at the end. Exit 1 on any failure.
 
-  NOT RUN YET: written for a GitHub-hosted windows-2022 runner (admin) but never executed
-  on Windows. The cases build with mingw (cases/windows/case_runner.c stands in for
-  kselftest_harness.h, one process per test) and pass under wine (make check-wine), but
-  wine has no ETW, so the capture half of this script has never delivered an event.
+  NOT RUN YET: written for a GitHub-hosted windows-2022 runner (admin, wpr.exe in
+  System32) but never executed on Windows. The cases build with mingw
+  (cases/windows/case_runner.c stands in for kselftest_harness.h, one process per test)
+  and pass under wine (make check-wine), but wine has no ETW and no WPR, so the capture
+  half of this script has never recorded an event.
 #>
 param(
     [string]$Prebuilt = "",
@@ -37,6 +47,7 @@ param(
     [string]$CC = "gcc",
     [string]$Results = "build\results\windows",
     [int]$TimeoutSeconds = 300,
+    [string]$Ehdecode = "",
     [switch]$TdhCheck
 )
 
@@ -58,7 +69,10 @@ if ($Prebuilt) {
     $Build = Join-Path $Repo "build\mingw"
 }
 $EtwCapture = Join-Path $Build "bin\etwcapture.exe"
-if (-not (Test-Path $EtwCapture)) { Fail-Usage "$EtwCapture not found" }
+if ($TdhCheck -and -not (Test-Path $EtwCapture)) { Fail-Usage "-TdhCheck: $EtwCapture not found" }
+$WprProfile = Join-Path $Repo "scripts\windows\ehconf.wprp"
+$Wpr = (Get-Command "wpr.exe" -ErrorAction SilentlyContinue)
+if (-not $Wpr) { Fail-Usage "wpr.exe not found (Windows Performance Recorder: System32 on Windows 10+)" }
 New-Item -ItemType Directory -Force -Path $Results | Out-Null
 $Results = (Resolve-Path $Results).Path
 
@@ -126,7 +140,8 @@ if (-not (Test-Path $selftest)) {
     }
 }
 
-# ---- cases under ETW ------------------------------------------------------------------
+# ---- cases under WPR ------------------------------------------------------------------
+# The providers of a case: the "n" prefixes (before ':') of its golden events.
 function Get-Providers([string]$goldenPath) {
     $names = @{}
     foreach ($line in Get-Content -Encoding utf8 $goldenPath) {
@@ -135,31 +150,22 @@ function Get-Providers([string]$goldenPath) {
     return @($names.Keys)
 }
 
-function Compare-Golden([string]$case, [string]$goldenPath, [string]$capturePath) {
-    if ($python) {
-        $script = @"
-import sys
-sys.path.insert(0, r'$Repo\harness')
-from golden import compare
-g = open(r'$goldenPath', encoding='utf-8').read()
-c = open(r'$capturePath', encoding='utf-8').read()
-r = compare(g, c, '$case', transport='etw')
-print(r.message)
-sys.exit(0 if r.ok else 1)
-"@
-        $msg = $script | & $python - 2>&1 | Out-String
-        return @{ Ok = ($LASTEXITCODE -eq 0); Message = $msg.Trim() }
+# wpr.exe with its output captured; returns @{ Code; Out }. ErrorActionPreference is
+# relaxed around it: WPR writes notes to stderr, which "Stop" would turn into a throw.
+function Invoke-Wpr([string[]]$wprArgs) {
+    $saved = $ErrorActionPreference
+    $ErrorActionPreference = "Continue"
+    try {
+        $text = & wpr.exe @wprArgs 2>&1 | Out-String
+        return @{ Code = $LASTEXITCODE; Out = $text.Trim() }
+    } finally {
+        $ErrorActionPreference = $saved
     }
-    # Fallback without Python: exact lines, directives skipped.
-    $g = Get-Content -Encoding utf8 $goldenPath | Where-Object { $_ -and $_ -notmatch '^\{"ehconf":' }
-    $c = Get-Content -Encoding utf8 $capturePath | Where-Object { $_ }
-    if ((Get-Content -Encoding utf8 $goldenPath -TotalCount 5) -match '"order":\s*"unordered"') {
-        $g = $g | Sort-Object; $c = $c | Sort-Object
-    }
-    $d = Compare-Object -ReferenceObject @($g) -DifferenceObject @($c) -SyncWindow 0
-    if (-not $d) { return @{ Ok = $true; Message = "identical (exact comparison, no Python)" } }
-    return @{ Ok = $false; Message = "$(@($d).Count) lines differ (exact comparison, no Python); first: $(($d | Select-Object -First 1).InputObject)" }
 }
+
+$Instance = "ehconf"
+# A recording left by an earlier, interrupted run would make -start fail.
+Invoke-Wpr @("-cancel", "-instancename", $Instance) | Out-Null
 
 $caseDir = Join-Path $Build "cases"
 $caseExes = @(Get-ChildItem -Path $caseDir -Filter "*.exe" -ErrorAction SilentlyContinue)
@@ -170,30 +176,48 @@ foreach ($exe in $caseExes) {
     $case = $exe.BaseName
     $golden = Join-Path $Repo "golden\$case.json"
     if (-not (Test-Path $golden)) { Add-Result "etw/$case" "SKIP" "no golden\$case.json" 0; continue }
-    $providers = Get-Providers $golden
-    $json = Join-Path $Results "$case.json"
-    $tlcap = Join-Path $Results "$case.tlcap"
-    $capArgs = @()
-    foreach ($p in $providers) { $capArgs += @("-p", $p) }
-    if ($TdhCheck) { $capArgs += "--tdh-check" }
-    $capArgs += @("-o", $json, "--tlcap", $tlcap, "--", $exe.FullName)
+    $etl = Join-Path $Results "$case.etl"
+    Remove-Item -Force -ErrorAction SilentlyContinue $etl
     $t0 = Get-Date
-    $r = Invoke-Guarded $EtwCapture $capArgs
-    $secs = ((Get-Date) - $t0).TotalSeconds
-    ($r.Out + "`n" + $r.Err) | Set-Content -Encoding utf8 (Join-Path $Results "$case.log")
-    if ($r.TimedOut) { Add-Result "etw/$case" "FAIL" "timed out after $TimeoutSeconds s" $secs; continue }
-    # (if/elseif, not switch: `continue` inside a PowerShell switch does not leave the loop)
-    if ($r.Code -eq 3) {
-        Add-Result "case/$case" "FAIL" "the case itself failed (see $case.log)" $secs
-    } elseif ($r.Code -eq 1) {
-        Add-Result "etw/$case" "FAIL" ("events lost or undecodable: " + $r.Err) $secs
-        continue
-    } elseif ($r.Code -ne 0) {
-        Add-Result "etw/$case" "FAIL" ("etwcapture exit $($r.Code): " + $r.Err) $secs
+    $start = Invoke-Wpr @("-start", "$WprProfile!ehconf", "-filemode", "-instancename", $Instance)
+    if ($start.Code -ne 0) {
+        Add-Result "etw/$case" "FAIL" ("wpr -start exit $($start.Code): " + $start.Out) 0
         continue
     }
-    $cmp = Compare-Golden $case $golden $json
-    if ($cmp.Ok) { Add-Result "golden/$case" "PASS" "" $secs } else { Add-Result "golden/$case" "FAIL" $cmp.Message $secs }
+    $r = Invoke-Guarded $exe.FullName @()
+    $stop = Invoke-Wpr @("-stop", $etl, "-instancename", $Instance)
+    $stopCode = $stop.Code
+    $secs = ((Get-Date) - $t0).TotalSeconds
+    ($r.Out + "`n" + $r.Err + "`n" + $start.Out + "`n" + $stop.Out) | Set-Content -Encoding utf8 (Join-Path $Results "$case.log")
+    if ($r.TimedOut) { Add-Result "case/$case" "FAIL" "timed out after $TimeoutSeconds s" $secs }
+    elseif ($r.Code -ne 0) { Add-Result "case/$case" "FAIL" "the case itself failed, exit $($r.Code) (see $case.log)" $secs }
+    else { Add-Result "case/$case" "PASS" "" $secs }
+    if ($stopCode -ne 0 -or -not (Test-Path $etl)) {
+        Add-Result "etw/$case" "FAIL" ("wpr -stop exit $($stopCode): " + $stop.Out) $secs
+        continue
+    }
+    Add-Result "etw/$case" "PASS" "" $secs
+    if ($TdhCheck) {
+        $capArgs = @()
+        foreach ($p in (Get-Providers $golden)) { $capArgs += @("-p", $p) }
+        $capArgs += @("--tdh-check", "-o", (Join-Path $Results "$case.tdh.json"), "--decode-etl", $etl)
+        $t = Invoke-Guarded $EtwCapture $capArgs
+        if ($t.Code -eq 0) { Add-Result "tdh/$case" "PASS" "" 0 }
+        else { Add-Result "tdh/$case" "FAIL" ("etwcapture --tdh-check exit $($t.Code): " + $t.Err) 0 }
+    }
+}
+
+# ---- decode the .etl files and compare with golden/ --------------------------------------
+if (-not $Ehdecode) {
+    Add-Result "etl-golden" "SKIP" "no -Ehdecode: the .etl files are decoded by the windows-decode job (scripts/windows/compare_etl.py on Linux)" 0
+} elseif (-not $python) {
+    Add-Result "etl-golden" "FAIL" "-Ehdecode needs Python on PATH for scripts/windows/compare_etl.py" 0
+} else {
+    $out = & $python (Join-Path $Repo "scripts\windows\compare_etl.py") --ehdecode $Ehdecode $Results 2>&1 | Out-String
+    $out | Set-Content -Encoding utf8 (Join-Path $Results "compare_etl.log")
+    foreach ($line in ($out -split "`r?`n")) {
+        if ($line -match '^(PASS|FAIL|SKIP) (\S+): (.*)$') { Add-Result $Matches[2] $Matches[1] $Matches[3] 0 }
+    }
 }
 
 # ---- publish ----------------------------------------------------------------------------
@@ -216,7 +240,7 @@ foreach ($c in $cases) {
 [void]$xml.AppendLine("</testsuite>")
 $xml.ToString() | Set-Content -Encoding utf8 (Join-Path $Results "windows-junit.xml")
 
-$md = @("# ehconf on Windows (ETW)", "", "| test | result | note |", "|---|---|---|")
+$md = @("# ehconf on Windows (ETW, recorded with WPR)", "", "| test | result | note |", "|---|---|---|")
 foreach ($c in $cases) { $md += "| $($c.Name) | $($c.Status) | $((($c.Message -split "`n")[0]) -replace '\|', '/') |" }
 $md += ""
 $md += "$pass passed, $fail failed, $skip skipped"

@@ -294,8 +294,35 @@ def test_windows_job_runs_check_ps1_on_the_mingw_build(wf):
     assert str((s[up].get("with") or {}).get("name", "")).startswith("ehconf-windows")
 
 
+def test_windows_job_records_with_wpr():
+    # check.ps1 records each case with WPR and the project's profile (issue 14).
+    ps1 = open(os.path.join(REPO, "scripts", "windows", "check.ps1"), encoding="utf-8").read()
+    assert re.search(r'\$WprProfile = Join-Path \$Repo "scripts\\windows\\ehconf\.wprp"', ps1)
+    assert re.search(r'Invoke-Wpr @\("-start", "\$WprProfile!ehconf", "-filemode"', ps1)
+    assert re.search(r'Invoke-Wpr @\("-stop", \$etl\b', ps1)
+    assert "compare_etl.py" in ps1
+
+
+def test_windows_etl_is_decoded_and_compared(wf):
+    j = job(wf, "windows-decode")
+    assert "windows" in (j.get("needs") or []), "windows-decode must wait for the windows job"
+    assert str(j.get("if", "")).strip() == "always()", "decode whatever the windows job left"
+    assert j.get("continue-on-error") is True, "never run yet: must not fail the workflow"
+    assert j.get("timeout-minutes"), "windows-decode: no timeout-minutes"
+    s = steps(j)
+    mk = find(s, lambda x: re.search(r"make\s.*build/gcc/bin/ehdecode", runs(x)), "builds ehdecode")
+    dl = find(s, uses("actions/download-artifact"), "downloads the windows results")
+    assert (s[dl].get("with") or {}).get("name") == "ehconf-windows"
+    cmp_ = find(s, lambda x: "scripts/windows/compare_etl.py" in runs(x), "runs compare_etl.py")
+    assert "--junit ci-artifacts/junit/" in runs(s[cmp_])
+    up = find(s, uses("actions/upload-artifact"), "uploads the decode results")
+    assert always(s[up]) and mk < cmp_ and dl < cmp_ < up
+    assert str((s[up].get("with") or {}).get("name", "")).startswith("ehconf-windows")
+
+
 def test_windows_results_are_published(wf):
-    assert "windows" in (job(wf, "publish-test-results").get("needs") or [])
+    needs = job(wf, "publish-test-results").get("needs") or []
+    assert "windows" in needs and "windows-decode" in needs
 
 
 def test_windows_job_is_marked_never_run(text):

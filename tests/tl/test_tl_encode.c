@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "eventheader.h" /* EH_TL_HINT_*_ */
 #include "tl_encode.h"
 #include "ktap.h"
 
@@ -404,6 +405,112 @@ static void test_payload_conversions(void)
     eh_tl_event_release(&tl);
 }
 
+/* Type hints (Documentation/tracelogging.md §5): write_event! types that share their
+ * EventHeader form with another type get Microsoft's InType/OutType on TraceLogging.
+ *   h value32 hex (84 03)            HRESULT        -> I32 + HResult       87 0F
+ *   t value32 pid (84 05)            TID            -> U32 + Tid           88 06
+ *   c value64 hex (85 03)            CODEPOINTER    -> Hex64 + CodePointer 95 25
+ *   s str8 hex_bytes (8A 09)         SOCKETADDRESS  -> Binary + SockAddr   8E 0A
+ *   S str8 hex_bytes (8A 09)         SOCKETADDRESSC -> BinaryC + SockAddr  99 0A
+ *   b str8 hex_bytes (8A 09)         BINARYC        -> BinaryC             19
+ *   i value128 ip_address (86 11)    IPV6C          -> BinaryC + IPv6      99 09
+ *   v varray value32 hex (C4 03)     HRESULT        -> I32 + HResult, vcount C7 0F
+ *   x value32 signed (84 02)         HRESULT        -> ignored (not hex): I32 07
+ *   n value32 hex (84 03)            none           -> Hex32               14
+ * Size: 2 + 1 (tags) + 2 ("E\0") + 4*7 + 3*3 = 42. Without hints the same metadata maps
+ * as before (h -> Hex32 14, t -> U32 + Pid 88 05, ...), and the cache keeps the two apart. */
+static void test_meta_type_hints(void)
+{
+    static const uint8_t eh[] = {'E',  0,    'h',  0,    0x84, 0x03, 't',  0,    0x84, 0x05, 'c',
+                                 0,    0x85, 0x03, 's',  0,    0x8A, 0x09, 'S',  0,    0x8A, 0x09,
+                                 'b',  0,    0x8A, 0x09, 'i',  0,    0x86, 0x11, 'v',  0,    0xC4,
+                                 0x03, 'x',  0,    0x84, 0x02, 'n',  0,    0x84, 0x03};
+    static const uint8_t hints[] = {EH_TL_HINT_HRESULT_,        EH_TL_HINT_TID_,
+                                    EH_TL_HINT_CODEPOINTER_,    EH_TL_HINT_SOCKETADDRESS_,
+                                    EH_TL_HINT_SOCKETADDRESSC_, EH_TL_HINT_BINARYC_,
+                                    EH_TL_HINT_IPV6C_,          EH_TL_HINT_HRESULT_,
+                                    EH_TL_HINT_HRESULT_,        0};
+    static const uint8_t want[] = {42,   0,    0x00, 'E', 0,    'h',  0,   0x87, 0x0F, 't',  0,
+                                   0x88, 0x06, 'c',  0,   0x95, 0x25, 's', 0,    0x8E, 0x0A, 'S',
+                                   0,    0x99, 0x0A, 'b', 0,    0x19, 'i', 0,    0x99, 0x09, 'v',
+                                   0,    0xC7, 0x0F, 'x', 0,    0x07, 'n', 0,    0x14};
+    struct eh_buf_ b = {0};
+    KT_EXPECT_EQ(eh_tl_build_event_meta_hinted(&b, eh, sizeof eh, 0, hints, sizeof hints), 0);
+    KT_EXPECT_MEM(b.p, b.len, want, sizeof want);
+    b.len = 0;
+    /* No hints: h Hex32, t U32+Pid, c Hex64, s/S/b Binary, i Binary+IPv6, v Hex32 vcount
+     * (size 5 + 3 + 4 + 3 + 3 + 3 + 3 + 4 + 3 + 3 + 3 = 37). */
+    static const uint8_t plain[] = {37,   0,    0x00, 'E',  0,    'h', 0,    0x14, 't', 0,
+                                    0x88, 0x05, 'c',  0,    0x15, 's', 0,    0x0E, 'S', 0,
+                                    0x0E, 'b',  0,    0x0E, 'i',  0,   0x8E, 0x09, 'v', 0,
+                                    0x54, 'x',  0,    0x07, 'n',  0,   0x14};
+    KT_EXPECT_EQ(eh_tl_build_event_meta(&b, eh, sizeof eh, 0), 0);
+    KT_EXPECT_MEM(b.p, b.len, plain, sizeof plain);
+    eh_buf_free(&b);
+
+    /* Through the translation cache: the same EventHeader event with and without hints
+     * gives the two metadata blobs; the payload is converted alike (u16 byte counts). */
+    static const uint8_t meta[] = {'P', 0, 'h', 0, 0x84, 0x03, 'b', 0, 0x8A, 0x09};
+    static const uint8_t data[] = {0x05, 0x40, 0x00, 0x80, 2, 0, 0xAB, 0xCD};
+    static const uint8_t want_data[] = {0x05, 0x40, 0x00, 0x80, 2, 0, 0xAB, 0xCD};
+    static const uint8_t h2[] = {EH_TL_HINT_HRESULT_, EH_TL_HINT_BINARYC_};
+    uint8_t ev[64];
+    size_t n = make_eh_event(ev, 0, 4, meta, sizeof meta, data, sizeof data);
+    struct eh_tl_event tl = {0}, tl2 = {0};
+    KT_EXPECT_EQ(eh_tl_from_eventheader_hinted(&tl, ev, n, h2, sizeof h2), 0);
+    KT_EXPECT_MEM(tl.meta, tl.meta_len,
+                  ((const uint8_t[]){12, 0, 0, 'P', 0, 'h', 0, 0x87, 0x0F, 'b', 0, 0x19}), 12);
+    KT_EXPECT_MEM(tl.data.p, tl.data.len, want_data, sizeof want_data);
+    KT_EXPECT_EQ(eh_tl_from_eventheader(&tl2, ev, n), 0);
+    KT_EXPECT_MEM(tl2.meta, tl2.meta_len,
+                  ((const uint8_t[]){11, 0, 0, 'P', 0, 'h', 0, 0x14, 'b', 0, 0x0E}), 11);
+    eh_tl_event_release(&tl);
+    eh_tl_event_release(&tl2);
+}
+
+/* time -> FILETIME at the ends of FILETIME's range (Documentation/tracelogging.md §5):
+ * clamped as Microsoft's encoders do, never wrapped. FILETIME = t * 10^7 +
+ * 116444736000000000 (0x019DB1DED53E8000) while that lies in [0, 0x7FFF35F4F06C7FFF].
+ *   t = -11644473600 (1601-01-01):   -116444736000000000 + E = 0
+ *   t = -11644473601:                below 0 -> 0 (was 2^64 - 10^7 when wrapped)
+ *   t = INT64_MIN:                   -> 0 (was 0 + E wrapped: 1970-01-01)
+ *   t = 910670515199 (the last second Windows dates, 30827-12-31T23:59:59):
+ *     9106705151990000000 + E = 9223149887990000000 = 0x7FFF35F4EFD3E980
+ *   t = 910670515200:                over 0x7FFF35F4F06C7FFF -> 0x7FFF35F4F06C7FFF
+ *   t = INT64_MAX:                   -> 0x7FFF35F4F06C7FFF (was 2^64 - 10^7 + E wrapped)
+ *   value32 t = INT32_MIN:           -21474836480000000 + E = 94969899520000000 = 0x0151669ED53E8000 */
+static void test_time_clamp(void)
+{
+    static const uint8_t meta[] = {
+        'P', 0,    'a',  0,   0x85, 0x06, 'b',  0,   0x85, 0x06, 'c',  0,   0x85, 0x06, 'd',
+        0,   0x85, 0x06, 'e', 0,    0x85, 0x06, 'f', 0,    0x85, 0x06, 'g', 0,    0x84, 0x06,
+    };
+    static const uint8_t data[] = {
+        0x00, 0x6F, 0xEF, 0x49, 0xFD, 0xFF, 0xFF, 0xFF, /* -11644473600 */
+        0xFF, 0x6E, 0xEF, 0x49, 0xFD, 0xFF, 0xFF, 0xFF, /* -11644473601 */
+        0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, /* INT64_MIN */
+        0xFF, 0x4B, 0x31, 0x08, 0xD4, 0x00, 0x00, 0x00, /* 910670515199 */
+        0x00, 0x4C, 0x31, 0x08, 0xD4, 0x00, 0x00, 0x00, /* 910670515200 */
+        0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F, /* INT64_MAX */
+        0x00, 0x00, 0x00, 0x80,                         /* value32 INT32_MIN */
+    };
+    static const uint8_t want[] = {
+        0,    0,    0,    0,    0,    0,    0,    0,    /* 0 */
+        0,    0,    0,    0,    0,    0,    0,    0,    /* 0 */
+        0,    0,    0,    0,    0,    0,    0,    0,    /* 0 */
+        0x80, 0xE9, 0xD3, 0xEF, 0xF4, 0x35, 0xFF, 0x7F, /* 0x7FFF35F4EFD3E980 */
+        0xFF, 0x7F, 0x6C, 0xF0, 0xF4, 0x35, 0xFF, 0x7F, /* 0x7FFF35F4F06C7FFF */
+        0xFF, 0x7F, 0x6C, 0xF0, 0xF4, 0x35, 0xFF, 0x7F, /* 0x7FFF35F4F06C7FFF */
+        0x00, 0x80, 0x3E, 0xD5, 0x9E, 0x66, 0x51, 0x01, /* 0x0151669ED53E8000 */
+    };
+    uint8_t ev[256];
+    size_t n = make_eh_event(ev, 0, 4, meta, sizeof meta, data, sizeof data);
+    struct eh_tl_event tl = {0};
+    KT_EXPECT_EQ(eh_tl_from_eventheader(&tl, ev, n), 0);
+    KT_EXPECT_MEM(tl.data.p, tl.data.len, want, sizeof want);
+    eh_tl_event_release(&tl);
+}
+
 static void test_payload_errors(void)
 {
     static const uint8_t meta[] = {'P', 0, 'z', 0, 0x07};
@@ -434,6 +541,50 @@ static void test_activity_ids(void)
     KT_EXPECT(tl.activity == ev + 12);
     KT_EXPECT(tl.related == ev + 28);
     KT_EXPECT_MEM(tl.data.p, tl.data.len, ((const uint8_t[]){7}), 1);
+    eh_tl_event_release(&tl);
+}
+
+/* Activity ids travel as the 16 bytes EventHeader holds, unchanged (as Microsoft's
+ * tracing-etw passes them; Documentation/tracelogging.md §1), while a uuid FIELD is
+ * byte-swapped into the Windows GUID layout. So ETW tools, which read the activity id
+ * as a GUID (Data1-3 little-endian), show Data1-3 reversed against ehconf's EventHeader
+ * JSON: activity 11223344-5566-7788-99aa-bbccddeeff00 (golden/activity.json) appears as
+ * 44332211-6655-8877-99aa-bbccddeeff00. This pins both halves. */
+static void test_activity_id_byte_order(void)
+{
+    static const uint8_t id[16] = {0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88,
+                                   0x99, 0xAA, 0xBB, 0xCC, 0xDD, 0xEE, 0xFF, 0x00};
+    uint8_t ev[128];
+    /* header with the extension flag, activity extension (16 bytes, chain), metadata
+     * extension of event "A" with one value128 uuid field "g", payload: the same 16 bytes */
+    static const uint8_t h[] = {0x07, 0, 0, 0, 0, 0, 0, 4, 16, 0, 0x02, 0x80};
+    memcpy(ev, h, sizeof h);
+    memcpy(ev + 12, id, 16);
+    static const uint8_t m[] = {6, 0, 0x01, 0x00, 'A', 0, 'g', 0, 0x86, 0x0F};
+    memcpy(ev + 28, m, sizeof m);
+    memcpy(ev + 28 + sizeof m, id, 16);
+    struct eh_tl_event tl = {0};
+    KT_EXPECT_EQ(eh_tl_from_eventheader(&tl, ev, 28 + sizeof m + 16), 0);
+    KT_EXPECT(tl.activity != NULL);
+    if (tl.activity)
+        KT_EXPECT_MEM(tl.activity, 16, id, 16);
+    static const uint8_t swapped[16] = {0x44, 0x33, 0x22, 0x11, 0x66, 0x55, 0x88, 0x77,
+                                        0x99, 0xAA, 0xBB, 0xCC, 0xDD, 0xEE, 0xFF, 0x00};
+    KT_EXPECT_MEM(tl.data.p, tl.data.len, swapped, 16);
+    char text[37];
+    if (tl.activity) {
+        eh_tl_guid_format(tl.activity, text);
+        KT_EXPECT_STR(text, "44332211-6655-8877-99aa-bbccddeeff00");
+    }
+    /* The .tlcap record keeps the bytes as they are (offset 40, tracelogging_wire.h). */
+    static const uint8_t pm[] = {4, 0, 'P', 0};
+    uint8_t guid[16] = {0}, rec[256];
+    size_t size = eh_tl_record_encode(NULL, guid, 1, 11, pm, 4, &tl);
+    KT_EXPECT(size > 0 && size <= sizeof rec);
+    if (size > 0 && size <= sizeof rec) {
+        KT_EXPECT_EQ(eh_tl_record_encode(rec, guid, 1, 11, pm, 4, &tl), size);
+        KT_EXPECT_MEM(rec + 40, 16, id, 16);
+    }
     eh_tl_event_release(&tl);
 }
 
@@ -473,4 +624,6 @@ KT_MAIN(KT_CASE(test_sha1_vectors), KT_CASE(test_guid_from_name), KT_CASE(test_t
         KT_CASE(test_meta_scalar), KT_CASE(test_meta_strings), KT_CASE(test_meta_struct),
         KT_CASE(test_meta_arrays), KT_CASE(test_meta_tags), KT_CASE(test_meta_errors),
         KT_CASE(test_provider_meta), KT_CASE(test_tp_name), KT_CASE(test_payload_conversions),
-        KT_CASE(test_payload_errors), KT_CASE(test_activity_ids), KT_CASE(test_record_layout))
+        KT_CASE(test_time_clamp), KT_CASE(test_meta_type_hints), KT_CASE(test_payload_errors),
+        KT_CASE(test_activity_ids), KT_CASE(test_activity_id_byte_order),
+        KT_CASE(test_record_layout))

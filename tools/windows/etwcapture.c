@@ -3,6 +3,11 @@
  * etwcapture: runs one ehconf case under its own ETW session and prints the captured
  * TraceLogging events as the same JSON lines as `ehdecode --golden`.
  *
+ * The Windows runner (scripts/windows/check.ps1) records with WPR and decodes with
+ * ehdecode; what it still takes from etwcapture is --tdh-check on the WPR .etl
+ * (--decode-etl): TDH, Microsoft's own decoder, exists only on Windows. -g prints the
+ * provider GUIDs that scripts/windows/ehconf.wprp lists.
+ *
  *   etwcapture -p EhconfStructs [-p ...] -o structs.json [--tlcap structs.tlcap] -- structs.exe
  *
  * Steps: StartTraceW (file mode, unique session name, BufferSize >= 64 KB) ->
@@ -67,7 +72,7 @@ static void usage(FILE *to)
     fputs("usage: etwcapture -p PROVIDER [-p ...] [-o OUT.json] [--tlcap OUT.tlcap]\n"
           "                  [--etl FILE.etl] [--keep-etl] [--buffer-kb N] [--tdh-check]\n"
           "                  -- CASE.exe [ARGS]\n"
-          "       etwcapture -p PROVIDER [...] [-o OUT.json] --decode-etl FILE.etl\n"
+          "       etwcapture -p PROVIDER [...] [-o OUT.json] [--tdh-check] --decode-etl FILE.etl\n"
           "       etwcapture -g PROVIDER      (prints the provider GUID)\n"
           "Runs CASE under a private ETW session enabled for the providers (GUID = name hash)\n"
           "and prints the TraceLogging events as `ehdecode --golden` JSON lines.\n"

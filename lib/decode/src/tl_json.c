@@ -12,9 +12,11 @@
  * | name                  | EventHeader JSON                       | TraceLogging JSON                    |
  * |-----------------------|----------------------------------------|--------------------------------------|
  * | errno-lost            | value32 errno: "ENOENT(2)"             | I32: 2                               |
- * | time-range            | any int64 seconds                      | t*10^7 + 116444736000000000 wraps    |
- * |                       |                                        | mod 2^64 beyond about +-9.2e11 s     |
- * |                       |                                        | (~29,000 years): another date        |
+ * | time-range            | any int64 seconds                      | t*10^7 + 116444736000000000 clamped  |
+ * |                       |                                        | to [0, 0x7FFF35F4F06C7FFF] as        |
+ * |                       |                                        | Microsoft's encoders do: before 1601 |
+ * |                       |                                        | -> 1601-01-01T00:00:00, after        |
+ * |                       |                                        | 30827-12-31T23:59:59 -> that second  |
  * | utf-bom-lost          | utf_bom formats sniff a BOM            | read as UTF-8 / UTF-16 only          |
  * | fixed-format-string   | str8/binary + int/float/... format     | the bytes as a string or hex;        |
  * |                       | renders a value (§4.12), empty: null   | empty: ""                            |
@@ -31,9 +33,14 @@
  * fixed-format-string + utf-bom-lost (1, event "format_override").
  * FileTime fractions and SystemTime (Windows writers, .etl files) print as dates with a
  * fraction (Documentation/tracelogging.md §5, "Times from Windows writers").
- * Values TraceLogging has but ehconf never writes (SystemTime, Sid, HResult, Win32Error,
- * NTStatus, SocketAddress, CodePointer, DateTimeUtc) decode to the nearest EventHeader
- * rendering (hex bytes or hex integer); custom-schema fields are ENOTSUP.
+ * The OutTypes of libeventheader's type hints (tl_typemap.c: hresult I32+HResult, tid
+ * U32+Tid, codepointer Hex64+CodePointer, socketaddress(c) Binary(C)+SocketAddress,
+ * binaryc BinaryC, ipv6c BinaryC+IPv6) map back to the EventHeader form those
+ * write_event! types have (value32 hex, value32 pid, value64 hex, hex bytes, value128
+ * ip), so they decode as on EventHeader: no JSON difference.
+ * Values TraceLogging has but ehconf never writes (Sid, Win32Error, NTStatus,
+ * DateTimeUtc) decode to the nearest EventHeader rendering (hex bytes or hex integer);
+ * custom-schema fields are ENOTSUP.
  *
  * Bounds: struct nesting deeper than TL_MAX_DEPTH (256) -> E2BIG; more than 64 MiB of
  * JSON for one event -> E2BIG. Malformed input -> EBADMSG with the offset in the blob

@@ -146,7 +146,26 @@ typedef struct eh_item {
     uint8_t kind;
     uint8_t encoding;
     uint8_t format;
+    /* EH_TL_HINT_*_: the TraceLogging type of a write_event! type whose EventHeader form it
+     * shares with another (hresult is i32_hex on EventHeader, I32 + HResult on ETW). It
+     * sits in what was tail padding, so eh_item keeps its size and offsets. */
+    uint8_t tl_hint_;
 } eh_item;
+
+/* TraceLogging type hints (eh_item.tl_hint_): read only by the TraceLogging backends,
+ * which give these fields Microsoft's InType/OutType (Documentation/tracelogging.md §5);
+ * the EventHeader bytes do not change. */
+enum {
+    EH_TL_HINT_NONE_ = 0,
+    EH_TL_HINT_HRESULT_ = 1,        /* value32 hex_int      -> I32 + HResult */
+    EH_TL_HINT_TID_ = 2,            /* value32 pid          -> U32 + Tid */
+    EH_TL_HINT_CODEPOINTER_ = 3,    /* value32/64 hex_int   -> Hex32/Hex64 + CodePointer */
+    EH_TL_HINT_SOCKETADDRESS_ = 4,  /* counted hex_bytes    -> Binary + SocketAddress */
+    EH_TL_HINT_SOCKETADDRESSC_ = 5, /* counted hex_bytes    -> BinaryC + SocketAddress */
+    EH_TL_HINT_BINARYC_ = 6,        /* counted hex_bytes    -> BinaryC */
+    EH_TL_HINT_IPV6C_ = 7,          /* value128 ip_address  -> BinaryC + IPv6 */
+    EH_TL_HINT_MAX_ = 8,
+};
 
 /* ------------------------------------------------------------------------ */
 /* Providers                                                                */
@@ -293,14 +312,16 @@ size_t eh_strnlen32_(const uint32_t *s, size_t max);
     EH_SCALAR_(name, uint8_t, EH_ENC_VALUE8, EH_FMT_STRING8, v, __VA_ARGS__)
 #define EH_CHAR16(name, v, ...) \
     EH_SCALAR_(name, uint16_t, EH_ENC_VALUE16, EH_FMT_STRING_UTF, v, __VA_ARGS__)
-#define EH_CODEPOINTER(name, v, ...) \
-    EH_SCALAR_(name, uintptr_t, EH_ENC_VALUE_PTR, EH_FMT_HEX_INT, v, __VA_ARGS__)
+#define EH_CODEPOINTER(name, v, ...)                                 \
+    EH_SCALAR_(name, uintptr_t, EH_ENC_VALUE_PTR, EH_FMT_HEX_INT, v, \
+               .tl_hint_ = EH_TL_HINT_CODEPOINTER_, __VA_ARGS__)
 #define EH_ERRNO(name, v, ...) \
     EH_SCALAR_(name, int32_t, EH_ENC_VALUE32, EH_FMT_ERRNO, v, __VA_ARGS__)
 #define EH_F32(name, v, ...) EH_SCALAR_(name, float, EH_ENC_VALUE32, EH_FMT_FLOAT, v, __VA_ARGS__)
 #define EH_F64(name, v, ...) EH_SCALAR_(name, double, EH_ENC_VALUE64, EH_FMT_FLOAT, v, __VA_ARGS__)
-#define EH_HRESULT(name, v, ...) \
-    EH_SCALAR_(name, int32_t, EH_ENC_VALUE32, EH_FMT_HEX_INT, v, __VA_ARGS__)
+#define EH_HRESULT(name, v, ...)                                                                  \
+    EH_SCALAR_(name, int32_t, EH_ENC_VALUE32, EH_FMT_HEX_INT, v, .tl_hint_ = EH_TL_HINT_HRESULT_, \
+               __VA_ARGS__)
 #define EH_I8(name, v, ...) \
     EH_SCALAR_(name, int8_t, EH_ENC_VALUE8, EH_FMT_SIGNED_INT, v, __VA_ARGS__)
 #define EH_I8_HEX(name, v, ...) \
@@ -326,7 +347,9 @@ size_t eh_strnlen32_(const uint32_t *s, size_t max);
     EH_SCALAR_(name, uintptr_t, EH_ENC_VALUE_PTR, EH_FMT_HEX_INT, v, __VA_ARGS__)
 #define EH_PORT(name, v, ...) \
     EH_SCALAR_(name, uint16_t, EH_ENC_VALUE16, EH_FMT_PORT, v, __VA_ARGS__)
-#define EH_TID(name, v, ...) EH_SCALAR_(name, uint32_t, EH_ENC_VALUE32, EH_FMT_PID, v, __VA_ARGS__)
+#define EH_TID(name, v, ...)                                                               \
+    EH_SCALAR_(name, uint32_t, EH_ENC_VALUE32, EH_FMT_PID, v, .tl_hint_ = EH_TL_HINT_TID_, \
+               __VA_ARGS__)
 #define EH_TIME32(name, v, ...) \
     EH_SCALAR_(name, int32_t, EH_ENC_VALUE32, EH_FMT_TIME, v, __VA_ARGS__)
 #define EH_TIME64(name, v, ...) \
@@ -355,8 +378,9 @@ size_t eh_strnlen32_(const uint32_t *s, size_t max);
 #define EH_IPV4(name, p, ...) EH_FIXED_(name, 4, EH_ENC_VALUE32, EH_FMT_IP_ADDRESS, p, __VA_ARGS__)
 #define EH_IPV6(name, p, ...) \
     EH_FIXED_(name, 16, EH_ENC_VALUE128, EH_FMT_IP_ADDRESS, p, __VA_ARGS__)
-#define EH_IPV6C(name, p, ...) \
-    EH_FIXED_(name, 16, EH_ENC_VALUE128, EH_FMT_IP_ADDRESS, p, __VA_ARGS__)
+#define EH_IPV6C(name, p, ...)                                                                \
+    EH_FIXED_(name, 16, EH_ENC_VALUE128, EH_FMT_IP_ADDRESS, p, .tl_hint_ = EH_TL_HINT_IPV6C_, \
+              __VA_ARGS__)
 /* ---- variable-length arrays (u16 count on the wire): (ptr, count) ---- */
 #define EH_BOOL8_SLICE(name, p, n, ...) \
     EH_VARRAY_(name, void, sizeof(uint8_t), EH_ENC_VALUE8, EH_FMT_BOOLEAN, p, n, __VA_ARGS__)
@@ -369,15 +393,16 @@ size_t eh_strnlen32_(const uint32_t *s, size_t max);
                __VA_ARGS__)
 #define EH_CODEPOINTER_SLICE(name, p, n, ...)                                              \
     EH_VARRAY_(name, uintptr_t, sizeof(uintptr_t), EH_ENC_VALUE_PTR, EH_FMT_HEX_INT, p, n, \
-               __VA_ARGS__)
+               .tl_hint_ = EH_TL_HINT_CODEPOINTER_, __VA_ARGS__)
 #define EH_ERRNO_SLICE(name, p, n, ...) \
     EH_VARRAY_(name, int32_t, sizeof(int32_t), EH_ENC_VALUE32, EH_FMT_ERRNO, p, n, __VA_ARGS__)
 #define EH_F32_SLICE(name, p, n, ...) \
     EH_VARRAY_(name, float, sizeof(float), EH_ENC_VALUE32, EH_FMT_FLOAT, p, n, __VA_ARGS__)
 #define EH_F64_SLICE(name, p, n, ...) \
     EH_VARRAY_(name, double, sizeof(double), EH_ENC_VALUE64, EH_FMT_FLOAT, p, n, __VA_ARGS__)
-#define EH_HRESULT_SLICE(name, p, n, ...) \
-    EH_VARRAY_(name, int32_t, sizeof(int32_t), EH_ENC_VALUE32, EH_FMT_HEX_INT, p, n, __VA_ARGS__)
+#define EH_HRESULT_SLICE(name, p, n, ...)                                            \
+    EH_VARRAY_(name, int32_t, sizeof(int32_t), EH_ENC_VALUE32, EH_FMT_HEX_INT, p, n, \
+               .tl_hint_ = EH_TL_HINT_HRESULT_, __VA_ARGS__)
 #define EH_I8_SLICE(name, p, n, ...) \
     EH_VARRAY_(name, int8_t, sizeof(int8_t), EH_ENC_VALUE8, EH_FMT_SIGNED_INT, p, n, __VA_ARGS__)
 #define EH_I8_HEX_SLICE(name, p, n, ...) \
@@ -407,8 +432,9 @@ size_t eh_strnlen32_(const uint32_t *s, size_t max);
                __VA_ARGS__)
 #define EH_PORT_SLICE(name, p, n, ...) \
     EH_VARRAY_(name, uint16_t, sizeof(uint16_t), EH_ENC_VALUE16, EH_FMT_PORT, p, n, __VA_ARGS__)
-#define EH_TID_SLICE(name, p, n, ...) \
-    EH_VARRAY_(name, uint32_t, sizeof(uint32_t), EH_ENC_VALUE32, EH_FMT_PID, p, n, __VA_ARGS__)
+#define EH_TID_SLICE(name, p, n, ...)                                              \
+    EH_VARRAY_(name, uint32_t, sizeof(uint32_t), EH_ENC_VALUE32, EH_FMT_PID, p, n, \
+               .tl_hint_ = EH_TL_HINT_TID_, __VA_ARGS__)
 #define EH_TIME32_SLICE(name, p, n, ...) \
     EH_VARRAY_(name, int32_t, sizeof(int32_t), EH_ENC_VALUE32, EH_FMT_TIME, p, n, __VA_ARGS__)
 #define EH_TIME64_SLICE(name, p, n, ...) \
@@ -441,8 +467,9 @@ size_t eh_strnlen32_(const uint32_t *s, size_t max);
     EH_VARRAY_(name, void, 4, EH_ENC_VALUE32, EH_FMT_IP_ADDRESS, p, n, __VA_ARGS__)
 #define EH_IPV6_SLICE(name, p, n, ...) \
     EH_VARRAY_(name, void, 16, EH_ENC_VALUE128, EH_FMT_IP_ADDRESS, p, n, __VA_ARGS__)
-#define EH_IPV6C_SLICE(name, p, n, ...) \
-    EH_VARRAY_(name, void, 16, EH_ENC_VALUE128, EH_FMT_IP_ADDRESS, p, n, __VA_ARGS__)
+#define EH_IPV6C_SLICE(name, p, n, ...)                                  \
+    EH_VARRAY_(name, void, 16, EH_ENC_VALUE128, EH_FMT_IP_ADDRESS, p, n, \
+               .tl_hint_ = EH_TL_HINT_IPV6C_, __VA_ARGS__)
 /* ---- constant-length arrays (count in the metadata): (ptr, N), N constant 1..65535 ---- */
 #define EH_BOOL8_ARRAY(name, p, n, ...) \
     EH_CARRAY_(name, void, sizeof(uint8_t), EH_ENC_VALUE8, EH_FMT_BOOLEAN, p, n, __VA_ARGS__)
@@ -455,15 +482,16 @@ size_t eh_strnlen32_(const uint32_t *s, size_t max);
                __VA_ARGS__)
 #define EH_CODEPOINTER_ARRAY(name, p, n, ...)                                              \
     EH_CARRAY_(name, uintptr_t, sizeof(uintptr_t), EH_ENC_VALUE_PTR, EH_FMT_HEX_INT, p, n, \
-               __VA_ARGS__)
+               .tl_hint_ = EH_TL_HINT_CODEPOINTER_, __VA_ARGS__)
 #define EH_ERRNO_ARRAY(name, p, n, ...) \
     EH_CARRAY_(name, int32_t, sizeof(int32_t), EH_ENC_VALUE32, EH_FMT_ERRNO, p, n, __VA_ARGS__)
 #define EH_F32_ARRAY(name, p, n, ...) \
     EH_CARRAY_(name, float, sizeof(float), EH_ENC_VALUE32, EH_FMT_FLOAT, p, n, __VA_ARGS__)
 #define EH_F64_ARRAY(name, p, n, ...) \
     EH_CARRAY_(name, double, sizeof(double), EH_ENC_VALUE64, EH_FMT_FLOAT, p, n, __VA_ARGS__)
-#define EH_HRESULT_ARRAY(name, p, n, ...) \
-    EH_CARRAY_(name, int32_t, sizeof(int32_t), EH_ENC_VALUE32, EH_FMT_HEX_INT, p, n, __VA_ARGS__)
+#define EH_HRESULT_ARRAY(name, p, n, ...)                                            \
+    EH_CARRAY_(name, int32_t, sizeof(int32_t), EH_ENC_VALUE32, EH_FMT_HEX_INT, p, n, \
+               .tl_hint_ = EH_TL_HINT_HRESULT_, __VA_ARGS__)
 #define EH_I8_ARRAY(name, p, n, ...) \
     EH_CARRAY_(name, int8_t, sizeof(int8_t), EH_ENC_VALUE8, EH_FMT_SIGNED_INT, p, n, __VA_ARGS__)
 #define EH_I8_HEX_ARRAY(name, p, n, ...) \
@@ -493,8 +521,9 @@ size_t eh_strnlen32_(const uint32_t *s, size_t max);
                __VA_ARGS__)
 #define EH_PORT_ARRAY(name, p, n, ...) \
     EH_CARRAY_(name, uint16_t, sizeof(uint16_t), EH_ENC_VALUE16, EH_FMT_PORT, p, n, __VA_ARGS__)
-#define EH_TID_ARRAY(name, p, n, ...) \
-    EH_CARRAY_(name, uint32_t, sizeof(uint32_t), EH_ENC_VALUE32, EH_FMT_PID, p, n, __VA_ARGS__)
+#define EH_TID_ARRAY(name, p, n, ...)                                              \
+    EH_CARRAY_(name, uint32_t, sizeof(uint32_t), EH_ENC_VALUE32, EH_FMT_PID, p, n, \
+               .tl_hint_ = EH_TL_HINT_TID_, __VA_ARGS__)
 #define EH_TIME32_ARRAY(name, p, n, ...) \
     EH_CARRAY_(name, int32_t, sizeof(int32_t), EH_ENC_VALUE32, EH_FMT_TIME, p, n, __VA_ARGS__)
 #define EH_TIME64_ARRAY(name, p, n, ...) \
@@ -527,8 +556,9 @@ size_t eh_strnlen32_(const uint32_t *s, size_t max);
     EH_CARRAY_(name, void, 4, EH_ENC_VALUE32, EH_FMT_IP_ADDRESS, p, n, __VA_ARGS__)
 #define EH_IPV6_ARRAY(name, p, n, ...) \
     EH_CARRAY_(name, void, 16, EH_ENC_VALUE128, EH_FMT_IP_ADDRESS, p, n, __VA_ARGS__)
-#define EH_IPV6C_ARRAY(name, p, n, ...) \
-    EH_CARRAY_(name, void, 16, EH_ENC_VALUE128, EH_FMT_IP_ADDRESS, p, n, __VA_ARGS__)
+#define EH_IPV6C_ARRAY(name, p, n, ...)                                  \
+    EH_CARRAY_(name, void, 16, EH_ENC_VALUE128, EH_FMT_IP_ADDRESS, p, n, \
+               .tl_hint_ = EH_TL_HINT_IPV6C_, __VA_ARGS__)
 /* ---- members of an array of structs: (struct type, member) ---- */
 #define EH_MEMBER_BOOL8(type, member, ...) \
     EH_MEMBER_(#member, type, member, sizeof(uint8_t), EH_ENC_VALUE8, EH_FMT_BOOLEAN, __VA_ARGS__)
@@ -541,15 +571,16 @@ size_t eh_strnlen32_(const uint32_t *s, size_t max);
                __VA_ARGS__)
 #define EH_MEMBER_CODEPOINTER(type, member, ...)                                           \
     EH_MEMBER_(#member, type, member, sizeof(uintptr_t), EH_ENC_VALUE_PTR, EH_FMT_HEX_INT, \
-               __VA_ARGS__)
+               .tl_hint_ = EH_TL_HINT_CODEPOINTER_, __VA_ARGS__)
 #define EH_MEMBER_ERRNO(type, member, ...) \
     EH_MEMBER_(#member, type, member, sizeof(int32_t), EH_ENC_VALUE32, EH_FMT_ERRNO, __VA_ARGS__)
 #define EH_MEMBER_F32(type, member, ...) \
     EH_MEMBER_(#member, type, member, sizeof(float), EH_ENC_VALUE32, EH_FMT_FLOAT, __VA_ARGS__)
 #define EH_MEMBER_F64(type, member, ...) \
     EH_MEMBER_(#member, type, member, sizeof(double), EH_ENC_VALUE64, EH_FMT_FLOAT, __VA_ARGS__)
-#define EH_MEMBER_HRESULT(type, member, ...) \
-    EH_MEMBER_(#member, type, member, sizeof(int32_t), EH_ENC_VALUE32, EH_FMT_HEX_INT, __VA_ARGS__)
+#define EH_MEMBER_HRESULT(type, member, ...)                                           \
+    EH_MEMBER_(#member, type, member, sizeof(int32_t), EH_ENC_VALUE32, EH_FMT_HEX_INT, \
+               .tl_hint_ = EH_TL_HINT_HRESULT_, __VA_ARGS__)
 #define EH_MEMBER_I8(type, member, ...) \
     EH_MEMBER_(#member, type, member, sizeof(int8_t), EH_ENC_VALUE8, EH_FMT_SIGNED_INT, __VA_ARGS__)
 #define EH_MEMBER_I8_HEX(type, member, ...) \
@@ -582,8 +613,9 @@ size_t eh_strnlen32_(const uint32_t *s, size_t max);
                __VA_ARGS__)
 #define EH_MEMBER_PORT(type, member, ...) \
     EH_MEMBER_(#member, type, member, sizeof(uint16_t), EH_ENC_VALUE16, EH_FMT_PORT, __VA_ARGS__)
-#define EH_MEMBER_TID(type, member, ...) \
-    EH_MEMBER_(#member, type, member, sizeof(uint32_t), EH_ENC_VALUE32, EH_FMT_PID, __VA_ARGS__)
+#define EH_MEMBER_TID(type, member, ...)                                            \
+    EH_MEMBER_(#member, type, member, sizeof(uint32_t), EH_ENC_VALUE32, EH_FMT_PID, \
+               .tl_hint_ = EH_TL_HINT_TID_, __VA_ARGS__)
 #define EH_MEMBER_TIME32(type, member, ...) \
     EH_MEMBER_(#member, type, member, sizeof(int32_t), EH_ENC_VALUE32, EH_FMT_TIME, __VA_ARGS__)
 #define EH_MEMBER_TIME64(type, member, ...) \
@@ -616,8 +648,9 @@ size_t eh_strnlen32_(const uint32_t *s, size_t max);
     EH_MEMBER_(#member, type, member, 4, EH_ENC_VALUE32, EH_FMT_IP_ADDRESS, __VA_ARGS__)
 #define EH_MEMBER_IPV6(type, member, ...) \
     EH_MEMBER_(#member, type, member, 16, EH_ENC_VALUE128, EH_FMT_IP_ADDRESS, __VA_ARGS__)
-#define EH_MEMBER_IPV6C(type, member, ...) \
-    EH_MEMBER_(#member, type, member, 16, EH_ENC_VALUE128, EH_FMT_IP_ADDRESS, __VA_ARGS__)
+#define EH_MEMBER_IPV6C(type, member, ...)                                    \
+    EH_MEMBER_(#member, type, member, 16, EH_ENC_VALUE128, EH_FMT_IP_ADDRESS, \
+               .tl_hint_ = EH_TL_HINT_IPV6C_, __VA_ARGS__)
 
 /* time_t seconds since 1970 as Value64 + Time. */
 #define EH_SYSTEMTIME(name, t, ...) \
@@ -658,9 +691,13 @@ size_t eh_strnlen32_(const uint32_t *s, size_t max);
 #define EH_BINARY(name, p, n, ...)                                                              \
     EH_STRING_(name, EH_ITEM_COUNTED_, EH_ENC_STRING_LENGTH16_CHAR8, EH_FMT_HEX_BYTES, 1, p, n, \
                __VA_ARGS__)
-#define EH_BINARYC(name, p, n, ...)        EH_BINARY(name, p, n, __VA_ARGS__)
-#define EH_SOCKETADDRESS(name, p, n, ...)  EH_BINARY(name, p, n, __VA_ARGS__)
-#define EH_SOCKETADDRESSC(name, p, n, ...) EH_BINARY(name, p, n, __VA_ARGS__)
+/* The same EventHeader bytes as EH_BINARY; on ETW Microsoft's InType/OutType (tl_hint_). */
+#define EH_BINARYC(name, p, n, ...) \
+    EH_BINARY(name, p, n, .tl_hint_ = EH_TL_HINT_BINARYC_, __VA_ARGS__)
+#define EH_SOCKETADDRESS(name, p, n, ...) \
+    EH_BINARY(name, p, n, .tl_hint_ = EH_TL_HINT_SOCKETADDRESS_, __VA_ARGS__)
+#define EH_SOCKETADDRESSC(name, p, n, ...) \
+    EH_BINARY(name, p, n, .tl_hint_ = EH_TL_HINT_SOCKETADDRESSC_, __VA_ARGS__)
 /* Bytes (ptr, len) as BinaryLength16Char8 + HexBytes (encoding 13). */
 #define EH_BINARY_L16(name, p, n, ...)                                                          \
     EH_STRING_(name, EH_ITEM_COUNTED_, EH_ENC_BINARY_LENGTH16_CHAR8, EH_FMT_HEX_BYTES, 1, p, n, \

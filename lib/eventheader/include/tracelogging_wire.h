@@ -99,6 +99,15 @@ enum {
 /* FILETIME (100 ns since 1601) of the Unix epoch, and ticks per second. */
 #define TL_FILETIME_UNIX_EPOCH 116444736000000000LL
 #define TL_FILETIME_PER_SECOND 10000000LL
+/* The largest FILETIME Windows converts to a date (FileTimeToSystemTime):
+ * 30827-12-31T23:59:59.9999999. Microsoft's TraceLogging encoders clamp a time beyond it
+ * to this value and a time before 1601 to 0 (Documentation/tracelogging.md §5); so do
+ * ehconf's. In whole seconds since 1970 the range kept is
+ * [TL_FILETIME_MIN_SECONDS, TL_FILETIME_MAX_SECONDS]. */
+#define TL_FILETIME_MAX         0x7FFF35F4F06C7FFFLL
+#define TL_FILETIME_MIN_SECONDS (-TL_FILETIME_UNIX_EPOCH / TL_FILETIME_PER_SECOND)
+#define TL_FILETIME_MAX_SECONDS \
+    ((TL_FILETIME_MAX - TL_FILETIME_UNIX_EPOCH) / TL_FILETIME_PER_SECOND)
 
 /* .tlcap file (layout above). */
 #define TL_CAP_MAGIC "EHTLCAP1"

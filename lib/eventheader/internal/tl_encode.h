@@ -89,6 +89,13 @@ struct eh_tl_event {
  * Returns 0, EINVAL (malformed or untranslatable event), E2BIG (a TraceLogging limit:
  * metadata over 65535 bytes, a string over 65535 bytes) or ENOMEM. */
 int eh_tl_from_eventheader(struct eh_tl_event *ev, const uint8_t *event, size_t len);
+/* The same with the event's TraceLogging type hints (eventheader.h EH_TL_HINT_*_): one
+ * byte per field definition of the EventHeader metadata, in order; hints may be NULL
+ * (n_hints 0). A hint gives its field Microsoft's InType/OutType for that write_event!
+ * type (hresult: I32 + HResult, ...; Documentation/tracelogging.md §5); it is ignored
+ * where the field's encoding and format are not the ones its macro writes. */
+int eh_tl_from_eventheader_hinted(struct eh_tl_event *ev, const uint8_t *event, size_t len,
+                                  const uint8_t *hints, size_t n_hints);
 void eh_tl_event_release(struct eh_tl_event *ev);
 
 /*
@@ -114,6 +121,9 @@ int eh_tl_event_fits(size_t provider_meta_len, const struct eh_tl_event *ev);
  * For tests and tools. Returns 0 or an errno as above. */
 int eh_tl_build_event_meta(struct eh_buf_ *out, const uint8_t *eh_meta, size_t eh_meta_len,
                            uint16_t event_tag);
+/* The same with type hints, as for eh_tl_from_eventheader_hinted(). */
+int eh_tl_build_event_meta_hinted(struct eh_buf_ *out, const uint8_t *eh_meta, size_t eh_meta_len,
+                                  uint16_t event_tag, const uint8_t *hints, size_t n_hints);
 
 /* tl_capture.c: serialises one .tlcap record (format in tracelogging_wire.h). Returns the record
  * size, or 0 if a size does not fit; buf may be NULL to measure. */

@@ -28,8 +28,10 @@ static void cap_disconnect(eh_tracepoint *tp)
     eh_tp_set_disconnected(tp);
 }
 
-static int cap_write(const eh_tracepoint *tp, struct iovec *iov, int iovcnt, size_t event_len)
+static int cap_write(const eh_tracepoint *tp, struct iovec *iov, int iovcnt, size_t event_len,
+                     const struct eh_tl_hints *hints)
 {
+    (void)hints; /* EventHeader carries no TraceLogging hints */
     size_t name_size = strlen(tp->name_) + 1;
     uint32_t size = (uint32_t)(4 + name_size + event_len);
     uint8_t le[4] = {(uint8_t)size, (uint8_t)(size >> 8), (uint8_t)(size >> 16),

@@ -225,7 +225,8 @@ static void etw_disconnect(eh_tracepoint *tp)
 
 /* The flattened EventHeader event and its translation live for one write (no
  * per-thread buffers that a thread's exit would leak inside the host process). */
-static int etw_write(const eh_tracepoint *tp, struct iovec *iov, int iovcnt, size_t event_len)
+static int etw_write(const eh_tracepoint *tp, struct iovec *iov, int iovcnt, size_t event_len,
+                     const struct eh_tl_hints *hints)
 {
     int32_t slot = __atomic_load_n(&tp->write_index, __ATOMIC_RELAXED);
     if (slot < 0 || slot >= __atomic_load_n(&g_slots_used, __ATOMIC_ACQUIRE))
@@ -237,7 +238,7 @@ static int etw_write(const eh_tracepoint *tp, struct iovec *iov, int iovcnt, siz
         struct eh_tl_event ev;
     } scratch, *sc = &scratch;
     memset(sc, 0, sizeof *sc);
-    int err = eh_tl_from_write(&sc->flat, &sc->ev, iov, iovcnt, event_len, p->tl->meta_len);
+    int err = eh_tl_from_write(&sc->flat, &sc->ev, iov, iovcnt, event_len, p->tl->meta_len, hints);
     if (err) {
         eh_buf_free(&sc->flat);
         eh_tl_event_release(&sc->ev);

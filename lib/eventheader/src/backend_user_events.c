@@ -81,8 +81,10 @@ static void ue_disconnect(eh_tracepoint *tp)
     __atomic_store_n(&tp->status, 0, __ATOMIC_RELAXED);
 }
 
-static int ue_write(const eh_tracepoint *tp, struct iovec *iov, int iovcnt, size_t event_len)
+static int ue_write(const eh_tracepoint *tp, struct iovec *iov, int iovcnt, size_t event_len,
+                    const struct eh_tl_hints *hints)
 {
+    (void)hints; /* EventHeader carries no TraceLogging hints */
     (void)event_len;
     int32_t index = __atomic_load_n(&tp->write_index, __ATOMIC_RELAXED);
     if (index < 0)

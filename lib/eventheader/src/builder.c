@@ -337,5 +337,5 @@ int eh_builder_write(eh_builder *b, eh_tracepoint *tp, const uint8_t *activity16
     iov[EH_IOV_PAYLOAD].iov_len = b->data_.len;
     return eh_write_event(tp, tp->level_, b->opcode_, b->tag_, b->id_, b->version_, activity16,
                           related16, b->meta_.p, b->meta_.len, iov, EH_IOV_PAYLOAD + 1,
-                          b->data_.len);
+                          b->data_.len, NULL); /* the builder's types carry no hints */
 }

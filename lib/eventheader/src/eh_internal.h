@@ -32,6 +32,15 @@ int eh_meta_finish(struct eh_buf_ *m);
 /* Iovec slots before the header that every write leaves to the backend. */
 enum { EH_IOV_BACKEND = 2, EH_IOV_HEADER = 2, EH_IOV_META = 3, EH_IOV_PAYLOAD = 4 };
 
+/* The TraceLogging type hints of an event (eh_item.tl_hint_, Documentation/tracelogging.md
+ * §5): one byte per field definition of its metadata, in metadata order, n of them.
+ * Passed beside the event bytes because EventHeader has no place for them; only the
+ * TraceLogging backends read them. NULL when the event has none. */
+struct eh_tl_hints {
+    const uint8_t *p;
+    size_t n;
+};
+
 /* Writes one event: fills iov[EH_IOV_HEADER] (header + activity extension) and
  * iov[EH_IOV_META] (meta, meta_len bytes, the whole metadata extension); the
  * payload is iov[EH_IOV_PAYLOAD .. iovcnt) totalling payload_len bytes.
@@ -40,7 +49,7 @@ enum { EH_IOV_BACKEND = 2, EH_IOV_HEADER = 2, EH_IOV_META = 3, EH_IOV_PAYLOAD = 
 int eh_write_event(eh_tracepoint *tp, uint8_t level, uint8_t opcode, uint16_t tag, uint16_t id,
                    uint8_t version, const uint8_t *activity, const uint8_t *related,
                    const uint8_t *meta, size_t meta_len, struct iovec *iov, int iovcnt,
-                   size_t payload_len);
+                   size_t payload_len, const struct eh_tl_hints *hints);
 
 /* ---- backends ---- */
 struct eh_backend {
@@ -51,8 +60,10 @@ struct eh_backend {
     /* Unregisters tp; afterwards status is 0 and write_index -1. */
     void (*disconnect)(eh_tracepoint *tp);
     /* iov[0..EH_IOV_BACKEND) are free for the backend's own prefix; the event
-     * bytes (header onwards) are iov[EH_IOV_BACKEND .. iovcnt), event_len bytes. */
-    int (*write)(const eh_tracepoint *tp, struct iovec *iov, int iovcnt, size_t event_len);
+     * bytes (header onwards) are iov[EH_IOV_BACKEND .. iovcnt), event_len bytes; hints
+     * (NULL or the event's TraceLogging type hints) matter to the TraceLogging backends only. */
+    int (*write)(const eh_tracepoint *tp, struct iovec *iov, int iovcnt, size_t event_len,
+                 const struct eh_tl_hints *hints);
 };
 
 /* Each returns 0 and sets *out, or an errno. Called once, under the registration lock. */
@@ -85,7 +96,8 @@ static inline void eh_tp_set_disconnected(eh_tracepoint *tp)
  * the limit). */
 struct eh_tl_event;
 int eh_tl_from_write(struct eh_buf_ *flat, struct eh_tl_event *ev, const struct iovec *iov,
-                     int iovcnt, size_t event_len, size_t provider_meta_len);
+                     int iovcnt, size_t event_len, size_t provider_meta_len,
+                     const struct eh_tl_hints *hints);
 
 /* The backend chosen at the first register (NULL before, or when none could be opened). */
 const struct eh_backend *eh_backend_current(void);

@@ -13,6 +13,10 @@
 
 #include "eh_internal.h"
 
+/* eh_item.tl_hint_ took a byte of tail padding: programs built against an older
+ * eventheader.h pass items of the same size and layout. */
+_Static_assert(sizeof(void *) != 8 || sizeof(eh_item) == 40, "eh_item changed size");
+
 /* ---- metadata (once per site) ---- */
 
 /* One open struct while the member counts are worked out. A raw struct
@@ -78,9 +82,23 @@ static int struct_end(struct frames *fs, struct eh_buf_ *m, int sarray)
     return 0;
 }
 
-static int build_meta(const eh_event *ev, const eh_item *items, unsigned n, struct eh_buf_ *m)
+/* The TraceLogging hints of the site (struct eh_tl_hints): one byte per field definition,
+ * stored after the metadata extension in the same block as u16 count + bytes, count 0
+ * when no item has a hint (the common case, which costs the TraceLogging backends
+ * nothing). */
+static void put_hints(struct eh_buf_ *m, const struct eh_buf_ *hints, int any)
+{
+    size_t n = any ? hints->len : 0;
+    eh_buf_u16le(m, (uint16_t)n);
+    eh_buf_put(m, hints->p, n);
+}
+
+static int build_meta(const eh_event *ev, const eh_item *items, unsigned n, struct eh_buf_ *m,
+                      size_t *meta_len)
 {
     struct frames fs = {0};
+    struct eh_buf_ hints = {0};
+    int any_hint = 0;
     int err = 0;
     const char *name = ev->attrs.name;
     if (!name || !name[0])
@@ -111,6 +129,8 @@ static int build_meta(const eh_event *ev, const eh_item *items, unsigned n, stru
                 break;
             }
             eh_meta_field(m, it->name, it->encoding, item_format(it), it->tag, it->carray, 0);
+            eh_buf_u8(&hints, it->tl_hint_ < EH_TL_HINT_MAX_ ? it->tl_hint_ : 0);
+            any_hint |= it->tl_hint_ != 0;
             field_done(&fs);
             break;
         case EH_ITEM_STRUCT_BEGIN_:
@@ -122,6 +142,7 @@ static int build_meta(const eh_event *ev, const eh_item *items, unsigned n, stru
             uint8_t enc = it->kind == EH_ITEM_SARRAY_BEGIN_ ? EH_ENC_STRUCT | EH_ENC_VARRAY_FLAG
                                                             : EH_ENC_STRUCT;
             size_t pos = eh_meta_field(m, it->name, enc, 0, it->tag, 0, 1);
+            eh_buf_u8(&hints, 0);
             err = frames_push(
                 &fs, (struct frame){.fmt_pos = pos, .sarray = it->kind == EH_ITEM_SARRAY_BEGIN_});
             break;
@@ -135,6 +156,7 @@ static int build_meta(const eh_event *ev, const eh_item *items, unsigned n, stru
             }
             eh_meta_field(m, it->name, it->encoding & ~EH_ENC_CARRAY_FLAG, (uint8_t)it->carray,
                           it->tag, 0, 1);
+            eh_buf_u8(&hints, 0);
             err = frames_push(&fs, (struct frame){.raw = 1, .count = it->carray});
             break;
         default: err = EINVAL;
@@ -145,12 +167,19 @@ static int build_meta(const eh_event *ev, const eh_item *items, unsigned n, stru
     free(fs.f);
     if (!err)
         err = eh_meta_finish(m);
+    if (!err && hints.err)
+        err = ENOMEM;
+    if (!err) {
+        *meta_len = m->len;
+        put_hints(m, &hints, any_hint);
+    }
+    eh_buf_free(&hints);
     return err;
 }
 
 /* Returns the site's metadata, building it on first use (thread-safe). */
 static int site_meta(eh_event *ev, const eh_item *items, unsigned n, const uint8_t **meta,
-                     size_t *len)
+                     size_t *len, struct eh_tl_hints *hints)
 {
     const uint8_t *p = __atomic_load_n(&ev->meta_, __ATOMIC_ACQUIRE);
     if (!p) {
@@ -162,7 +191,8 @@ static int site_meta(eh_event *ev, const eh_item *items, unsigned n, const uint8
         err = ev->meta_err_;
         if (!p && !err) {
             struct eh_buf_ m = {0};
-            err = build_meta(ev, items, n, &m);
+            size_t meta_len = 0;
+            err = build_meta(ev, items, n, &m, &meta_len);
             if (err == ENOMEM || m.err) {
                 eh_buf_free(&m); /* not sticky: may work later */
                 eh_unlock();
@@ -172,7 +202,7 @@ static int site_meta(eh_event *ev, const eh_item *items, unsigned n, const uint8
                 eh_buf_free(&m);
                 __atomic_store_n(&ev->meta_err_, err, __ATOMIC_RELAXED);
             } else {
-                ev->meta_len_ = (uint32_t)m.len;
+                ev->meta_len_ = (uint32_t)meta_len; /* the hints follow (put_hints) */
                 p = m.p; /* kept for the life of the process (reachable from the site) */
                 __atomic_store_n(&ev->meta_, p, __ATOMIC_RELEASE);
             }
@@ -183,6 +213,8 @@ static int site_meta(eh_event *ev, const eh_item *items, unsigned n, const uint8
     }
     *meta = p;
     *len = ev->meta_len_;
+    hints->n = (size_t)p[*len] | (size_t)p[*len + 1] << 8;
+    hints->p = p + *len + 2;
     return 0;
 }
 
@@ -298,7 +330,8 @@ enum { FAST_PIECES = 128, FAST_STAGE = 512 };
 
 /* Linearized write, for events with more pieces than the fast path holds. */
 __attribute__((noinline)) static int write_linear(eh_event *ev, const eh_item *items, unsigned n,
-                                                  const uint8_t *meta, size_t meta_len)
+                                                  const uint8_t *meta, size_t meta_len,
+                                                  const struct eh_tl_hints *hints)
 {
     uint8_t *buf = malloc(EH_EVENT_SIZE_MAX);
     if (!buf)
@@ -312,7 +345,7 @@ __attribute__((noinline)) static int write_linear(eh_event *ev, const eh_item *i
         iov[EH_IOV_PAYLOAD].iov_len = s.total;
         err = eh_write_event(&ev->tp, ev->attrs.level, ev->attrs.opcode, ev->attrs.tag,
                              ev->attrs.id, ev->attrs.version, s.activity, s.related, meta, meta_len,
-                             iov, EH_IOV_PAYLOAD + 1, s.total);
+                             iov, EH_IOV_PAYLOAD + 1, s.total, hints);
     }
     free(buf);
     return err;
@@ -322,7 +355,9 @@ int eh_event_write_(eh_event *ev, const eh_item *items, unsigned n)
 {
     const uint8_t *meta;
     size_t meta_len;
-    int err = site_meta(ev, items, n, &meta, &meta_len);
+    struct eh_tl_hints hints_;
+    int err = site_meta(ev, items, n, &meta, &meta_len, &hints_);
+    const struct eh_tl_hints *hints = hints_.n ? &hints_ : NULL;
     if (err)
         return err;
     struct iovec iov[EH_IOV_PAYLOAD + FAST_PIECES];
@@ -334,10 +369,10 @@ int eh_event_write_(eh_event *ev, const eh_item *items, unsigned n)
                      .limit = EH_EVENT_SIZE_MAX};
     gather(&s, items, n);
     if (s.err == SINK_FULL)
-        return write_linear(ev, items, n, meta, meta_len);
+        return write_linear(ev, items, n, meta, meta_len, hints);
     if (s.err)
         return s.err;
     return eh_write_event(&ev->tp, ev->attrs.level, ev->attrs.opcode, ev->attrs.tag, ev->attrs.id,
                           ev->attrs.version, s.activity, s.related, meta, meta_len, iov,
-                          (int)(EH_IOV_PAYLOAD + s.n), s.total);
+                          (int)(EH_IOV_PAYLOAD + s.n), s.total, hints);
 }

@@ -213,7 +213,8 @@ static void tlc_disconnect(eh_tracepoint *tp)
 
 /* Buffers are per write (freed before returning): no per-thread state that a thread's
  * exit would leak, and a forked child starts clean. */
-static int tlc_write(const eh_tracepoint *tp, struct iovec *iov, int iovcnt, size_t event_len)
+static int tlc_write(const eh_tracepoint *tp, struct iovec *iov, int iovcnt, size_t event_len,
+                     const struct eh_tl_hints *hints)
 {
     const struct eh_tl_provider *prov;
     uint8_t level;
@@ -223,7 +224,7 @@ static int tlc_write(const eh_tracepoint *tp, struct iovec *iov, int iovcnt, siz
         return err;
     struct eh_buf_ flat = {0}, record = {0};
     struct eh_tl_event ev = {0};
-    err = eh_tl_from_write(&flat, &ev, iov, iovcnt, event_len, prov->meta_len);
+    err = eh_tl_from_write(&flat, &ev, iov, iovcnt, event_len, prov->meta_len, hints);
     size_t size = 0;
     if (!err) {
         size = eh_tl_record_encode(NULL, prov->guid, keyword, TL_CHANNEL, prov->meta,

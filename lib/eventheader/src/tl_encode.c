@@ -30,6 +30,12 @@ int eh_tl_event_fits(size_t provider_meta_len, const struct eh_tl_event *ev)
 
 int eh_tl_from_eventheader(struct eh_tl_event *ev, const uint8_t *e, size_t len)
 {
+    return eh_tl_from_eventheader_hinted(ev, e, len, NULL, 0);
+}
+
+int eh_tl_from_eventheader_hinted(struct eh_tl_event *ev, const uint8_t *e, size_t len,
+                                  const uint8_t *hints, size_t n_hints)
+{
     eh_tl_def_free(ev->owned_);
     ev->owned_ = NULL;
     ev->meta = NULL;
@@ -66,7 +72,7 @@ int eh_tl_from_eventheader(struct eh_tl_event *ev, const uint8_t *e, size_t len)
     if (r != EH_EXT_WALK_END || !meta)
         return EINVAL;
     const struct tl_def *d;
-    int err = eh_tl_def_lookup(meta, meta_len, tag, &d, &ev->owned_);
+    int err = eh_tl_def_lookup(meta, meta_len, tag, hints, n_hints, &d, &ev->owned_);
     if (err)
         return err;
     ev->meta = d->tl_meta;
@@ -75,13 +81,15 @@ int eh_tl_from_eventheader(struct eh_tl_event *ev, const uint8_t *e, size_t len)
 }
 
 int eh_tl_from_write(struct eh_buf_ *flat, struct eh_tl_event *ev, const struct iovec *iov,
-                     int iovcnt, size_t event_len, size_t provider_meta_len)
+                     int iovcnt, size_t event_len, size_t provider_meta_len,
+                     const struct eh_tl_hints *hints)
 {
     for (int i = EH_IOV_BACKEND; i < iovcnt; i++)
         eh_buf_put(flat, iov[i].iov_base, iov[i].iov_len);
     int err = flat->err ? flat->err : flat->len != event_len ? EINVAL : 0;
     if (!err)
-        err = eh_tl_from_eventheader(ev, flat->p, flat->len);
+        err = eh_tl_from_eventheader_hinted(ev, flat->p, flat->len, hints ? hints->p : NULL,
+                                            hints ? hints->n : 0);
     if (!err) /* both TraceLogging backends refuse alike (tl_encode.h) */
         err = eh_tl_event_fits(provider_meta_len, ev);
     return err;

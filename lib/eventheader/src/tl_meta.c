@@ -31,6 +31,8 @@ struct meta_ctx {
     struct eh_buf_ *out;
     struct tl_node *nodes;
     uint32_t n_nodes, cap;
+    const uint8_t *hints; /* one per field definition, n_hints of them */
+    size_t n_hints;
 };
 
 /* Translates the field at m[pos] and, for a struct, its members (recursively);
@@ -116,6 +118,8 @@ static int meta_field(struct meta_ctx *c, int in_array, unsigned depth)
     int err = eh_tl_map_type(nd->enc, fmt & EH_FMT_VALUE_MASK, in_array, &in, &out, &conv, &size);
     if (err)
         return err;
+    if (idx < c->n_hints) /* node idx is the idx-th field definition */
+        eh_tl_apply_hint(c->hints[idx], nd->enc, fmt & EH_FMT_VALUE_MASK, in_array, &in, &out);
     nd->conv = conv;
     nd->size = size;
     nd->end = idx + 1;
@@ -134,13 +138,19 @@ static int meta_field(struct meta_ctx *c, int in_array, unsigned depth)
 
 /* Builds TraceLogging metadata and the node plan from an EventHeader metadata body. */
 int eh_tl_build_meta(struct eh_buf_ *out, struct tl_node **nodes_out, uint32_t *n_nodes,
-                     const uint8_t *m, size_t n, uint16_t event_tag)
+                     const uint8_t *m, size_t n, uint16_t event_tag, const uint8_t *hints,
+                     size_t n_hints)
 {
     const uint8_t *nul = memchr(m, 0, n);
     if (!nul || nul == m)
         return EINVAL;
     size_t name_len = (size_t)(nul - m);
-    struct meta_ctx c = {.m = m, .n = n, .pos = name_len + 1, .out = out};
+    struct meta_ctx c = {.m = m,
+                         .n = n,
+                         .pos = name_len + 1,
+                         .out = out,
+                         .hints = hints,
+                         .n_hints = hints ? n_hints : 0};
     c.cap = (uint32_t)((n - c.pos) / 2 + 1); /* a field definition takes >= 2 bytes */
     c.nodes = malloc(c.cap * sizeof *c.nodes);
     if (!c.nodes)
@@ -176,5 +186,11 @@ int eh_tl_build_meta(struct eh_buf_ *out, struct tl_node **nodes_out, uint32_t *
 int eh_tl_build_event_meta(struct eh_buf_ *out, const uint8_t *eh_meta, size_t eh_meta_len,
                            uint16_t event_tag)
 {
-    return eh_tl_build_meta(out, NULL, NULL, eh_meta, eh_meta_len, event_tag);
+    return eh_tl_build_meta(out, NULL, NULL, eh_meta, eh_meta_len, event_tag, NULL, 0);
+}
+
+int eh_tl_build_event_meta_hinted(struct eh_buf_ *out, const uint8_t *eh_meta, size_t eh_meta_len,
+                                  uint16_t event_tag, const uint8_t *hints, size_t n_hints)
+{
+    return eh_tl_build_meta(out, NULL, NULL, eh_meta, eh_meta_len, event_tag, hints, n_hints);
 }

@@ -86,9 +86,13 @@ static int put_value(struct pay_ctx *c, const struct tl_node *nd)
             sz == 4
                 ? (int64_t)(int32_t)eh_read_u32(p, 0)
                 : (int64_t)((uint64_t)eh_read_u32(p, 0) | (uint64_t)eh_read_u32(p + 4, 0) << 32);
-        /* Wrapping arithmetic: FILETIME cannot hold every int64 second count. */
-        uint64_t ft =
-            (uint64_t)t * (uint64_t)TL_FILETIME_PER_SECOND + (uint64_t)TL_FILETIME_UNIX_EPOCH;
+        /* Clamped as Microsoft's TraceLogging encoders do (Documentation/tracelogging.md
+         * §5): a time before 1601 becomes FILETIME 0 and one after 30827-12-31T23:59:59
+         * becomes TL_FILETIME_MAX, the largest FILETIME Windows converts to a date. */
+        uint64_t ft = t < TL_FILETIME_MIN_SECONDS ? 0
+                      : t > TL_FILETIME_MAX_SECONDS
+                          ? (uint64_t)TL_FILETIME_MAX
+                          : (uint64_t)(t * TL_FILETIME_PER_SECOND + TL_FILETIME_UNIX_EPOCH);
         eh_buf_u64le(c->out, ft);
         c->pos += sz;
         return 0;

@@ -53,7 +53,8 @@ struct tl_def {
     uint32_t hash;
     uint16_t tag;
     size_t eh_len;
-    uint8_t *eh_meta; /* copy of the EventHeader metadata body (the key) */
+    uint8_t *eh_meta; /* copy of the EventHeader metadata body, then the hints (the key) */
+    size_t n_hints;   /* hint bytes after the eh_len metadata bytes */
     uint8_t *tl_meta;
     size_t tl_len;
     struct tl_node *nodes;
@@ -68,18 +69,23 @@ struct tl_def {
  * TraceLogging cannot carry. */
 int eh_tl_map_type(unsigned enc, unsigned fmt, int in_array, uint8_t *in, uint8_t *out,
                    uint8_t *conv, uint8_t *size);
+/* tl_typemap.c: applies a type hint (eventheader.h EH_TL_HINT_*_) to the InType/OutType
+ * eh_tl_map_type() chose, when enc/fmt are the ones the hint's macro writes. */
+void eh_tl_apply_hint(unsigned hint, unsigned enc, unsigned fmt, int in_array, uint8_t *in,
+                      uint8_t *out);
 
 /* tl_meta.c: appends the TraceLogging event metadata of an EventHeader metadata
  * extension body (m, n) and event tag to out; with nodes_out, also returns the node
  * plan (malloc'd, n_nodes entries). Returns 0 or an errno (out is left as it was). */
 int eh_tl_build_meta(struct eh_buf_ *out, struct tl_node **nodes_out, uint32_t *n_nodes,
-                     const uint8_t *m, size_t n, uint16_t event_tag);
+                     const uint8_t *m, size_t n, uint16_t event_tag, const uint8_t *hints,
+                     size_t n_hints);
 
 /* tl_cache.c: the translation of (m, n, tag), from the cache or made now. *owned is set
  * when the cache is full and the definition is the caller's to free with
  * eh_tl_def_free(). Returns 0 or an errno. */
-int eh_tl_def_lookup(const uint8_t *m, size_t n, uint16_t tag, const struct tl_def **out,
-                     struct tl_def **owned);
+int eh_tl_def_lookup(const uint8_t *m, size_t n, uint16_t tag, const uint8_t *hints, size_t n_hints,
+                     const struct tl_def **out, struct tl_def **owned);
 void eh_tl_def_free(struct tl_def *d);
 
 /* tl_payload.c: converts the payload at e[pos..len) along d's node plan, appending to

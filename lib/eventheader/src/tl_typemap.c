@@ -24,13 +24,21 @@
  *   struct   Struct, member count in the OutType slot
  * Binary (14) is only used for fields outside every array (TraceLogging decoders do not
  * support arrays of it); inside arrays BinaryC (25) is used instead.
- * time -> FILETIME: t * 10^7 + 116444736000000000, wrapping modulo 2^64 for times that
- * FILETIME cannot hold (the decoded JSON then differs; documented in tl_json.c).
+ * time -> FILETIME: t * 10^7 + 116444736000000000, clamped to [0, TL_FILETIME_MAX] as
+ * Microsoft's encoders do (tl_payload.c; the decoded JSON then differs, documented in
+ * tl_json.c).
+ * TYPE HINTS (eventheader.h EH_TL_HINT_*_, Documentation/tracelogging.md §5): write_event!
+ * types whose EventHeader form is another type's get Microsoft's InType/OutType, as the
+ * Rust tracelogging crate's write_event! table gives them:
+ *   hresult I32+HResult | tid U32+Tid | codepointer Hex64 (Hex32)+CodePointer |
+ *   socketaddress Binary+SocketAddress | socketaddressc BinaryC+SocketAddress |
+ *   binaryc BinaryC | ipv6c BinaryC+IPv6   (their slices and arrays likewise)
  * Tags: EventHeader's u16 event/field tags become TraceLogging's 28-bit tags unchanged.
  * Only little-endian EventHeader events are translated (EINVAL otherwise).
  */
 #include <errno.h>
 
+#include "eventheader.h"
 #include "eventheader_read.h"
 #include "tl_translate.h"
 
@@ -154,5 +162,44 @@ int eh_tl_map_type(unsigned enc, unsigned fmt, int in_array, uint8_t *in, uint8_
             *out = TL_OUT_UTF8;
         return 0;
     default: return EINVAL;
+    }
+}
+
+void eh_tl_apply_hint(unsigned hint, unsigned enc, unsigned fmt, int in_array, uint8_t *in,
+                      uint8_t *out)
+{
+    /* Only where the field is still what the hint's macro writes: an EH_FORMAT() override
+     * (EH_HRESULT(.., EH_FORMAT(EH_FMT_SIGNED_INT))) makes it another type, kept as mapped. */
+    int counted_hex = enc == EH_ENC_STRING_LENGTH16_CHAR8 && fmt == EH_FMT_HEX_BYTES;
+    switch (hint) {
+    case EH_TL_HINT_HRESULT_:
+        if (enc == EH_ENC_VALUE32 && fmt == EH_FMT_HEX_INT)
+            *in = TL_IN_I32, *out = TL_OUT_HRESULT;
+        break;
+    case EH_TL_HINT_TID_:
+        if (enc == EH_ENC_VALUE32 && fmt == EH_FMT_PID)
+            *in = TL_IN_U32, *out = TL_OUT_TID;
+        break;
+    case EH_TL_HINT_CODEPOINTER_:
+        if ((enc == EH_ENC_VALUE32 || enc == EH_ENC_VALUE64) && fmt == EH_FMT_HEX_INT)
+            *out = TL_OUT_CODEPOINTER; /* InType stays Hex32 / Hex64, the pointer's size */
+        break;
+    case EH_TL_HINT_SOCKETADDRESS_:
+        if (counted_hex)
+            *in = in_array ? TL_IN_BINARYC : TL_IN_BINARY, *out = TL_OUT_SOCKETADDRESS;
+        break;
+    case EH_TL_HINT_SOCKETADDRESSC_:
+        if (counted_hex)
+            *in = TL_IN_BINARYC, *out = TL_OUT_SOCKETADDRESS;
+        break;
+    case EH_TL_HINT_BINARYC_:
+        if (counted_hex)
+            *in = TL_IN_BINARYC, *out = TL_OUT_DEFAULT;
+        break;
+    case EH_TL_HINT_IPV6C_:
+        if (enc == EH_ENC_VALUE128 && fmt == EH_FMT_IP_ADDRESS)
+            *in = TL_IN_BINARYC, *out = TL_OUT_IPV6;
+        break;
+    default: break;
     }
 }

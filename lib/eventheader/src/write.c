@@ -19,7 +19,7 @@
 int eh_write_event(eh_tracepoint *tp, uint8_t level, uint8_t opcode, uint16_t tag, uint16_t id,
                    uint8_t version, const uint8_t *activity, const uint8_t *related,
                    const uint8_t *meta, size_t meta_len, struct iovec *iov, int iovcnt,
-                   size_t payload_len)
+                   size_t payload_len, const struct eh_tl_hints *hints)
 {
     /* header (8) + activity extension (4 + 16 or 32) */
     uint8_t head[sizeof(struct eh_wire_header) + sizeof(struct eh_wire_extension) + 32];
@@ -60,5 +60,5 @@ int eh_write_event(eh_tracepoint *tp, uint8_t level, uint8_t opcode, uint16_t ta
     iov[EH_IOV_HEADER].iov_len = head_len;
     iov[EH_IOV_META].iov_base = (void *)meta;
     iov[EH_IOV_META].iov_len = meta_len;
-    return be->write(tp, iov, iovcnt, total);
+    return be->write(tp, iov, iovcnt, total, hints);
 }
