@@ -5,6 +5,7 @@
  * for ehd_perf_decode output and diagnostics, and little-endian byte builders.
  */
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <string.h>
 
 #include "support_perf_util.h"
@@ -254,4 +255,15 @@ uint8_t *perf_test_slurp(FILE *f, size_t *size)
     }
     *size = (size_t)n;
     return buf;
+}
+
+int perf_test_run(const char *cmd, char *out, size_t cap)
+{
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return -1;
+    size_t n = fread(out, 1, cap - 1, p);
+    out[n] = 0;
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }

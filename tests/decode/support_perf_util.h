@@ -30,5 +30,8 @@ void perf_test_out_free(struct perf_test_out *o);
 int perf_test_diag_has(const struct perf_test_out *o, const char *needle);
 uint8_t *perf_test_read_file(const char *path, size_t *size);
 uint8_t *perf_test_slurp(FILE *f, size_t *size);
+/* Runs a shell command line; its stdout (up to cap-1 bytes) into out; the exit status,
+ * or -1 if it did not exit normally. */
+int perf_test_run(const char *cmd, char *out, size_t cap);
 
 #endif /* SUPPORT_PERF_UTIL_H */

@@ -357,18 +357,6 @@ static void test_malformed(void)
     free(d);
 }
 
-/* Runs a shell command line; captures stdout (up to cap-1 bytes) and the exit status. */
-static int run(const char *cmd, char *out, size_t cap)
-{
-    FILE *p = popen(cmd, "r");
-    if (!p)
-        return -1;
-    size_t n = fread(out, 1, cap - 1, p);
-    out[n] = 0;
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 /* ehdecode recognises the file by its content, from a file and from a pipe (where it
  * sniffs the first EHD_ETL_SNIFF bytes and replays them), in both output forms. */
 static void test_ehdecode_detects_etl(void)
@@ -380,9 +368,9 @@ static void test_ehdecode_detects_etl(void)
         KT_SKIP("EHCONF_BUILD/bin/ehdecode not available");
     static char a[1 << 16], p[1 << 16], doc[1 << 16];
     snprintf(cmd, sizeof cmd, "%s --golden %s", tool, ETL_PATH);
-    KT_EXPECT_EQ(run(cmd, a, sizeof a), 0);
+    KT_EXPECT_EQ(perf_test_run(cmd, a, sizeof a), 0);
     snprintf(cmd, sizeof cmd, "cat %s | %s --golden -", ETL_PATH, tool);
-    KT_EXPECT_EQ(run(cmd, p, sizeof p), 0);
+    KT_EXPECT_EQ(perf_test_run(cmd, p, sizeof p), 0);
     KT_EXPECT_STR(p, a);
     size_t lines = 0;
     for (const char *c = a; (c = strchr(c, '\n')) != NULL; c++)
@@ -395,7 +383,7 @@ static void test_ehdecode_detects_etl(void)
                                "\"Mercury\", ",
                                68) == 0);
     snprintf(cmd, sizeof cmd, "%s --no-bom %s", tool, ETL_PATH);
-    KT_EXPECT_EQ(run(cmd, doc, sizeof doc), 0);
+    KT_EXPECT_EQ(perf_test_run(cmd, doc, sizeof doc), 0);
     KT_EXPECT(perf_test_json_valid(doc, strlen(doc)));
 }
 

@@ -78,18 +78,6 @@ static int write_perf(const char *path, int pipe, int truncate_by)
     return 0;
 }
 
-/* Runs a shell command line; captures stdout (up to cap-1 bytes) and the exit status. */
-static int run(const char *cmd, char *out, size_t cap)
-{
-    FILE *p = popen(cmd, "r");
-    if (!p)
-        return -1;
-    size_t n = fread(out, 1, cap - 1, p);
-    out[n] = 0;
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 static void test_default_document(void)
 {
     if (!setup())
@@ -98,7 +86,7 @@ static void test_default_document(void)
     snprintf(a, sizeof a, "%s/a.perf.data", dir);
     KT_EXPECT_EQ(write_perf(a, 0, 0), 0);
     snprintf(cmd, sizeof cmd, "%s %s 2>/dev/null", tool, a);
-    KT_EXPECT_EQ(run(cmd, out, sizeof out), 0);
+    KT_EXPECT_EQ(perf_test_run(cmd, out, sizeof out), 0);
     /* BOM (stdout is a pipe), sorted by time within the round */
     snprintf(want, sizeof want,
              "\xEF\xBB\xBF{\n\"%s\": [\n"
@@ -111,7 +99,7 @@ static void test_default_document(void)
 
     /* two inputs, --no-bom, one that does not exist (exit 1, empty array) */
     snprintf(cmd, sizeof cmd, "%s --no-bom --compact %s %s/missing 2>/dev/null", tool, a, dir);
-    KT_EXPECT_EQ(run(cmd, out, sizeof out), 1);
+    KT_EXPECT_EQ(perf_test_run(cmd, out, sizeof out), 1);
     snprintf(want, sizeof want,
              "{\n\"%s\": [\n {\"n\":\"P:E\",\"v\":9,\"meta\":{\"time\":0.000000010,\"cpu\":3,"
              "\"pid\":1,\"tid\":2,\"level\":4}},\n {\"n\":\"P:E\",\"v\":9,\"meta\":{\"time\":"
@@ -129,7 +117,7 @@ static void test_golden_lines_and_stdin_pipe_mode(void)
     snprintf(p, sizeof p, "%s/p.perf.data", dir);
     KT_EXPECT_EQ(write_perf(p, 1, 0), 0);
     snprintf(cmd, sizeof cmd, "cat %s | %s --golden - 2>/dev/null", p, tool);
-    KT_EXPECT_EQ(run(cmd, out, sizeof out), 0);
+    KT_EXPECT_EQ(perf_test_run(cmd, out, sizeof out), 0);
     KT_EXPECT_STR(out, "{ \"n\": \"P:E\", \"v\": 9, \"meta\": { \"level\": 4 } }\n"
                        "{ \"n\": \"P:E\", \"v\": 9, \"meta\": { \"level\": 4 } }\n");
     /* file mode through a pipe (spooled to a temporary file) */
@@ -137,7 +125,7 @@ static void test_golden_lines_and_stdin_pipe_mode(void)
     snprintf(a, sizeof a, "%s/a.perf.data", dir);
     KT_EXPECT_EQ(write_perf(a, 0, 0), 0);
     snprintf(cmd, sizeof cmd, "cat %s | %s --json-lines --compact \"\" 2>/dev/null", a, tool);
-    KT_EXPECT_EQ(run(cmd, out, sizeof out), 0);
+    KT_EXPECT_EQ(perf_test_run(cmd, out, sizeof out), 0);
     KT_EXPECT_STR(out, "{\"n\":\"P:E\",\"v\":9,\"meta\":{\"time\":0.000000010,\"cpu\":3,\"pid\":1,"
                        "\"tid\":2,\"level\":4}}\n"
                        "{\"n\":\"P:E\",\"v\":9,\"meta\":{\"time\":0.000000020,\"cpu\":3,\"pid\":1,"
@@ -150,12 +138,12 @@ static void test_exit_status_and_messages(void)
         KT_SKIP("EHCONF_BUILD/bin/ehdecode not available");
     char cmd[1024], out[4096];
     snprintf(cmd, sizeof cmd, "%s --no-such-option x 2>&1", tool);
-    KT_EXPECT_EQ(run(cmd, out, sizeof out), 2);
+    KT_EXPECT_EQ(perf_test_run(cmd, out, sizeof out), 2);
     KT_EXPECT(strstr(out, "usage: ehdecode") != NULL);
     snprintf(cmd, sizeof cmd, "%s 2>&1", tool);
-    KT_EXPECT_EQ(run(cmd, out, sizeof out), 2);
+    KT_EXPECT_EQ(perf_test_run(cmd, out, sizeof out), 2);
     snprintf(cmd, sizeof cmd, "%s --help", tool);
-    KT_EXPECT_EQ(run(cmd, out, sizeof out), 0);
+    KT_EXPECT_EQ(perf_test_run(cmd, out, sizeof out), 0);
     KT_EXPECT(strncmp(out, "usage: ehdecode", 15) == 0);
 
     /* truncated pipe stream: the last sample is cut -> message, exit 1, valid document */
@@ -163,13 +151,13 @@ static void test_exit_status_and_messages(void)
     snprintf(t, sizeof t, "%s/t.perf.data", dir);
     KT_EXPECT_EQ(write_perf(t, 1, 8 + 30), 0); /* drops FINISHED_ROUND + part of a sample */
     snprintf(cmd, sizeof cmd, "%s --no-bom %s 2>&1 >/dev/null", tool, t);
-    KT_EXPECT_EQ(run(cmd, out, sizeof out), 1);
+    KT_EXPECT_EQ(perf_test_run(cmd, out, sizeof out), 1);
     char want[256];
     snprintf(want, sizeof want, "ehdecode: %s:", t);
     KT_EXPECT(strncmp(out, want, strlen(want)) == 0);
     KT_EXPECT(strstr(out, "is truncated") != NULL);
     snprintf(cmd, sizeof cmd, "%s --no-bom %s 2>/dev/null", tool, t);
-    KT_EXPECT_EQ(run(cmd, out, sizeof out), 1);
+    KT_EXPECT_EQ(perf_test_run(cmd, out, sizeof out), 1);
     KT_EXPECT(perf_test_json_valid(out, strlen(out)));
 
     /* an EventHeader sample that does not decode: the pinned error object */
@@ -188,7 +176,7 @@ static void test_exit_status_and_messages(void)
     if (f)
         fclose(f);
     snprintf(cmd, sizeof cmd, "%s --golden %s 2>/dev/null", tool, b);
-    KT_EXPECT_EQ(run(cmd, out, sizeof out), 1);
+    KT_EXPECT_EQ(perf_test_run(cmd, out, sizeof out), 1);
     /* data section starts right after the 104-byte header: the sample is at 104 */
     KT_EXPECT(strncmp(out, "{ \"n\": \"user_events:Bad_L4K0\", \"error\": \"", 41) == 0);
     KT_EXPECT(strstr(out, "\", \"fileOffset\": 104 }\n") != NULL);
@@ -226,14 +214,14 @@ static void test_dat_bad_record_continues(void)
     put_record(f, "P_L4K0", 7, ev, sizeof ev); /* offset 36 */
     fclose(f);
     snprintf(cmd, sizeof cmd, "%s --golden %s 2>/dev/null", tool, d);
-    KT_EXPECT_EQ(run(cmd, out, sizeof out), 1);
+    KT_EXPECT_EQ(perf_test_run(cmd, out, sizeof out), 1);
     KT_EXPECT_STR(out, "{ \"n\": \"P:E\", \"v\": 9, \"meta\": { \"level\": 4 } }\n"
                        "{ \"n\": \"user_events:\", \"error\": \"tracepoint name not "
                        "NUL-terminated inside the record\", \"fileOffset\": 29 }\n"
                        "{ \"n\": \"P:E\", \"v\": 9, \"meta\": { \"level\": 4 } }\n");
     /* the message names the name field, 4 bytes into the record at 29 */
     snprintf(cmd, sizeof cmd, "%s --golden %s 2>&1 >/dev/null", tool, d);
-    KT_EXPECT_EQ(run(cmd, out, sizeof out), 1);
+    KT_EXPECT_EQ(perf_test_run(cmd, out, sizeof out), 1);
     char want[256];
     snprintf(want, sizeof want,
              "ehdecode: %s:33: tracepoint name not NUL-terminated inside the record\n", d);
@@ -249,7 +237,7 @@ static void test_dat_bad_record_continues(void)
     fwrite(lie, 1, sizeof lie, f);
     fclose(f);
     snprintf(cmd, sizeof cmd, "%s --golden %s 2>/dev/null", tool, d);
-    KT_EXPECT_EQ(run(cmd, out, sizeof out), 1);
+    KT_EXPECT_EQ(perf_test_run(cmd, out, sizeof out), 1);
     KT_EXPECT_STR(out, "{ \"n\": \"P:E\", \"v\": 9, \"meta\": { \"level\": 4 } }\n");
 }
 
