@@ -35,6 +35,13 @@ char *ehd_json_put_close(char *o, int space, char closer);
 void ehd_json_sep(ehd_buf *b, int space, int first);
 void ehd_json_colon(ehd_buf *b, int space);
 void ehd_json_close(ehd_buf *b, int space, char closer);
+/* json.c: the error object every reader prints for what it cannot decode,
+ * { "n": name, "error": reason, "fileOffset": N } (Documentation/decoder-json.md §2.2). */
+void ehd_error_json(ehd_buf *b, const char *name, size_t name_len, const char *reason,
+                    uint64_t file_offset, unsigned flags);
+/* json.c: "b3864c38-4273-58c5-545b-8b3608343471" of a GUID in Windows memory layout
+ * (Data1-3 little-endian), as the .tlcap and .etl readers name providers. */
+void ehd_win_guid_text(const uint8_t g[16], char t[37]);
 
 /* buf_num.c: decimal ("%" PRIu64, "%" PRId64) and hex without prefix
  * ("%" PRIX64 when upper, else "%" PRIx64) appended without printf. */

@@ -106,13 +106,6 @@ int ehd_etl_is_magic(const void *head, size_t n)
            (r[2] == ETL_HT_SYSTEM32 || r[2] == ETL_HT_SYSTEM64) && eh_read_u16(r + 6, 0) == 0;
 }
 
-static void guid_text(const uint8_t g[16], char t[37])
-{
-    snprintf(t, 37, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", g[3],
-             g[2], g[1], g[0], g[5], g[4], g[7], g[6], g[8], g[9], g[10], g[11], g[12], g[13],
-             g[14], g[15]);
-}
-
 static void emit_out(struct etl *e)
 {
     e->emit(e->emit_ctx, e->out.data ? e->out.data : "", e->out.len);
@@ -122,13 +115,8 @@ static void emit_out(struct etl *e)
 static void report_why(struct etl *e, const char *n, const char *reason, const char *why,
                        uint64_t off)
 {
-    const char *sp = (e->flags & EHD_JSON_SPACE) ? " " : "";
     ehd_buf_reset(&e->out);
-    ehd_buf_printf(&e->out, "{%s\"n\":%s", sp, sp);
-    ehd_json_string_utf8(&e->out, n, strlen(n));
-    ehd_buf_printf(&e->out, ",%s\"error\":%s", sp, sp);
-    ehd_json_string_utf8(&e->out, reason, strlen(reason));
-    ehd_buf_printf(&e->out, ",%s\"fileOffset\":%s%" PRIu64 "%s}", sp, sp, off, sp);
+    ehd_error_json(&e->out, n, strlen(n), reason, off, e->flags);
     emit_out(e);
     e->diag(e->diag_ctx, off, why);
     e->status = 1;
@@ -222,7 +210,7 @@ static void other_json(struct etl *e, const uint8_t guid[16], uint32_t id, const
 {
     int sp = (e->flags & EHD_JSON_SPACE) != 0, first = 1;
     char g[37], n[48];
-    guid_text(guid, g);
+    ehd_win_guid_text(guid, g);
     snprintf(n, sizeof n, "etw:%s", g);
     ehd_buf_reset(&e->out);
     ehd_buf_putc(&e->out, '{');
@@ -384,7 +372,7 @@ static void event_record(struct etl *e, const uint8_t *r, size_t size, uint64_t 
     int err = ehd_tl_json(&e->out, &ev, &si, e->flags, &reason, &at);
     if (err) {
         char g[37], n[64], why[300];
-        guid_text(guid, g);
+        ehd_win_guid_text(guid, g);
         snprintf(n, sizeof n, "tracelogging:%s", g);
         snprintf(why, sizeof why, "%s (offset %zu in the blob it names)", reason, at);
         report_why(e, n, reason, why, off);

@@ -298,3 +298,42 @@ void ehd_json_close(ehd_buf *b, int space, char closer)
     if (o)
         ehd_buf_commit(b, ehd_json_put_close(o, space, closer));
 }
+
+/* ---- the error object (Documentation/decoder-json.md §2.2) ---------------- */
+
+void ehd_error_json(ehd_buf *b, const char *name, size_t name_len, const char *reason,
+                    uint64_t file_offset, unsigned flags)
+{
+    int space = (flags & EHD_JSON_SPACE) != 0;
+
+    ehd_buf_putc(b, '{');
+    ehd_json_sep(b, space, 1);
+    ehd_json_string_utf8(b, "n", 1);
+    ehd_json_colon(b, space);
+    ehd_json_string_utf8(b, name, name_len);
+    ehd_json_sep(b, space, 0);
+    ehd_json_string_utf8(b, "error", 5);
+    ehd_json_colon(b, space);
+    ehd_json_string_utf8(b, reason, strlen(reason));
+    ehd_json_sep(b, space, 0);
+    ehd_json_string_utf8(b, "fileOffset", 10);
+    ehd_json_colon(b, space);
+    ehd_buf_u64(b, file_offset);
+    ehd_json_close(b, space, '}');
+}
+
+void ehd_win_guid_text(const uint8_t g[16], char t[37])
+{
+    static const char hex[] = "0123456789abcdef";
+    /* Data1-3 are little-endian in a Windows GUID's memory layout. */
+    static const uint8_t order[16] = {3, 2, 1, 0, 5, 4, 7, 6, 8, 9, 10, 11, 12, 13, 14, 15};
+    char *o = t;
+
+    for (unsigned i = 0; i < 16; i++) {
+        if (i == 4 || i == 6 || i == 8 || i == 10)
+            *o++ = '-';
+        *o++ = hex[g[order[i]] >> 4];
+        *o++ = hex[g[order[i]] & 15];
+    }
+    *o = 0;
+}

@@ -342,13 +342,5 @@ int ehd_perf_sample_json(const ehd_perf_reader *r, const ehd_perf_sample *s, uns
 void ehd_perf_error_json(ehd_buf *out, const char *name, size_t name_len, const char *reason,
                          uint64_t file_offset, unsigned flags)
 {
-    struct jw w = {out, (flags & EHD_JSON_SPACE) != 0, 1};
-    jw_open(&w, '{');
-    jw_key(&w, "n");
-    ehd_json_string_utf8(out, name, name_len);
-    jw_key(&w, "error");
-    ehd_json_string_utf8(out, reason, strlen(reason));
-    jw_key(&w, "fileOffset");
-    ehd_buf_u64(out, file_offset);
-    jw_close(&w, '}');
+    ehd_error_json(out, name, name_len, reason, file_offset, flags);
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ehd_internal.h"
 #include "ehd_tl.h"
 #include "eventheader_read.h"
 
@@ -113,26 +114,13 @@ void ehd_tlcap_close(ehd_tlcap_reader *r)
     }
 }
 
-/* "b3864c38-4273-58c5-545b-8b3608343471" of a GUID in Windows memory layout. */
-static void guid_text(const uint8_t g[16], char t[37])
-{
-    snprintf(t, 37, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", g[3],
-             g[2], g[1], g[0], g[5], g[4], g[7], g[6], g[8], g[9], g[10], g[11], g[12], g[13],
-             g[14], g[15]);
-}
-
 static void error_json(ehd_buf *b, const uint8_t guid[16], const char *reason, uint64_t off,
                        unsigned flags)
 {
-    const char *sp = (flags & EHD_JSON_SPACE) ? " " : "";
     char g[37], n[64];
-    guid_text(guid, g);
+    ehd_win_guid_text(guid, g);
     snprintf(n, sizeof n, "tracelogging:%s", g);
-    ehd_buf_printf(b, "{%s\"n\":%s", sp, sp);
-    ehd_json_string_utf8(b, n, strlen(n));
-    ehd_buf_printf(b, ",%s\"error\":%s", sp, sp);
-    ehd_json_string_utf8(b, reason, strlen(reason));
-    ehd_buf_printf(b, ",%s\"fileOffset\":%s%llu%s}", sp, sp, (unsigned long long)off, sp);
+    ehd_error_json(b, n, strlen(n), reason, off, flags);
 }
 
 int ehd_tlcap_decode(FILE *f, unsigned flags, ehd_tl_emit_fn *emit, void *emit_ctx,
