@@ -48,12 +48,29 @@ size_t ehd_format_datetime(char *dst, int64_t seconds)
     unsigned month, day;
     civil_from_days(days, &year, &month, &day);
     unsigned hh = (unsigned)(sod / 3600), mm = (unsigned)(sod / 60 % 60), ss = (unsigned)(sod % 60);
-    int n;
+    /* "%04lld-%02u-%02uT%02u:%02u:%02u" with a '-' before negative years, written
+     * without printf: this runs for every time field of every event. */
+    char *o = dst;
+    uint64_t y = year < 0 ? (uint64_t)0 - (uint64_t)year : (uint64_t)year;
+    char digits[20];
+    unsigned nd = 0;
+
     if (year < 0)
-        n = snprintf(dst, 32, "-%04lld-%02u-%02uT%02u:%02u:%02u", -(long long)year, month, day, hh,
-                     mm, ss);
-    else
-        n = snprintf(dst, 32, "%04lld-%02u-%02uT%02u:%02u:%02u", (long long)year, month, day, hh,
-                     mm, ss);
-    return n < 0 ? 0 : (size_t)n;
+        *o++ = '-';
+    do
+        digits[nd++] = (char)('0' + y % 10);
+    while ((y /= 10) != 0);
+    while (nd < 4)
+        digits[nd++] = '0';
+    while (nd)
+        *o++ = digits[--nd];
+    const unsigned parts[5] = {month, day, hh, mm, ss};
+    const char seps[5] = {'-', '-', 'T', ':', ':'};
+    for (unsigned i = 0; i < 5; i++) {
+        *o++ = seps[i];
+        *o++ = (char)('0' + parts[i] / 10);
+        *o++ = (char)('0' + parts[i] % 10);
+    }
+    *o = 0;
+    return (size_t)(o - dst);
 }

@@ -42,6 +42,8 @@ void ehd_error_json(ehd_buf *b, const char *name, size_t name_len, const char *r
 /* json.c: "b3864c38-4273-58c5-545b-8b3608343471" of a GUID in Windows memory layout
  * (Data1-3 little-endian), as the .tlcap and .etl readers name providers. */
 void ehd_win_guid_text(const uint8_t g[16], char t[37]);
+/* json.c: an RFC 4122 uuid as a JSON string, "00112233-4455-6677-8899-aabbccddeeff". */
+void ehd_json_uuid(ehd_buf *b, const uint8_t g[16]);
 
 /* buf_num.c: decimal ("%" PRIu64, "%" PRId64) and hex without prefix
  * ("%" PRIX64 when upper, else "%" PRIx64) appended without printf. */

@@ -322,12 +322,10 @@ void ehd_error_json(ehd_buf *b, const char *name, size_t name_len, const char *r
     ehd_json_close(b, space, '}');
 }
 
-void ehd_win_guid_text(const uint8_t g[16], char t[37])
+/* The 36 characters of a GUID whose byte i is printed from g[order[i]]. */
+static void guid_chars(const uint8_t g[16], const uint8_t order[16], char *o)
 {
     static const char hex[] = "0123456789abcdef";
-    /* Data1-3 are little-endian in a Windows GUID's memory layout. */
-    static const uint8_t order[16] = {3, 2, 1, 0, 5, 4, 7, 6, 8, 9, 10, 11, 12, 13, 14, 15};
-    char *o = t;
 
     for (unsigned i = 0; i < 16; i++) {
         if (i == 4 || i == 6 || i == 8 || i == 10)
@@ -335,5 +333,27 @@ void ehd_win_guid_text(const uint8_t g[16], char t[37])
         *o++ = hex[g[order[i]] >> 4];
         *o++ = hex[g[order[i]] & 15];
     }
-    *o = 0;
+}
+
+void ehd_win_guid_text(const uint8_t g[16], char t[37])
+{
+    /* Data1-3 are little-endian in a Windows GUID's memory layout. */
+    static const uint8_t order[16] = {3, 2, 1, 0, 5, 4, 7, 6, 8, 9, 10, 11, 12, 13, 14, 15};
+
+    guid_chars(g, order, t);
+    t[36] = 0;
+}
+
+void ehd_json_uuid(ehd_buf *b, const uint8_t g[16])
+{
+    /* EventHeader's uuid is RFC 4122: the bytes in order (Documentation/decoder-json.md §4). */
+    static const uint8_t order[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+    char *o = ehd_buf_room(b, 38);
+
+    if (!o)
+        return;
+    *o++ = '"';
+    guid_chars(g, order, o);
+    o[36] = '"';
+    ehd_buf_commit(b, o + 37);
 }

@@ -98,14 +98,16 @@ static void put_float64(ehd_buf *b, uint64_t bits)
 
 static void put_uuid(ehd_buf *b, const uint8_t *p)
 {
-    ehd_buf_printf(b, "\"%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x\"",
-                   p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9], p[10], p[11], p[12],
-                   p[13], p[14], p[15]);
+    ehd_json_uuid(b, p);
 }
 
 static void put_ipv4_body(ehd_buf *b, const uint8_t *p)
 {
-    ehd_buf_printf(b, "%u.%u.%u.%u", p[0], p[1], p[2], p[3]);
+    for (unsigned i = 0; i < 4; i++) {
+        if (i)
+            ehd_buf_putc_fast(b, '.');
+        ehd_buf_u64(b, p[i]);
+    }
 }
 
 /*
