@@ -39,31 +39,40 @@ static char *u64_backwards(char *end, uint64_t v)
     return o;
 }
 
+/* Number of decimal digits of v. */
+static unsigned dec_len(uint64_t v)
+{
+    unsigned n = 1;
+    for (; v >= 10000; v /= 10000)
+        n += 4;
+    return n + (v >= 10) + (v >= 100) + (v >= 1000);
+}
+
+/* Digits go straight to their place: no copy through a scratch array (the
+ * small memcpy calls were a tenth of the decode time). */
 char *ehd_put_u64(char *o, uint64_t v)
 {
-    char t[24];
-    char *s = u64_backwards(t + sizeof t, v);
-    size_t n = (size_t)(t + sizeof t - s);
-    memcpy(o, s, n);
-    return o + n;
+    char *end = o + dec_len(v);
+    u64_backwards(end, v);
+    return end;
 }
 
 void ehd_buf_u64(ehd_buf *b, uint64_t v)
 {
-    char t[24];
-    char *s = u64_backwards(t + sizeof t, v);
-    ehd_buf_append_fast(b, s, (size_t)(t + sizeof t - s));
+    char *o = ehd_buf_room(b, 24);
+    if (o)
+        ehd_buf_commit(b, ehd_put_u64(o, v));
 }
 
 void ehd_buf_i64(ehd_buf *b, int64_t v)
 {
-    char t[24];
-    /* magnitude computed in unsigned arithmetic so INT64_MIN is fine */
-    uint64_t m = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-    char *s = u64_backwards(t + sizeof t, m);
+    char *o = ehd_buf_room(b, 24);
+    if (!o)
+        return;
     if (v < 0)
-        *--s = '-';
-    ehd_buf_append_fast(b, s, (size_t)(t + sizeof t - s));
+        *o++ = '-';
+    /* magnitude computed in unsigned arithmetic so INT64_MIN is fine */
+    ehd_buf_commit(b, ehd_put_u64(o, v < 0 ? 0 - (uint64_t)v : (uint64_t)v));
 }
 
 void ehd_buf_hex(ehd_buf *b, uint64_t v, int upper)

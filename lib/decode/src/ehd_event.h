@@ -35,10 +35,13 @@ struct ehd_ctx {
     unsigned flags;
     const uint8_t *data;
     size_t size;
-    size_t pos; /* payload cursor */
-    int be;     /* the event's fields are big-endian */
-    struct ehd_node *nodes;
+    size_t pos;             /* payload cursor */
+    int be;                 /* the event's fields are big-endian */
+    struct ehd_node *nodes; /* written by ehd_parse_fields */
     uint32_t n_nodes;
+    /* The tree the payload walk reads: nodes, or a cached layout's. */
+    const struct ehd_node *fields;
+    const struct ehd_schema *schema; /* the cached layout in use, or NULL */
     /* Caller-provided room for small events, so the common case allocates
      * nothing per event; nodes == small_nodes means "do not free". */
     struct ehd_node *small_nodes;
@@ -69,5 +72,44 @@ int ehd_parse_tp_name(struct ehd_ctx *c, const char *name, size_t n, unsigned le
 int ehd_parse_extensions(struct ehd_ctx *c, struct ehd_event_parts *ev);
 /* Field definitions after the event name -> c->nodes (pre-order tree). */
 int ehd_parse_fields(struct ehd_ctx *c, const struct ehd_event_parts *ev, size_t fields_start);
+
+/* Everything a parsed layout depends on: the tracepoint name (provider and
+ * keyword; its level is checked against the header's), the metadata bytes,
+ * the event's byte order (tags and carray counts) and the output flags (the
+ * prepared texts). hash covers all of them. */
+struct ehd_schema_key {
+    const char *tp_name;
+    size_t tp_len;
+    const uint8_t *meta;
+    size_t meta_len;
+    unsigned flags;
+    uint8_t be, level;
+    uint64_t hash;
+};
+
+/* One successfully parsed event layout, with its JSON pieces ready to copy:
+ * head is '{' "n": "<provider>:<event>" and names + name_off[i] ..
+ * name_off[i + 1] is node i's quoted name, tag and colon. */
+struct ehd_schema {
+    struct ehd_schema_key key;
+    size_t provider_len;
+    uint64_t keyword;
+    const char *head;
+    size_t head_len;
+    const struct ehd_node *nodes;
+    uint32_t n_nodes;
+    const char *names;
+    const uint32_t *name_off; /* n_nodes + 1 offsets into names */
+};
+
+/* ehd_schema_cache.c: the calling thread's cache of layouts. */
+void ehd_schema_key_init(struct ehd_schema_key *k, const char *tp_name, size_t tp_len,
+                         const uint8_t *meta, size_t meta_len, unsigned flags, int be,
+                         uint8_t level);
+/* The layout stored under k by this thread, or NULL. */
+const struct ehd_schema *ehd_schema_find(const struct ehd_schema_key *k);
+/* Stores a copy of parsed (its pointers may point into the event); returns the
+ * copy, or NULL when it is too large for the cache or memory is short. */
+const struct ehd_schema *ehd_schema_store(const struct ehd_schema *parsed);
 
 #endif /* EHD_EVENT_H */

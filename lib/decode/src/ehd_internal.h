@@ -26,15 +26,11 @@ void ehd_json_bom_body(ehd_buf *b, const uint8_t *s, size_t n, unsigned unit_byt
 /* Lowercase hex bytes separated by single spaces, no quotes. */
 void ehd_hex_bytes_body(ehd_buf *b, const uint8_t *s, size_t n);
 
-/* json.c: the separators of §1. space: EHD_JSON_SPACE is set; first: nothing was
- * written in this container yet. The _put_ forms write at a cursor (ehd_buf_room with
- * room for 2 bytes) and return the end; the others append to b. */
-char *ehd_json_put_sep(char *o, int space, int first);
-char *ehd_json_put_colon(char *o, int space);
-char *ehd_json_put_close(char *o, int space, char closer);
-void ehd_json_sep(ehd_buf *b, int space, int first);
-void ehd_json_colon(ehd_buf *b, int space);
-void ehd_json_close(ehd_buf *b, int space, char closer);
+/* The separators of §1, inline because every member of every event writes two
+ * or three of them. space: EHD_JSON_SPACE is set; first: nothing was written in this
+ * container yet. The _put_ forms write at a cursor (ehd_buf_room with room for 2
+ * bytes) and return the end; the others append to b. They are defined below the
+ * ehd_buf fast paths. */
 /* json.c: the error object every reader prints for what it cannot decode,
  * { "n": name, "error": reason, "fileOffset": N } (Documentation/decoder-json.md §2.2). */
 void ehd_error_json(ehd_buf *b, const char *name, size_t name_len, const char *reason,
@@ -98,6 +94,56 @@ static inline void ehd_buf_commit(ehd_buf *b, char *end)
     b->len = (size_t)(end - b->data);
     *end = 0;
 }
+/* Compact: "," between members, nothing else. Spaced (EHD_JSON_SPACE): ", " between
+ * members, a space after the opening bracket too, ": " after a key and " " before the
+ * closing bracket. Every JSON writer of the decoder (EventHeader, TraceLogging, perf
+ * sample fields) goes through these, so the kinds of event cannot drift apart. */
+static inline char *ehd_json_put_sep(char *o, int space, int first)
+{
+    if (!first)
+        *o++ = ',';
+    if (space)
+        *o++ = ' ';
+    return o;
+}
+
+static inline char *ehd_json_put_colon(char *o, int space)
+{
+    *o++ = ':';
+    if (space)
+        *o++ = ' ';
+    return o;
+}
+
+static inline char *ehd_json_put_close(char *o, int space, char closer)
+{
+    if (space)
+        *o++ = ' ';
+    *o++ = closer;
+    return o;
+}
+
+static inline void ehd_json_sep(ehd_buf *b, int space, int first)
+{
+    char *o = ehd_buf_room(b, 2);
+    if (o)
+        ehd_buf_commit(b, ehd_json_put_sep(o, space, first));
+}
+
+static inline void ehd_json_colon(ehd_buf *b, int space)
+{
+    char *o = ehd_buf_room(b, 2);
+    if (o)
+        ehd_buf_commit(b, ehd_json_put_colon(o, space));
+}
+
+static inline void ehd_json_close(ehd_buf *b, int space, char closer)
+{
+    char *o = ehd_buf_room(b, 2);
+    if (o)
+        ehd_buf_commit(b, ehd_json_put_close(o, space, closer));
+}
+
 /* Writes the decimal text of v at o; returns the end. */
 char *ehd_put_u64(char *o, uint64_t v); /* buf_num.c */
 

@@ -109,7 +109,9 @@ static char *w_sep(const struct ehd_ctx *c, char *o, uint8_t *first)
     return o;
 }
 
-static char *w_key(const struct ehd_ctx *c, char *o, uint8_t *first, const char *key, size_t n)
+/* Inlined so that each literal key is a fixed-size copy, not a memcpy call. */
+static inline __attribute__((always_inline)) char *w_key(const struct ehd_ctx *c, char *o,
+                                                         uint8_t *first, const char *key, size_t n)
 {
     o = w_sep(c, o, first);
     *o++ = '"';
@@ -256,16 +258,17 @@ static int put_value(struct ehd_ctx *c, const struct ehd_node *nd)
     return 0;
 }
 
-static void put_field_name(struct ehd_ctx *c, const struct ehd_node *nd)
+/* "name;tag=0xT": (or "name": ) of a field, into out. */
+static void put_field_name(ehd_buf *out, unsigned flags, const struct ehd_node *nd)
 {
-    ehd_buf_putc_fast(c->out, '"');
-    ehd_json_utf8_body(c->out, nd->name, nd->name_len);
-    if ((c->flags & EHD_JSON_FIELD_TAG) && nd->tag != 0) {
-        ehd_buf_append_fast(c->out, ";tag=0x", 7);
-        ehd_buf_hex(c->out, nd->tag, 1);
+    ehd_buf_putc_fast(out, '"');
+    ehd_json_utf8_body(out, nd->name, nd->name_len);
+    if ((flags & EHD_JSON_FIELD_TAG) && nd->tag != 0) {
+        ehd_buf_append_fast(out, ";tag=0x", 7);
+        ehd_buf_hex(out, nd->tag, 1);
     }
-    ehd_buf_putc_fast(c->out, '"');
-    put_colon(c);
+    ehd_buf_putc_fast(out, '"');
+    ehd_json_colon(out, (flags & EHD_JSON_SPACE) != 0);
 }
 
 /*
@@ -276,7 +279,7 @@ static void put_field_name(struct ehd_ctx *c, const struct ehd_node *nd)
 static int begin_item(struct ehd_ctx *c, struct ehd_frame *stack, uint32_t *sp, uint32_t idx,
                       int element)
 {
-    const struct ehd_node *nd = &c->nodes[idx];
+    const struct ehd_node *nd = &c->fields[idx];
     if (!element && nd->array) {
         uint32_t count;
         if (nd->array == EH_ENC_CARRAY_FLAG) {
@@ -321,7 +324,7 @@ static void put_member_name(struct ehd_ctx *c, uint8_t *first, const struct ehd_
         i++;
     if (i < n) {
         put_sep(c, first);
-        put_field_name(c, nd);
+        put_field_name(c->out, c->flags, nd);
         return;
     }
     char *o = ehd_buf_room(c->out, n + 32);
@@ -338,6 +341,19 @@ static void put_member_name(struct ehd_ctx *c, uint8_t *first, const struct ehd_
     *o++ = '"';
     o = ehd_json_put_colon(o, spaced(c));
     ehd_buf_commit(c->out, o);
+}
+
+/* put_sep + the cached layout's prepared name of node idx. */
+static void put_cached_name(struct ehd_ctx *c, uint8_t *first, uint32_t idx)
+{
+    const struct ehd_schema *s = c->schema;
+    size_t n = s->name_off[idx + 1] - s->name_off[idx];
+    char *o = ehd_buf_room(c->out, n + 4);
+    if (!o)
+        return; /* out of memory is sticky: put_fields reports it */
+    o = w_sep(c, o, first);
+    memcpy(o, s->names + s->name_off[idx], n);
+    ehd_buf_commit(c->out, o + n);
 }
 
 static int put_fields(struct ehd_ctx *c)
@@ -382,8 +398,11 @@ static int put_fields(struct ehd_ctx *c)
                 continue;
             }
             uint32_t idx = f->next;
-            f->next = c->nodes[idx].end;
-            put_member_name(c, &f->first, &c->nodes[idx]);
+            f->next = c->fields[idx].end;
+            if (c->schema)
+                put_cached_name(c, &f->first, idx);
+            else
+                put_member_name(c, &f->first, &c->fields[idx]);
             err = begin_item(c, stack, &sp, idx, 0);
         }
         if (err)
@@ -464,6 +483,86 @@ static void put_meta(struct ehd_ctx *c, const ehd_sample_info *si, uint64_t keyw
     ehd_buf_commit(c->out, o);
 }
 
+/* ---- layout: parsed, or from the cache ---------------------------------- */
+
+/* '{' and "n": "<provider>:<event>" */
+static void put_head(struct ehd_ctx *c, const char *tp_name, size_t provider_len,
+                     const uint8_t *ename, size_t ename_len)
+{
+    uint8_t first = 1;
+    ehd_buf_putc_fast(c->out, '{');
+    put_sep(c, &first);
+    put_key(c, "n");
+    ehd_buf_putc_fast(c->out, '"');
+    ehd_json_utf8_body(c->out, (const uint8_t *)tp_name, provider_len);
+    ehd_buf_putc_fast(c->out, ':');
+    ehd_json_utf8_body(c->out, ename, ename_len);
+    ehd_buf_putc_fast(c->out, '"');
+}
+
+/* The full path: tracepoint name, extensions, event name and field tree, then
+ * the head of the object. */
+static int parse_layout(struct ehd_ctx *c, const char *tp_name, size_t tp_name_len,
+                        struct ehd_event_parts *ev, size_t *provider_len, uint64_t *keyword)
+{
+    int err = ehd_parse_tp_name(c, tp_name, tp_name_len, c->data[7], provider_len, keyword);
+    if (err)
+        return err;
+    err = ehd_parse_extensions(c, ev);
+    if (err)
+        return err;
+    const uint8_t *ename_end = memchr(ev->meta, 0, ev->meta_size);
+    if (!ename_end)
+        return ehd_fail(c, EBADMSG, ev->meta_offset,
+                        "event name not NUL-terminated in the metadata");
+    size_t ename_len = (size_t)(ename_end - ev->meta);
+    const uint8_t *semi = memchr(ev->meta, ';', ename_len);
+    err = ehd_parse_fields(c, ev, ename_len + 1);
+    if (err)
+        return err;
+    c->fields = c->nodes;
+    put_head(c, tp_name, *provider_len, ev->meta, semi ? (size_t)(semi - ev->meta) : ename_len);
+    return 0;
+}
+
+/* Keeps the layout just parsed (its head is the last thing written to c->out)
+ * for the next events of this thread; returns the cached copy or NULL. */
+static const struct ehd_schema *remember_layout(struct ehd_ctx *c, const struct ehd_schema_key *k,
+                                                size_t provider_len, uint64_t keyword)
+{
+    uint32_t off_small[33];
+    uint32_t *off = c->n_nodes < 33 ? off_small : malloc((c->n_nodes + 1) * sizeof *off);
+    ehd_buf names;
+    ehd_buf_init(&names);
+    const struct ehd_schema *kept = NULL;
+    if (!off || c->out->oom)
+        goto out;
+    for (uint32_t i = 0; i < c->n_nodes; i++) {
+        off[i] = (uint32_t)names.len;
+        put_field_name(&names, c->flags, &c->nodes[i]);
+    }
+    off[c->n_nodes] = (uint32_t)names.len;
+    if (names.oom)
+        goto out;
+    struct ehd_schema s = {
+        .key = *k,
+        .provider_len = provider_len,
+        .keyword = keyword,
+        .head = c->out->data + c->out_start,
+        .head_len = c->out->len - c->out_start,
+        .nodes = c->nodes,
+        .n_nodes = c->n_nodes,
+        .names = names.data ? names.data : "",
+        .name_off = off,
+    };
+    kept = ehd_schema_store(&s);
+out:
+    if (off != off_small)
+        free(off);
+    ehd_buf_free(&names);
+    return kept;
+}
+
 /* ---- entry point ------------------------------------------------------- */
 
 int ehd_eventheader_json(ehd_buf *out, const char *tp_name, size_t tp_name_len, const uint8_t *data,
@@ -490,36 +589,34 @@ int ehd_eventheader_json(ehd_buf *out, const char *tp_name, size_t tp_name_len, 
         return ehd_fail(&c, ENOTSUP, 0, "header flags 0x%02X have unknown bits", data[0]);
     c.be = !(data[0] & EH_FLAG_LITTLE_ENDIAN);
 
+    /* A layout seen before on this thread skips the name and metadata parse.
+     * Anything unusual (no metadata, bad extensions) takes the full path,
+     * which reports problems in their usual order. */
+    struct ehd_event_parts ev;
+    struct ehd_schema_key key;
+    int have_key = 0;
+    if (ehd_parse_extensions(&c, &ev) == 0) {
+        ehd_schema_key_init(&key, tp_name, tp_name_len, ev.meta, ev.meta_size, flags, c.be,
+                            data[7]);
+        have_key = 1;
+        c.schema = ehd_schema_find(&key);
+    }
     size_t provider_len = 0;
     uint64_t keyword = 0;
-    int err = ehd_parse_tp_name(&c, tp_name, tp_name_len, data[7], &provider_len, &keyword);
-    if (err)
-        return err;
-
-    struct ehd_event_parts ev;
-    err = ehd_parse_extensions(&c, &ev);
-    if (err)
-        return err;
-    const uint8_t *ename_end = memchr(ev.meta, 0, ev.meta_size);
-    if (!ename_end)
-        return ehd_fail(&c, EBADMSG, ev.meta_offset,
-                        "event name not NUL-terminated in the metadata");
-    size_t ename_len = (size_t)(ename_end - ev.meta);
-    const uint8_t *semi = memchr(ev.meta, ';', ename_len);
-    size_t ename_shown = semi ? (size_t)(semi - ev.meta) : ename_len;
-
-    err = ehd_parse_fields(&c, &ev, ename_len + 1);
+    int err = 0;
+    if (c.schema) {
+        provider_len = c.schema->provider_len;
+        keyword = c.schema->keyword;
+        c.fields = c.schema->nodes;
+        c.n_nodes = c.schema->n_nodes;
+        ehd_buf_append_fast(out, c.schema->head, c.schema->head_len);
+    } else {
+        err = parse_layout(&c, tp_name, tp_name_len, &ev, &provider_len, &keyword);
+        if (!err && have_key)
+            c.schema = remember_layout(&c, &key, provider_len, keyword);
+    }
     if (!err) {
         c.pos = ev.payload;
-        uint8_t first = 1;
-        ehd_buf_putc_fast(out, '{');
-        put_sep(&c, &first);
-        put_key(&c, "n");
-        ehd_buf_putc_fast(out, '"');
-        ehd_json_utf8_body(out, (const uint8_t *)tp_name, provider_len);
-        ehd_buf_putc_fast(out, ':');
-        ehd_json_utf8_body(out, ev.meta, ename_shown);
-        ehd_buf_putc_fast(out, '"');
         err = put_fields(&c);
     }
     if (!err) {

@@ -115,12 +115,27 @@ static size_t utf8_seq_len(const uint8_t *s, size_t n, int *surrogate)
     return 0; /* stray continuation byte, C0/C1, F5..FF */
 }
 
+/* Whether 8 bytes are all printable ASCII other than '"' and '\\' (copied as
+ * they are), tested a word at a time: strings are mostly such runs. */
+static int plain_ascii8(const uint8_t *p)
+{
+    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    uint64_t v;
+    memcpy(&v, p, 8);
+    uint64_t quote = v ^ (ones * '"'), backslash = v ^ (ones * '\\');
+    uint64_t control = (v - ones * 0x20) & ~v; /* a byte below 0x20 */
+    uint64_t special = ((quote - ones) & ~quote) | ((backslash - ones) & ~backslash);
+    return ((control | special | v) & highs) == 0;
+}
+
 void ehd_json_utf8_body(ehd_buf *b, const uint8_t *s, size_t n)
 {
     size_t i = 0;
     while (i < n) {
         /* Copy a run of bytes that need no attention in one append. */
         size_t run = i;
+        while (n - run >= 8 && plain_ascii8(s + run))
+            run += 8;
         while (run < n && s[run] < 0x80 && !ascii_needs_escape(s[run]))
             run++;
         if (run > i) {
@@ -207,16 +222,18 @@ void ehd_json_bom_body(ehd_buf *b, const uint8_t *s, size_t n, unsigned unit_byt
 
 void ehd_hex_bytes_body(ehd_buf *b, const uint8_t *s, size_t n)
 {
-    char t[3];
+    if (n == 0)
+        return;
+    char *o = ehd_buf_room(b, 3 * n);
+    if (!o)
+        return;
     for (size_t i = 0; i < n; i++) {
-        t[0] = ' ';
-        t[1] = hexdig_lower[s[i] >> 4];
-        t[2] = hexdig_lower[s[i] & 15];
-        if (i == 0)
-            ehd_buf_append_fast(b, t + 1, 2);
-        else
-            ehd_buf_append_fast(b, t, 3);
+        if (i)
+            *o++ = ' ';
+        *o++ = hexdig_lower[s[i] >> 4];
+        *o++ = hexdig_lower[s[i] & 15];
     }
+    ehd_buf_commit(b, o);
 }
 
 void ehd_json_string_utf8(ehd_buf *b, const void *s, size_t n)
@@ -245,58 +262,6 @@ void ehd_json_string_utf32(ehd_buf *b, const void *s, size_t n, int big_endian)
     ehd_buf_putc_fast(b, '"');
     ehd_json_utf32_body(b, s, n, big_endian);
     ehd_buf_putc_fast(b, '"');
-}
-
-/* ---- separators (Documentation/decoder-json.md §1) ---------------- */
-
-/* Compact: "," between members, nothing else. Spaced (EHD_JSON_SPACE): ", " between
- * members, a space after the opening bracket too, ": " after a key and " " before the
- * closing bracket. Every JSON writer of the decoder (EventHeader, TraceLogging, perf
- * sample fields) goes through these, so the kinds of event cannot drift apart. */
-char *ehd_json_put_sep(char *o, int space, int first)
-{
-    if (!first)
-        *o++ = ',';
-    if (space)
-        *o++ = ' ';
-    return o;
-}
-
-char *ehd_json_put_colon(char *o, int space)
-{
-    *o++ = ':';
-    if (space)
-        *o++ = ' ';
-    return o;
-}
-
-char *ehd_json_put_close(char *o, int space, char closer)
-{
-    if (space)
-        *o++ = ' ';
-    *o++ = closer;
-    return o;
-}
-
-void ehd_json_sep(ehd_buf *b, int space, int first)
-{
-    char *o = ehd_buf_room(b, 2);
-    if (o)
-        ehd_buf_commit(b, ehd_json_put_sep(o, space, first));
-}
-
-void ehd_json_colon(ehd_buf *b, int space)
-{
-    char *o = ehd_buf_room(b, 2);
-    if (o)
-        ehd_buf_commit(b, ehd_json_put_colon(o, space));
-}
-
-void ehd_json_close(ehd_buf *b, int space, char closer)
-{
-    char *o = ehd_buf_room(b, 2);
-    if (o)
-        ehd_buf_commit(b, ehd_json_put_close(o, space, closer));
 }
 
 /* ---- the error object (Documentation/decoder-json.md §2.2) ---------------- */

@@ -7,7 +7,6 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "ehd_internal.h"
@@ -154,7 +153,7 @@ static void put_ipv6(ehd_buf *b, const uint8_t *p)
             ehd_buf_putc_fast(b, '"');
             return;
         }
-        ehd_buf_printf(b, "%x", w[i]);
+        ehd_buf_hex(b, w[i], 0);
     }
     if (best >= 0 && best + best_len == 8)
         ehd_buf_putc_fast(b, ':');
