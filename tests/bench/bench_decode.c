@@ -4,7 +4,8 @@
  * shapes, 1,500,000 events): ehdecode decodes it to /dev/null in each output mode.
  * Figures only, never pass/fail:
  *   - events/s and input MB/s per mode, wall and CPU time (CPU time, user + sys of the
- *     decoder alone, is the steadier figure on a shared machine), ehdecode's peak RSS;
+ *     decoder alone, is the steadier figure on a shared machine), ehdecode's peak RSS, also on
+ *     a file 15 times smaller (memory must not grow with the file);
  *   - instructions per event, counted by valgrind's callgrind on a 100,000-event file
  *     (repeatable whatever else the machine does; n/a without valgrind);
  *   - the floor: ehdecode's time over the time to write the same JSON bytes (read back
@@ -196,22 +197,52 @@ int main(void)
     printf("mixed file: %u events of 5 shapes, %.1f MB of perf.data, written in %.2f s\n", NEVENTS,
            mb, now() - t0);
 
+    /* One job in every mode: the single-thread figures (the 2.0 M events/s). */
+    int has_jobs = has_option(bin, "--jobs", dat);
     static const struct {
         const char *name, *arg;
-    } modes[] = {{"ehdecode (default)", NULL},
-                 {"ehdecode --json-lines", "--json-lines"},
-                 {"ehdecode --golden", "--golden"}};
-    struct run def = {0, 0, -1, -1};
+    } modes[] = {{"default", NULL}, {"--json-lines", "--json-lines"}, {"--golden", "--golden"}};
+    struct run def = {0, 0, -1, -1}, one_job = {0, 0, -1, -1};
     for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
-        char *argv[4] = {bin, (char *)modes[m].arg, big, NULL};
-        if (!modes[m].arg)
-            argv[1] = big, argv[2] = NULL;
+        char *argv[6], name[64];
+        int k = 0;
+        argv[k++] = bin;
+        if (has_jobs) {
+            argv[k++] = "--jobs";
+            argv[k++] = "1";
+        }
+        if (modes[m].arg)
+            argv[k++] = (char *)modes[m].arg;
+        argv[k++] = big;
+        argv[k] = NULL;
+        snprintf(name, sizeof name, "ehdecode%s %s", has_jobs ? " --jobs 1" : "", modes[m].name);
         struct run r = run_child(argv, NULL, NULL);
-        report(modes[m].name, &r, mb);
+        report(name, &r, mb);
         if (m == 0) {
+            one_job = r;
             /* Once more into a file: the JSON bytes the floor writes. */
             def = run_child(argv, json, NULL);
         }
+    }
+
+    if (has_jobs) {
+        char *a2[] = {bin, "--jobs", "2", big, NULL};
+        struct run j2 = run_child(a2, NULL, NULL);
+        report("ehdecode --jobs 2 default", &j2, mb);
+        if (ok(&one_job) && ok(&j2))
+            printf("--jobs 2 is %.2fx as fast as --jobs 1 (wall, default output)\n",
+                   one_job.wall / j2.wall);
+    } else {
+        printf("--jobs: n/a (this ehdecode has no --jobs option)\n");
+    }
+
+    /* Peak RSS must not grow with the file: the same decodes of a file 15 times smaller. */
+    for (int jobs = 1; jobs <= (has_jobs ? 2 : 1); jobs++) {
+        char *argv[] = {bin, "--jobs", jobs == 1 ? "1" : "2", small, NULL};
+        struct run r = run_child(has_jobs ? argv : (char *[]){bin, small, NULL}, NULL, NULL);
+        if (ok(&r))
+            printf("peak RSS, %d job%s: %.1f MB on the %u-event file\n", jobs, jobs > 1 ? "s" : "",
+                   (double)r.rss_kb / 1024.0, NEVENTS_SMALL);
     }
 
     double floor_s = write_floor(json), json_mb = file_mb(json);
@@ -227,17 +258,6 @@ int main(void)
                ins / NEVENTS_SMALL, NEVENTS_SMALL);
     else
         printf("instructions per event: n/a (valgrind not available)\n");
-
-    if (has_option(bin, "--jobs", dat)) {
-        char *a1[] = {bin, "--jobs", "1", big, NULL}, *a2[] = {bin, "--jobs", "2", big, NULL};
-        struct run j1 = run_child(a1, NULL, NULL), j2 = run_child(a2, NULL, NULL);
-        report("ehdecode --jobs 1", &j1, mb);
-        report("ehdecode --jobs 2", &j2, mb);
-        if (ok(&j1) && ok(&j2))
-            printf("--jobs 2 is %.2fx as fast as --jobs 1 (wall)\n", j1.wall / j2.wall);
-    } else {
-        printf("--jobs: n/a (this ehdecode has no --jobs option)\n");
-    }
 
     if (!getenv("EHCONF_BENCH_KEEP")) {
         unlink(dat);
