@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * ehd_perf_decode_jobs: the perf-decode pipeline (perf_decode.c) with the sample
- * formatting, most of the work, on `jobs` worker threads, and output byte for byte the
- * same as on one thread: the same emit and diag calls in the same order, the same
- * problem count and return value.
+ * formatting, most of the work, on `jobs` threads (the calling thread and jobs - 1
+ * workers), and output byte for byte the same as on one thread: the same emit and diag
+ * calls in the same order, the same problem count and return value.
  *
  * The calling thread reads records (the reader is not thread-safe) and packs them into
  * small batches: copies of SAMPLE records, FINISHED_ROUND markers, and "notes" for
@@ -11,7 +11,9 @@
  * which it reports through a callback that adds them to the batch being filled), so
  * they keep their place among the samples. Workers take submitted batches in order
  * and format each sample into the batch's own text buffer (perf_round_sample: the
- * object, or the error object and its diag line). The calling thread collects the
+ * object, or the error object and its diag line); so does the calling thread whenever
+ * it would otherwise wait for a batch (so `jobs` threads are busy, not jobs + 1 on jobs
+ * CPUs, and the batches it formats stay in its own cache). The calling thread collects the
  * batches strictly in submission order and feeds their items to the round logic
  * (perf_round.c), the same code the one-thread path uses, which decides alone when to
  * sort and emit; emit and diag are only ever called from the calling thread.
@@ -23,13 +25,13 @@
  * into the batch (perf_round_sample writes the diag line there and then).
  *
  * Synchronisation is per batch (one lock, one signal each way), never per event.
+ * Without workers (pthread_create failed) the calling thread formats every batch.
  *
  * Memory bound, independent of the file's size: at most 2 * jobs + 2 batches
  * (jobs <= EHD_PERF_JOBS_MAX), each holding at most BATCH_BYTES of records plus one
  * (records are at most 64 KiB), at most BATCH_ITEMS samples and markers, and the text
  * those format to; plus the round (EHD_PERF_ROUND_MAX plus one event) and the reader's
  * window, as on one thread. Batch buffers are reused, never freed, until the end.
- * Without threads (a failed pthread_create) this is ehd_perf_decode.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -208,13 +210,23 @@ static void feed(struct jobs *j, struct batch *b)
     ehd_buf_reset(&b->notes);
 }
 
-/* Collects the oldest batch in flight; waits for it only if wait. 0 if it was not ready. */
+/* Collects the oldest batch in flight; waits for it only if wait, formatting the batches
+ * no worker has taken yet meanwhile. 0 if it was not ready. */
 static int collect(struct jobs *j, int wait)
 {
     struct batch *b = slot(j, j->head);
     pthread_mutex_lock(&j->lock);
-    while (wait && !b->done)
-        pthread_cond_wait(&j->done, &j->lock);
+    while (wait && !b->done) {
+        if (j->claim == j->tail) {
+            pthread_cond_wait(&j->done, &j->lock);
+            continue;
+        }
+        struct batch *mine = slot(j, j->claim++);
+        pthread_mutex_unlock(&j->lock);
+        format_batch(j, mine);
+        pthread_mutex_lock(&j->lock);
+        mine->done = 1;
+    }
     int done = b->done;
     pthread_mutex_unlock(&j->lock);
     if (!done)
@@ -297,6 +309,7 @@ static int start_workers(struct jobs *j, unsigned jobs)
     if (jobs > EHD_PERF_JOBS_MAX)
         jobs = EHD_PERF_JOBS_MAX;
     j->nring = 2 * (size_t)jobs + 2;
+    jobs--; /* the calling thread formats too, whenever it would wait */
     j->ring = calloc(j->nring, sizeof *j->ring);
     if (!j->ring)
         return -1;
@@ -309,12 +322,9 @@ static int start_workers(struct jobs *j, unsigned jobs)
     pthread_mutex_init(&j->lock, NULL);
     pthread_cond_init(&j->work, NULL);
     pthread_cond_init(&j->done, NULL);
+    /* fewer threads than asked for (even none) only make it slower */
     while (j->nthreads < jobs && pthread_create(&j->threads[j->nthreads], NULL, worker, j) == 0)
         j->nthreads++;
-    if (!j->nthreads) {
-        stop_workers(j);
-        return -1;
-    }
     return 0;
 }
 
