@@ -12,6 +12,9 @@
  * Input kind is detected from the content: perf.data magic (either byte
  * order, file or pipe header), the .tlcap magic, an ETW log file's first buffer
  * (Documentation/etl-format.md §2), else a capture file.
+ * -j N / --jobs N formats perf.data samples on N threads (default: one per online
+ * CPU) with the same output as one (ehd_perf_decode_jobs); the other inputs are
+ * decoded on one thread.
  * Exit: 0 everything decoded, 1 something skipped or malformed (reasons on
  * stderr as "ehdecode: FILE:OFFSET: reason"), 2 usage error.
  *
@@ -28,6 +31,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +47,7 @@ struct opts {
     int json_lines;
     int no_bom;
     const char *output;
+    unsigned jobs;
 };
 
 struct out_state {
@@ -67,6 +72,9 @@ static void usage(FILE *to)
           "      --golden       like --json-lines, meta limited to deterministic members\n"
           "      --compact      no whitespace inside event objects\n"
           "      --no-bom       no UTF-8 byte order mark before the document\n"
+          "  -j, --jobs N       decode perf.data on N threads (default: one per online CPU;\n"
+          "                     the output is the same for every N); .dat, .tlcap and\n"
+          "                     .etl files are always decoded on one thread\n"
           "  -h, --help         this help\n"
           "Exit status: 0 all decoded, 1 something skipped or malformed, 2 usage error.\n",
           to);
@@ -186,7 +194,7 @@ static int decode_dat(FILE *f, struct out_state *o, struct diag_state *d)
 }
 
 /* Decodes one input; returns 0 or 1. */
-static int decode_one(const char *arg, struct out_state *o)
+static int decode_one(const char *arg, struct out_state *o, unsigned jobs)
 {
     int is_stdin = arg[0] == 0 || strcmp(arg, "-") == 0;
     struct diag_state d = {is_stdin ? "stdin" : arg};
@@ -220,7 +228,7 @@ static int decode_one(const char *arg, struct out_state *o)
     }
     int status;
     if (is_perf_magic(head, n)) {
-        int rc = ehd_perf_decode(in, o->flags, emit_event, o, diag_print, &d);
+        int rc = ehd_perf_decode_jobs(in, o->flags, jobs, emit_event, o, diag_print, &d);
         status = rc ? 1 : 0;
     } else if (ehd_tlcap_is_magic(head, n)) { /* TraceLogging capture (EHCONF_CAPTURE_TL) */
         status = ehd_tlcap_decode(in, o->flags, emit_event, o, diag_print, &d) ? 1 : 0;
@@ -240,9 +248,63 @@ static int decode_one(const char *arg, struct out_state *o)
     return status;
 }
 
+/* Prints the message and the usage text to stderr; the exit status of a usage error. */
+__attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("ehdecode: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    usage(stderr);
+    return 2;
+}
+
+/* An option with a value ("-o F", "-oF", "--output F", "--output=F"): 1 with *v set
+ * (NULL if it is missing), 0 if argv[*i] is another option. */
+static int opt_value(int argc, char **argv, int *i, const char *shrt, const char *lng,
+                     const char **v)
+{
+    const char *a = argv[*i];
+    size_t n = strlen(lng);
+    if (strncmp(a, lng, n) == 0 && a[n] == '=') {
+        *v = a + n + 1;
+        return 1;
+    }
+    if (a[1] == shrt[1] && a[2]) {
+        *v = a + 2;
+        return 1;
+    }
+    if (strcmp(a, shrt) != 0 && strcmp(a, lng) != 0)
+        return 0;
+    *v = *i + 1 < argc ? argv[++*i] : NULL;
+    return 1;
+}
+
+/* The --jobs value: a decimal number >= 1 (above EHD_PERF_JOBS_MAX means
+ * EHD_PERF_JOBS_MAX); 0 for anything else. */
+static unsigned parse_jobs(const char *s)
+{
+    char *end;
+    if (*s < '0' || *s > '9')
+        return 0;
+    errno = 0;
+    unsigned long v = strtoul(s, &end, 10);
+    if (*end || errno == ERANGE)
+        return 0;
+    return v > EHD_PERF_JOBS_MAX ? EHD_PERF_JOBS_MAX : (unsigned)v;
+}
+
+static unsigned default_jobs(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > (long)EHD_PERF_JOBS_MAX ? EHD_PERF_JOBS_MAX : (unsigned)n;
+}
+
 int main(int argc, char **argv)
 {
-    struct opts op = {EHD_JSON_SPACE | EHD_JSON_FIELD_TAG, 0, 0, NULL};
+    struct opts op = {EHD_JSON_SPACE | EHD_JSON_FIELD_TAG, 0, 0, NULL, default_jobs()};
+    const char *v;
     const char **files = calloc((size_t)argc + 1, sizeof *files);
     size_t nfiles = 0;
     int only_files = 0;
@@ -258,16 +320,17 @@ int main(int argc, char **argv)
             usage(stdout);
             free(files);
             return 0;
-        } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "ehdecode: %s needs a file name\n", a);
-                usage(stderr);
+        } else if (opt_value(argc, argv, &i, "-o", "--output", &v)) {
+            if (!v) {
                 free(files);
-                return 2;
+                return usage_error("%s needs a file name\n", a);
             }
-            op.output = argv[++i];
-        } else if (strncmp(a, "--output=", 9) == 0) {
-            op.output = a + 9;
+            op.output = v;
+        } else if (opt_value(argc, argv, &i, "-j", "--jobs", &v)) {
+            if (!v || !(op.jobs = parse_jobs(v))) {
+                free(files);
+                return usage_error("%s needs a number of threads, 1 or more\n", a);
+            }
         } else if (strcmp(a, "--json-lines") == 0) {
             op.json_lines = 1;
         } else if (strcmp(a, "--golden") == 0) {
@@ -278,17 +341,13 @@ int main(int argc, char **argv)
         } else if (strcmp(a, "--no-bom") == 0) {
             op.no_bom = 1;
         } else {
-            fprintf(stderr, "ehdecode: unknown option %s\n", a);
-            usage(stderr);
             free(files);
-            return 2;
+            return usage_error("unknown option %s\n", a);
         }
     }
     if (!nfiles) {
-        fputs("ehdecode: no input files\n", stderr);
-        usage(stderr);
         free(files);
-        return 2;
+        return usage_error("no input files\n");
     }
     FILE *out = stdout;
     if (op.output && !(out = fopen(op.output, "wb"))) {
@@ -321,7 +380,7 @@ int main(int argc, char **argv)
             ehd_buf_free(&b);
         }
         o.first = 1;
-        status |= decode_one(a, &o);
+        status |= decode_one(a, &o, op.jobs);
         if (!op.json_lines)
             fputs(" ]", out);
     }

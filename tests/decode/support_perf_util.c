@@ -4,10 +4,13 @@
  * grammar; duplicate keys allowed, as in the reference's output), a collector
  * for ehd_perf_decode output and diagnostics, and little-endian byte builders.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "ktap.h"
 #include "support_perf_util.h"
 
 /* ---- JSON syntax --------------------------------------------------------- */
@@ -266,4 +269,37 @@ int perf_test_run(const char *cmd, char *out, size_t cap)
     out[n] = 0;
     int st = pclose(p);
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* ---- the ehdecode binary ------------------------------------------------------------ */
+
+char perf_test_tool[512], perf_test_dir[96];
+
+/* The temporary folder goes at exit: removing it is not a test of its own. */
+static void remove_dir(void)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", perf_test_dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", perf_test_dir);
+}
+
+int perf_test_tool_setup(void)
+{
+    const char *b = getenv("EHCONF_BUILD");
+    if (!b)
+        return 0;
+    snprintf(perf_test_tool, sizeof perf_test_tool, "%s/bin/ehdecode", b);
+    if (access(perf_test_tool, X_OK) != 0)
+        return 0;
+    if (!perf_test_dir[0]) {
+        if (!kt_tmp_template(perf_test_dir, sizeof perf_test_dir, "ehconf-tool-XXXXXX") ||
+            !mkdtemp(perf_test_dir)) {
+            kt_diag("mkdtemp %s: %s", perf_test_dir, strerror(errno));
+            perf_test_dir[0] = 0;
+            return 0;
+        }
+        atexit(remove_dir);
+    }
+    return 1;
 }

@@ -34,4 +34,11 @@ uint8_t *perf_test_slurp(FILE *f, size_t *size);
  * or -1 if it did not exit normally. */
 int perf_test_run(const char *cmd, char *out, size_t cap);
 
+/* For the tests that run the ehdecode binary: perf_test_tool = $EHCONF_BUILD/bin/ehdecode
+ * (make unit sets EHCONF_BUILD), perf_test_dir = a fresh $TMPDIR/ehconf-tool-XXXXXX,
+ * removed at exit (a short TMPDIR: the tests' paths have room for it). Returns 1, or 0
+ * if there is no ehdecode to run (the test skips). */
+extern char perf_test_tool[512], perf_test_dir[96];
+int perf_test_tool_setup(void);
+
 #endif /* SUPPORT_PERF_UTIL_H */

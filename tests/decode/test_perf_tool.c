@@ -3,13 +3,10 @@
  * The ehdecode command line: document framing (Documentation/decoder-json.md §0),
  * --json-lines / --golden, stdin, exit status 0/1/2, error objects.
  * Runs $EHCONF_BUILD/bin/ehdecode (make unit sets EHCONF_BUILD); skipped
- * without it. Inputs are written by the library's perf.data writer.
+ * without it. test_perf_jobs.c checks that --jobs never changes the output. Inputs are written by the library's perf.data writer.
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "ktap.h"
 #include "support_perf_util.h"
@@ -17,38 +14,6 @@
 /* EventHeader event: flags 07, level 4, metadata "E\0" "v\0" value8; v = 9 */
 static const uint8_t ev[] = {0x07, 0,    0,    0,   0, 0,   0, 0x04, 0x05,
                              0x00, 0x01, 0x00, 'E', 0, 'v', 0, 0x02, 9};
-
-static char tool[512];
-static char
-    dir[96]; /* $TMPDIR/ehconf-tool-XXXXXX: a short TMPDIR (the paths below have room for it) */
-
-/* The temporary folder goes at exit: removing it is not a test of its own. */
-static void remove_dir(void)
-{
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "test_perf_tool: could not remove %s\n", dir);
-}
-
-static int setup(void)
-{
-    const char *b = getenv("EHCONF_BUILD");
-    if (!b)
-        return 0;
-    snprintf(tool, sizeof tool, "%s/bin/ehdecode", b);
-    if (access(tool, X_OK) != 0)
-        return 0;
-    if (!dir[0]) {
-        if (!kt_tmp_template(dir, sizeof dir, "ehconf-tool-XXXXXX") || !mkdtemp(dir)) {
-            kt_diag("mkdtemp %s: %s", dir, strerror(errno));
-            dir[0] = 0;
-            return 0;
-        }
-        atexit(remove_dir);
-    }
-    return 1;
-}
 
 /* Writes a perf.data with two samples (times 20 and 10, one round) to path. */
 static int write_perf(const char *path, int pipe, int truncate_by)
@@ -80,12 +45,12 @@ static int write_perf(const char *path, int pipe, int truncate_by)
 
 static void test_default_document(void)
 {
-    if (!setup())
+    if (!perf_test_tool_setup())
         KT_SKIP("EHCONF_BUILD/bin/ehdecode not available");
     char a[128], cmd[1024], out[4096], want[2048];
-    snprintf(a, sizeof a, "%s/a.perf.data", dir);
+    snprintf(a, sizeof a, "%s/a.perf.data", perf_test_dir);
     KT_EXPECT_EQ(write_perf(a, 0, 0), 0);
-    snprintf(cmd, sizeof cmd, "%s %s 2>/dev/null", tool, a);
+    snprintf(cmd, sizeof cmd, "%s %s 2>/dev/null", perf_test_tool, a);
     KT_EXPECT_EQ(perf_test_run(cmd, out, sizeof out), 0);
     /* BOM (stdout is a pipe), sorted by time within the round */
     snprintf(want, sizeof want,
@@ -98,33 +63,35 @@ static void test_default_document(void)
     KT_EXPECT_STR(out, want);
 
     /* two inputs, --no-bom, one that does not exist (exit 1, empty array) */
-    snprintf(cmd, sizeof cmd, "%s --no-bom --compact %s %s/missing 2>/dev/null", tool, a, dir);
+    snprintf(cmd, sizeof cmd, "%s --no-bom --compact %s %s/missing 2>/dev/null", perf_test_tool, a,
+             perf_test_dir);
     KT_EXPECT_EQ(perf_test_run(cmd, out, sizeof out), 1);
     snprintf(want, sizeof want,
              "{\n\"%s\": [\n {\"n\":\"P:E\",\"v\":9,\"meta\":{\"time\":0.000000010,\"cpu\":3,"
              "\"pid\":1,\"tid\":2,\"level\":4}},\n {\"n\":\"P:E\",\"v\":9,\"meta\":{\"time\":"
              "0.000000020,\"cpu\":3,\"pid\":1,\"tid\":2,\"level\":4}} ],\n\"%s/missing\": [ ]\n}\n",
-             a, dir);
+             a, perf_test_dir);
     KT_EXPECT_STR(out, want);
     KT_EXPECT(perf_test_json_valid(out, strlen(out)));
 }
 
 static void test_golden_lines_and_stdin_pipe_mode(void)
 {
-    if (!setup())
+    if (!perf_test_tool_setup())
         KT_SKIP("EHCONF_BUILD/bin/ehdecode not available");
     char p[128], cmd[1024], out[4096];
-    snprintf(p, sizeof p, "%s/p.perf.data", dir);
+    snprintf(p, sizeof p, "%s/p.perf.data", perf_test_dir);
     KT_EXPECT_EQ(write_perf(p, 1, 0), 0);
-    snprintf(cmd, sizeof cmd, "cat %s | %s --golden - 2>/dev/null", p, tool);
+    snprintf(cmd, sizeof cmd, "cat %s | %s --golden - 2>/dev/null", p, perf_test_tool);
     KT_EXPECT_EQ(perf_test_run(cmd, out, sizeof out), 0);
     KT_EXPECT_STR(out, "{ \"n\": \"P:E\", \"v\": 9, \"meta\": { \"level\": 4 } }\n"
                        "{ \"n\": \"P:E\", \"v\": 9, \"meta\": { \"level\": 4 } }\n");
     /* file mode through a pipe (spooled to a temporary file) */
     char a[128];
-    snprintf(a, sizeof a, "%s/a.perf.data", dir);
+    snprintf(a, sizeof a, "%s/a.perf.data", perf_test_dir);
     KT_EXPECT_EQ(write_perf(a, 0, 0), 0);
-    snprintf(cmd, sizeof cmd, "cat %s | %s --json-lines --compact \"\" 2>/dev/null", a, tool);
+    snprintf(cmd, sizeof cmd, "cat %s | %s --json-lines --compact \"\" 2>/dev/null", a,
+             perf_test_tool);
     KT_EXPECT_EQ(perf_test_run(cmd, out, sizeof out), 0);
     KT_EXPECT_STR(out, "{\"n\":\"P:E\",\"v\":9,\"meta\":{\"time\":0.000000010,\"cpu\":3,\"pid\":1,"
                        "\"tid\":2,\"level\":4}}\n"
@@ -134,29 +101,37 @@ static void test_golden_lines_and_stdin_pipe_mode(void)
 
 static void test_exit_status_and_messages(void)
 {
-    if (!setup())
+    if (!perf_test_tool_setup())
         KT_SKIP("EHCONF_BUILD/bin/ehdecode not available");
     char cmd[1024], out[4096];
-    snprintf(cmd, sizeof cmd, "%s --no-such-option x 2>&1", tool);
+    snprintf(cmd, sizeof cmd, "%s --no-such-option x 2>&1", perf_test_tool);
     KT_EXPECT_EQ(perf_test_run(cmd, out, sizeof out), 2);
     KT_EXPECT(strstr(out, "usage: ehdecode") != NULL);
-    snprintf(cmd, sizeof cmd, "%s 2>&1", tool);
+    snprintf(cmd, sizeof cmd, "%s 2>&1", perf_test_tool);
     KT_EXPECT_EQ(perf_test_run(cmd, out, sizeof out), 2);
-    snprintf(cmd, sizeof cmd, "%s --help", tool);
+    snprintf(cmd, sizeof cmd, "%s --help", perf_test_tool);
     KT_EXPECT_EQ(perf_test_run(cmd, out, sizeof out), 0);
     KT_EXPECT(strncmp(out, "usage: ehdecode", 15) == 0);
+    KT_EXPECT(strstr(out, "--jobs") != NULL);
+    /* --jobs takes a number of threads, 1 or more */
+    static const char *const bad_jobs[] = {"--jobs 0", "--jobs x", "--jobs=-1", "-j 2x", "-j"};
+    for (size_t i = 0; i < sizeof bad_jobs / sizeof bad_jobs[0]; i++) {
+        snprintf(cmd, sizeof cmd, "%s %s %s/none 2>&1", perf_test_tool, bad_jobs[i], perf_test_dir);
+        KT_EXPECT_EQ(perf_test_run(cmd, out, sizeof out), 2);
+        KT_EXPECT(strstr(out, "usage: ehdecode") != NULL);
+    }
 
     /* truncated pipe stream: the last sample is cut -> message, exit 1, valid document */
     char t[128];
-    snprintf(t, sizeof t, "%s/t.perf.data", dir);
+    snprintf(t, sizeof t, "%s/t.perf.data", perf_test_dir);
     KT_EXPECT_EQ(write_perf(t, 1, 8 + 30), 0); /* drops FINISHED_ROUND + part of a sample */
-    snprintf(cmd, sizeof cmd, "%s --no-bom %s 2>&1 >/dev/null", tool, t);
+    snprintf(cmd, sizeof cmd, "%s --no-bom %s 2>&1 >/dev/null", perf_test_tool, t);
     KT_EXPECT_EQ(perf_test_run(cmd, out, sizeof out), 1);
     char want[256];
     snprintf(want, sizeof want, "ehdecode: %s:", t);
     KT_EXPECT(strncmp(out, want, strlen(want)) == 0);
     KT_EXPECT(strstr(out, "is truncated") != NULL);
-    snprintf(cmd, sizeof cmd, "%s --no-bom %s 2>/dev/null", tool, t);
+    snprintf(cmd, sizeof cmd, "%s --no-bom %s 2>/dev/null", perf_test_tool, t);
     KT_EXPECT_EQ(perf_test_run(cmd, out, sizeof out), 1);
     KT_EXPECT(perf_test_json_valid(out, strlen(out)));
 
@@ -165,7 +140,7 @@ static void test_exit_status_and_messages(void)
     static const char *const names[1] = {"Bad_L4K0"};
     static const uint8_t bad[] = {0x03, 0, 0, 0, 0, 0, 0, 0x04, 'x'}; /* no metadata */
     char b[128];
-    snprintf(b, sizeof b, "%s/b.perf.data", dir);
+    snprintf(b, sizeof b, "%s/b.perf.data", perf_test_dir);
     FILE *f = fopen(b, "w+b");
     const char *reason;
     ehd_perf_writer *w = f ? ehd_perf_writer_open(f, &o, names, 1, &reason) : NULL;
@@ -175,7 +150,7 @@ static void test_exit_status_and_messages(void)
     }
     if (f)
         fclose(f);
-    snprintf(cmd, sizeof cmd, "%s --golden %s 2>/dev/null", tool, b);
+    snprintf(cmd, sizeof cmd, "%s --golden %s 2>/dev/null", perf_test_tool, b);
     KT_EXPECT_EQ(perf_test_run(cmd, out, sizeof out), 1);
     /* data section starts right after the 104-byte header: the sample is at 104 */
     KT_EXPECT(strncmp(out, "{ \"n\": \"user_events:Bad_L4K0\", \"error\": \"", 41) == 0);
@@ -201,10 +176,10 @@ static void put_record(FILE *f, const void *name, size_t name_len, const uint8_t
  * the file. */
 static void test_dat_bad_record_continues(void)
 {
-    if (!setup())
+    if (!perf_test_tool_setup())
         KT_SKIP("EHCONF_BUILD/bin/ehdecode not available");
     char d[128], cmd[1024], out[4096];
-    snprintf(d, sizeof d, "%s/bad-name.dat", dir);
+    snprintf(d, sizeof d, "%s/bad-name.dat", perf_test_dir);
     FILE *f = fopen(d, "wb");
     KT_EXPECT(f != NULL);
     if (!f)
@@ -213,14 +188,14 @@ static void test_dat_bad_record_continues(void)
     put_record(f, "abc", 3, NULL, 0);          /* offset 29, 7 bytes, name without NUL */
     put_record(f, "P_L4K0", 7, ev, sizeof ev); /* offset 36 */
     fclose(f);
-    snprintf(cmd, sizeof cmd, "%s --golden %s 2>/dev/null", tool, d);
+    snprintf(cmd, sizeof cmd, "%s --golden %s 2>/dev/null", perf_test_tool, d);
     KT_EXPECT_EQ(perf_test_run(cmd, out, sizeof out), 1);
     KT_EXPECT_STR(out, "{ \"n\": \"P:E\", \"v\": 9, \"meta\": { \"level\": 4 } }\n"
                        "{ \"n\": \"user_events:\", \"error\": \"tracepoint name not "
                        "NUL-terminated inside the record\", \"fileOffset\": 29 }\n"
                        "{ \"n\": \"P:E\", \"v\": 9, \"meta\": { \"level\": 4 } }\n");
     /* the message names the name field, 4 bytes into the record at 29 */
-    snprintf(cmd, sizeof cmd, "%s --golden %s 2>&1 >/dev/null", tool, d);
+    snprintf(cmd, sizeof cmd, "%s --golden %s 2>&1 >/dev/null", perf_test_tool, d);
     KT_EXPECT_EQ(perf_test_run(cmd, out, sizeof out), 1);
     char want[256];
     snprintf(want, sizeof want,
@@ -236,7 +211,7 @@ static void test_dat_bad_record_continues(void)
     static const uint8_t lie[] = {100, 0, 0, 0, 'P', 0, 1, 2, 3, 4, 5};
     fwrite(lie, 1, sizeof lie, f);
     fclose(f);
-    snprintf(cmd, sizeof cmd, "%s --golden %s 2>/dev/null", tool, d);
+    snprintf(cmd, sizeof cmd, "%s --golden %s 2>/dev/null", perf_test_tool, d);
     KT_EXPECT_EQ(perf_test_run(cmd, out, sizeof out), 1);
     KT_EXPECT_STR(out, "{ \"n\": \"P:E\", \"v\": 9, \"meta\": { \"level\": 4 } }\n");
 }

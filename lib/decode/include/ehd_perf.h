@@ -10,12 +10,14 @@
  *   ehd_perf_reader_*    streaming record reader for both perf.data modes
  *   ehd_perf_sample_json one sample -> one JSON object (EventHeader or §7)
  *   ehd_perf_decode      the whole pipeline: rounds sorted by time, like perf-decode
+ *   ehd_perf_decode_jobs the same with the samples formatted on several threads
  *
  * Memory: the reader reads through a fixed window (records are at most 64 KiB),
  * so memory is bounded by the largest record, the metadata (tracing data,
  * attrs; each bounded by the file size or EHD_PERF_META_MAX for pipes) and, in
  * ehd_perf_decode, one round of formatted events (EHD_PERF_ROUND_MAX bytes; a
- * round that grows beyond it is flushed early).
+ * round that grows beyond it is flushed early). ehd_perf_decode_jobs adds a fixed
+ * number of small batches per thread (src/perf_jobs.c).
  */
 #ifndef EHD_PERF_H
 #define EHD_PERF_H
@@ -30,6 +32,7 @@ extern "C" {
 #define EHD_PERF_META_MAX  (256u << 20) /* one metadata blob (tracing data, feature) */
 #define EHD_PERF_ROUND_MAX (8u << 20)   /* formatted JSON held back for sorting */
 #define EHD_PERF_MAX_ATTRS 65536u
+#define EHD_PERF_JOBS_MAX  64u /* worker threads of ehd_perf_decode_jobs */
 #define EHD_TP_MAX_FIELDS  1024u
 
 /* ---- tracefs format ----------------------------------------------------- */
@@ -253,6 +256,13 @@ typedef void ehd_perf_emit_fn(void *ctx, const char *json, size_t len);
  * (each reason went to diag), ENOMEM on out of memory. */
 int ehd_perf_decode(FILE *f, unsigned flags, ehd_perf_emit_fn *emit, void *emit_ctx,
                     ehd_perf_diag_fn *diag, void *diag_ctx);
+
+/* ehd_perf_decode with the samples formatted on `jobs` threads (at most
+ * EHD_PERF_JOBS_MAX; jobs <= 1 is ehd_perf_decode). The same emit and diag calls in the
+ * same order and the same result as ehd_perf_decode; both callbacks are only called from
+ * the calling thread. */
+int ehd_perf_decode_jobs(FILE *f, unsigned flags, unsigned jobs, ehd_perf_emit_fn *emit,
+                         void *emit_ctx, ehd_perf_diag_fn *diag, void *diag_ctx);
 
 /* ---- perf.data writer (test data: mkperfdata, benchmarks) ------------------ */
 

@@ -46,6 +46,18 @@ struct ehd_perf_reader {
 /* The attr whose id list holds id, or NULL (binary search of idmap). */
 ehd_perf_attr *ehd_perf_attr_by_id(const ehd_perf_reader *r, uint64_t id);
 
+/* Records that ehd_perf_next hands to handle_meta (perf_reader.c) before returning them. */
+static inline int perf_is_meta_type(uint32_t type)
+{
+    return type >= 64 || type == EHD_PERF_RECORD_AUXTRACE;
+}
+
+/* 1 if the record ehd_perf_next returns next may change what sample parsing and
+ * formatting read (attrs, ids, names, tracing data, clock data), without consuming it:
+ * a caller that formats samples on other threads lets them finish first (perf_jobs.c).
+ * 0 for samples, FINISHED_ROUND, other records and at the end. */
+int ehd_perf_next_is_meta(ehd_perf_reader *r);
+
 /* Integer of n bytes in the file's byte order (inline: runs per sample field). */
 static inline uint64_t perf_load(const void *p, int n, int be)
 {

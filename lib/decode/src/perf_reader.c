@@ -694,7 +694,7 @@ int ehd_perf_next(ehd_perf_reader *r, ehd_perf_record *rec)
     rec->file_offset = off;
     rec->data = p;
     r->next_off = off + size;
-    if (type >= 64 || type == EHD_PERF_RECORD_AUXTRACE) {
+    if (perf_is_meta_type(type)) {
         /* the handler may move the window: give the caller a stable copy */
         memcpy(r->scratch, p, size);
         rec->data = r->scratch;
@@ -711,4 +711,18 @@ int ehd_perf_next(ehd_perf_reader *r, ehd_perf_record *rec)
         r->next_off += (uint64_t)extra;
     }
     return 1;
+}
+
+int ehd_perf_next_is_meta(ehd_perf_reader *r)
+{
+    uint64_t off = r->next_off;
+    if (r->stopped || off >= r->data_end || r->data_end - off < 8)
+        return 0; /* nothing more, or a problem ehd_perf_next reports */
+    const uint8_t *h = ehd_perf_input_view(&r->in, off, 8);
+    if (!h)
+        return 0;
+    /* FINISHED_ROUND goes through handle_meta but changes nothing; it comes every
+     * few thousand samples, so waiting for the other threads there would cost. */
+    uint32_t type = U32(h);
+    return perf_is_meta_type(type) && type != EHD_PERF_RECORD_FINISHED_ROUND;
 }
