@@ -6,42 +6,53 @@
  * calls in the same order, the same problem count and return value.
  *
  * The calling thread reads records (the reader is not thread-safe) and packs them into
- * small batches: copies of SAMPLE records, FINISHED_ROUND markers, and "notes" for
- * every diag line that is not a sample's (LOST records, the reader's own problems,
- * which it reports through a callback that adds them to the batch being filled), so
- * they keep their place among the samples. Workers take submitted batches in order
- * and format each sample into the batch's own text buffer (perf_round_sample: the
- * object, or the error object and its diag line); so does the calling thread whenever
- * it would otherwise wait for a batch (so `jobs` threads are busy, not jobs + 1 on jobs
- * CPUs, and the batches it formats stay in its own cache). The calling thread collects the
- * batches strictly in submission order and feeds their items to the round logic
- * (perf_round.c), the same code the one-thread path uses, which decides alone when to
- * sort and emit; emit and diag are only ever called from the calling thread.
+ * batches: where each SAMPLE record is (a regular file) or a copy of it (a pipe),
+ * FINISHED_ROUND markers, and "notes" for every diag line that is not a sample's (LOST
+ * records, the reader's own problems, which it reports through a callback that adds
+ * them to the batch being filled), so they keep their place among the samples. A batch
+ * ends at a round's end once it is BATCH_MIN long, so a round is usually in one batch.
+ *
+ * A thread takes the oldest batch no thread has taken, reads its records from the file
+ * itself (pread), formats each sample into its own area (struct own; perf_round_sample:
+ * the object, or the error object and its diag line), waits until every earlier batch
+ * has been fed, and feeds this one to the round logic (perf_round.c, the same code the
+ * one-thread path uses, which alone decides when to sort and emit) with the texts
+ * referenced where they are. So a batch's bytes are read, written and emitted on one
+ * core: when they crossed between cores (records copied by the calling thread, texts
+ * in shared buffers, a round buffer every thread appended to), --jobs 2 spent 60 % more
+ * CPU time than --jobs 1 and ran only 1.2x as fast. The calling thread formats too
+ * whenever the ring is full, so `jobs` threads are busy, not jobs + 1 on jobs CPUs.
+ * emit and diag are called by one thread at a time, in order, never concurrently.
  *
  * Samples are formatted against the reader's state (attrs, ids, names, tracing data,
  * clock data), which metadata records change as ehd_perf_next consumes them; so before
- * such a record (ehd_perf_next_is_meta) every batch in flight is collected first.
- * The *reason strings of the formatters live in thread-local buffers: workers copy them
- * into the batch (perf_round_sample writes the diag line there and then).
+ * such a record (ehd_perf_next_is_meta) every batch in flight is fed first, and the
+ * formatting threads read a copy of the reader taken while none is in flight (snap).
+ * The *reason strings of the formatters live in thread-local buffers: they are copied
+ * into the area's notes there and then.
  *
- * Synchronisation is per batch (one lock, one signal each way), never per event.
- * Without workers (pthread_create failed) the calling thread formats every batch.
+ * Synchronisation is per batch (one lock, a signal to the workers, a broadcast when a
+ * batch has been fed), never per event. Without workers (pthread_create failed) the
+ * calling thread formats every batch.
  *
  * Memory bound, independent of the file's size: at most 2 * jobs + 2 batches
- * (jobs <= EHD_PERF_JOBS_MAX), each holding at most BATCH_BYTES of records plus one
- * (records are at most 64 KiB), at most BATCH_ITEMS samples and markers, and the text
- * those format to; plus the round (EHD_PERF_ROUND_MAX plus one event) and the reader's
- * window, as on one thread. Batch buffers are reused, never freed, until the end.
+ * (jobs <= EHD_PERF_JOBS_MAX), each at most BATCH_BYTES of records plus one (records are
+ * at most 64 KiB) and BATCH_ITEMS items; one area per thread, holding one batch's
+ * records and text; the round (EHD_PERF_ROUND_MAX plus one event) and the reader's
+ * window, as on one thread. Buffers are reused, never freed, until the end.
  */
 #include <pthread.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ehd_internal.h"
 #include "perf_internal.h"
 #include "perf_round.h"
 
-#define BATCH_BYTES (128u << 10)
-#define BATCH_ITEMS 2048u
+#define BATCH_BYTES (256u << 10)
+#define BATCH_ITEMS 4096u
+#define BATCH_MIN   (64u << 10) /* a round end closes a batch from this size on */
 #define NO_NOTE     SIZE_MAX
 
 enum item_kind { ITEM_SAMPLE, ITEM_ROUND, ITEM_NOTE };
@@ -52,43 +63,71 @@ struct item {
     uint32_t rec_size;    /* ITEM_SAMPLE: the record at rec_at in the batch's input */
     uint64_t file_offset; /* of the record: the offset diag reports */
     size_t rec_at;
-    uint64_t time;            /* ITEM_SAMPLE, set by the worker: the sort key */
-    size_t text_at, text_len; /* ITEM_SAMPLE, set by the worker: its JSON in text */
-    size_t note;              /* NUL-terminated diag line in notes, or NO_NOTE */
+    size_t note; /* ITEM_NOTE: its NUL-terminated line in the batch's notes */
 };
 
+/* What the calling thread fills and hands over. Written by it alone until submitted,
+ * then only read. */
 struct batch {
-    struct item *items;
+    /* A batch per cache line pair: the calling thread fills one while another thread
+     * reads its neighbour. */
+    _Alignas(128) struct item *items;
     size_t n, cap;
-    ehd_buf in;    /* copies of the SAMPLE records */
-    ehd_buf text;  /* the worker's output */
-    ehd_buf notes; /* diag lines */
-    ehd_buf name;  /* the worker's scratch */
-    int done;      /* formatted (under lock) */
+    ehd_buf in;       /* a pipe: copies of the SAMPLE records */
+    uint64_t src_off; /* a regular file: the records are [src_off, src_off + src_len) */
+    size_t src_len;
+    ehd_buf notes; /* the ITEM_NOTE lines */
+};
+
+/* A sample's outcome, in its formatting thread's own area. */
+struct sample_out {
+    uint64_t time;            /* the sort key */
+    size_t text_at, text_len; /* its JSON in the area's text */
+    size_t note;              /* NUL-terminated diag line in the area's notes, or NO_NOTE */
+};
+
+/* Each formatting thread's own buffers: a batch's records are read, formatted and fed
+ * by one thread into memory only that thread writes, so no cache line the other cores
+ * write is touched on the way (sharing the batches' buffers between threads cost
+ * --jobs 2 a third more CPU time than --jobs 1). */
+struct own {
+    ehd_buf in, text, notes, name;
+    struct sample_out *outs;
+    size_t cap;
+    int oom;
 };
 
 struct jobs {
     pthread_mutex_t lock;
     pthread_cond_t work; /* a batch was submitted, or quit */
-    pthread_cond_t done; /* a batch was formatted */
+    pthread_cond_t fed;  /* head moved: a batch's turn to be fed, or a free slot */
     struct batch *ring;
     size_t nring;
     /* Positions, never wrapped (slot = position % nring): [head, tail) submitted and
-     * not yet collected, [claim, tail) not yet taken by a worker, tail the batch being
-     * filled. head is the calling thread's alone; claim and tail change under lock. */
+     * not yet fed, [claim, tail) not yet taken by a thread, tail the batch being
+     * filled (the calling thread's alone). All three change under lock. */
     size_t head, claim, tail;
     int quit;
     pthread_t threads[EHD_PERF_JOBS_MAX];
     unsigned nthreads;
 
-    const ehd_perf_reader *r;
+    ehd_perf_reader *r; /* the calling thread's: it moves on every record */
+    /* What the formatting threads read instead: a copy of the reader taken while no
+     * batch is in flight (at the start, and after each metadata record). Reading the
+     * live reader, whose record position the calling thread rewrites for every record,
+     * kept its cache line moving between the cores (--jobs 2 took 60 % more CPU time). */
+    ehd_perf_reader *snap;
+    int snap_stale;
+    int fd; /* a file the records can be read from by offset, or -1 */
     unsigned flags;
-    /* the calling thread's */
+    /* Whoever feeds (one thread at a time, in batch order) */
     struct perf_round rd;
     ehd_perf_diag_fn *diag;
     void *diag_ctx;
     unsigned long own_problems;
-    int oom;
+    int feed_oom;
+    struct own main_own; /* the calling thread's area, when it formats */
+    int oom;             /* the calling thread's */
 };
 
 static struct batch *slot(struct jobs *j, size_t pos)
@@ -98,43 +137,166 @@ static struct batch *slot(struct jobs *j, size_t pos)
 
 /* ---- workers ------------------------------------------------------------------ */
 
-static void format_batch(struct jobs *j, struct batch *b)
+/* A regular file's records are read by the thread that formats them, straight from the
+ * file: copied by the calling thread instead, every byte crossed from its core to the
+ * formatting one (--jobs 2 spent a fifth more CPU time on that). 0, or -1 if the file no
+ * longer holds them. */
+static int read_records(struct jobs *j, const struct batch *b, ehd_buf *in)
+{
+    char *o = ehd_buf_room(in, b->src_len);
+    if (!o)
+        return -1;
+    size_t got = 0;
+    while (got < b->src_len) {
+        ssize_t k = pread(j->fd, o + got, b->src_len - got, (off_t)(b->src_off + got));
+        if (k <= 0)
+            return -1;
+        got += (size_t)k;
+    }
+    ehd_buf_commit(in, o + got);
+    return 0;
+}
+
+static void format_batch(struct jobs *j, const struct batch *b, struct own *w)
 {
     char why[PERF_WHY_MAX];
-    for (size_t i = 0; i < b->n; i++) {
-        struct item *it = &b->items[i];
+    const ehd_perf_reader *r = j->snap; /* locals: j's other members change meanwhile */
+    unsigned flags = j->flags;
+    size_t n = b->n;
+    if (n > w->cap) {
+        struct sample_out *nv = realloc(w->outs, n * sizeof *nv);
+        if (!nv) {
+            w->oom = 1;
+            n = 0; /* nothing formatted: feed reports out of memory */
+        } else {
+            w->outs = nv;
+            w->cap = n;
+        }
+    }
+    const struct item *items = b->items;
+    int unread = b->src_len && read_records(j, b, &w->in) != 0;
+    const uint8_t *in = (const uint8_t *)(b->src_len ? w->in.data : b->in.data);
+    for (size_t i = 0; i < n; i++) {
+        const struct item *it = &items[i];
+        struct sample_out *o = &w->outs[i];
         if (it->kind != ITEM_SAMPLE)
             continue;
-        const uint8_t *p = (const uint8_t *)b->in.data + it->rec_at;
-        ehd_perf_record rec = {EHD_PERF_RECORD_SAMPLE, ehd_perf_u16(j->r, p + 4), it->rec_size,
-                               it->file_offset, p};
-        it->text_at = b->text.len;
-        it->note = NO_NOTE;
-        if (perf_round_sample(j->r, &rec, j->flags, &b->text, &b->name, why, &it->time)) {
-            it->note = b->notes.len;
-            ehd_buf_append(&b->notes, why, strlen(why) + 1);
+        const uint8_t *p = in + it->rec_at;
+        o->text_at = w->text.len;
+        o->note = NO_NOTE;
+        if (unread) { /* the file shrank or failed under us: say so for each sample */
+            static const char gone[] = "the file changed while it was being read";
+            ehd_perf_error_json(&w->text, "", 0, gone, it->file_offset, flags);
+            o->time = 0;
+            o->note = w->notes.len;
+            ehd_buf_append(&w->notes, gone, sizeof gone);
+        } else {
+            ehd_perf_record rec = {EHD_PERF_RECORD_SAMPLE, ehd_perf_u16(r, p + 4), it->rec_size,
+                                   it->file_offset, p};
+            if (perf_round_sample(r, &rec, flags, &w->text, &w->name, why, &o->time)) {
+                o->note = w->notes.len;
+                ehd_buf_append(&w->notes, why, strlen(why) + 1);
+            }
         }
-        it->text_len = b->text.len - it->text_at;
+        o->text_len = w->text.len - o->text_at;
     }
+}
+
+/* The batch's items, in order, to the round logic: diag lines, round ends, and each
+ * sample's text referenced where it was formatted. What the round still holds at the end
+ * is copied into the round's own buffer, since the area is then reused. Runs on one
+ * thread at a time, in batch order. */
+static void feed(struct jobs *j, struct batch *b, struct own *w)
+{
+    if (w->oom) {
+        j->feed_oom = 1;
+        w->oom = 0;
+    } else {
+        for (size_t i = 0; i < b->n; i++) {
+            const struct item *it = &b->items[i];
+            const struct sample_out *o = &w->outs[i];
+            if (it->kind == ITEM_ROUND) {
+                perf_round_flush(&j->rd);
+                continue;
+            }
+            const char *note = it->kind == ITEM_NOTE ? b->notes.data + it->note
+                               : o->note != NO_NOTE  ? w->notes.data + o->note
+                                                     : NULL;
+            if (note) {
+                if (!it->reader_note)
+                    j->own_problems++;
+                if (j->diag)
+                    j->diag(j->diag_ctx, it->file_offset, note);
+            }
+            if (it->kind == ITEM_SAMPLE)
+                perf_round_push_ref(&j->rd, o->time, w->text.data + o->text_at, o->text_len);
+        }
+    }
+    perf_round_keep(&j->rd);
+    if (b->in.oom || b->notes.oom || w->in.oom || w->text.oom || w->notes.oom || w->name.oom)
+        j->feed_oom = 1;
+    b->n = 0;
+    b->src_len = 0;
+    ehd_buf_reset(&b->in);
+    ehd_buf_reset(&b->notes);
+    ehd_buf_reset(&w->in);
+    ehd_buf_reset(&w->text);
+    ehd_buf_reset(&w->notes);
+}
+
+/* Formats the batch at pos (taken under lock, called without it) in the thread's own
+ * area w, then feeds it to the round logic when its turn comes. */
+static void format_and_feed(struct jobs *j, size_t pos, struct own *w)
+{
+    struct batch *b = slot(j, pos);
+    format_batch(j, b, w);
+    pthread_mutex_lock(&j->lock);
+    while (j->head != pos)
+        pthread_cond_wait(&j->fed, &j->lock);
+    pthread_mutex_unlock(&j->lock);
+    feed(j, b, w);
+    pthread_mutex_lock(&j->lock);
+    j->head++;
+    pthread_cond_broadcast(&j->fed);
+    pthread_mutex_unlock(&j->lock);
+}
+
+static void own_init(struct own *w)
+{
+    memset(w, 0, sizeof *w);
+    ehd_buf_init(&w->in);
+    ehd_buf_init(&w->text);
+    ehd_buf_init(&w->notes);
+    ehd_buf_init(&w->name);
+}
+
+static void own_free(struct own *w)
+{
+    ehd_buf_free(&w->in);
+    ehd_buf_free(&w->text);
+    ehd_buf_free(&w->notes);
+    ehd_buf_free(&w->name);
+    free(w->outs);
 }
 
 static void *worker(void *arg)
 {
     struct jobs *j = arg;
+    struct own w;
+    own_init(&w);
     pthread_mutex_lock(&j->lock);
     for (;;) {
         while (j->claim == j->tail && !j->quit)
             pthread_cond_wait(&j->work, &j->lock);
         if (j->claim == j->tail)
             break;
-        struct batch *b = slot(j, j->claim++);
+        size_t pos = j->claim++;
         pthread_mutex_unlock(&j->lock);
-        format_batch(j, b);
+        format_and_feed(j, pos, &w);
         pthread_mutex_lock(&j->lock);
-        b->done = 1;
-        pthread_cond_signal(&j->done); /* only the calling thread waits on it */
     }
     pthread_mutex_unlock(&j->lock);
+    own_free(&w);
     return NULL;
 }
 
@@ -179,82 +341,54 @@ static void reader_diag(void *ctx, uint64_t offset, const char *reason)
     add_note(ctx, offset, reason, 1);
 }
 
-/* ---- the calling thread: collecting ------------------------------------------- */
-
-static void feed(struct jobs *j, struct batch *b)
+/* Hands the batch being filled to the threads, then makes sure the next slot is free:
+ * while the ring is full, the calling thread formats (and feeds) batches no thread has
+ * taken, or waits for the oldest to be fed. Called with the lock held. */
+static void submit_locked(struct jobs *j)
 {
-    for (size_t i = 0; i < b->n; i++) {
-        const struct item *it = &b->items[i];
-        if (it->kind == ITEM_ROUND) {
-            perf_round_flush(&j->rd);
-            continue;
-        }
-        if (it->note != NO_NOTE) {
-            if (!it->reader_note)
-                j->own_problems++;
-            if (j->diag)
-                j->diag(j->diag_ctx, it->file_offset, b->notes.data + it->note);
-        }
-        if (it->kind == ITEM_SAMPLE) {
-            size_t start = j->rd.text.len;
-            ehd_buf_append(&j->rd.text, b->text.data + it->text_at, it->text_len);
-            perf_round_push(&j->rd, it->time, start);
+    if (j->snap_stale && j->head == j->tail) { /* no batch in flight reads it */
+        *j->snap = *j->r;
+        j->snap_stale = 0;
+    }
+    j->tail++;
+    pthread_cond_signal(&j->work);
+    while (j->tail - j->head >= j->nring) {
+        if (j->claim < j->tail) {
+            size_t pos = j->claim++;
+            pthread_mutex_unlock(&j->lock);
+            format_and_feed(j, pos, &j->main_own);
+            pthread_mutex_lock(&j->lock);
+        } else {
+            pthread_cond_wait(&j->fed, &j->lock);
         }
     }
-    if (b->in.oom || b->text.oom || b->notes.oom || b->name.oom)
-        j->oom = 1;
-    b->n = 0;
-    b->done = 0;
-    ehd_buf_reset(&b->in);
-    ehd_buf_reset(&b->text);
-    ehd_buf_reset(&b->notes);
 }
 
-/* Collects the oldest batch in flight; waits for it only if wait, formatting the batches
- * no worker has taken yet meanwhile. 0 if it was not ready. */
-static int collect(struct jobs *j, int wait)
-{
-    struct batch *b = slot(j, j->head);
-    pthread_mutex_lock(&j->lock);
-    while (wait && !b->done) {
-        if (j->claim == j->tail) {
-            pthread_cond_wait(&j->done, &j->lock);
-            continue;
-        }
-        struct batch *mine = slot(j, j->claim++);
-        pthread_mutex_unlock(&j->lock);
-        format_batch(j, mine);
-        pthread_mutex_lock(&j->lock);
-        mine->done = 1;
-    }
-    int done = b->done;
-    pthread_mutex_unlock(&j->lock);
-    if (!done)
-        return 0;
-    feed(j, b);
-    j->head++;
-    return 1;
-}
-
-/* Hands the batch being filled to the workers; collects what is ready, and the oldest
- * batches until there is a free one to fill. */
 static void submit(struct jobs *j)
 {
     pthread_mutex_lock(&j->lock);
-    j->tail++;
-    pthread_cond_signal(&j->work);
+    submit_locked(j);
     pthread_mutex_unlock(&j->lock);
-    while (j->head < j->tail && collect(j, j->tail - j->head == j->nring))
-        ;
 }
 
-/* Every batch formatted and fed: nothing reads the reader's state any more. */
+/* Every batch formatted and fed: nothing reads the reader's state any more, and the
+ * round logic is the calling thread's again. */
 static void drain(struct jobs *j)
 {
+    pthread_mutex_lock(&j->lock);
     if (slot(j, j->tail)->n)
-        submit(j);
-    while (j->head < j->tail)
-        collect(j, 1);
+        submit_locked(j);
+    while (j->head < j->tail) {
+        if (j->claim < j->tail) {
+            size_t pos = j->claim++;
+            pthread_mutex_unlock(&j->lock);
+            format_and_feed(j, pos, &j->main_own);
+            pthread_mutex_lock(&j->lock);
+        } else {
+            pthread_cond_wait(&j->fed, &j->lock);
+        }
+    }
+    pthread_mutex_unlock(&j->lock);
 }
 
 static void add_record(struct jobs *j, const ehd_perf_record *rec)
@@ -269,14 +403,25 @@ static void add_record(struct jobs *j, const ehd_perf_record *rec)
         struct item *it = add_item(j, ITEM_SAMPLE, rec->file_offset);
         if (!it)
             return;
-        it->rec_at = b->in.len;
         it->rec_size = rec->size;
-        ehd_buf_append(&b->in, rec->data, rec->size);
+        if (j->fd >= 0) { /* the formatting thread reads it (read_records) */
+            if (!b->src_len)
+                b->src_off = rec->file_offset;
+            it->rec_at = (size_t)(rec->file_offset - b->src_off);
+            b->src_len = it->rec_at + rec->size;
+        } else {
+            it->rec_at = b->in.len;
+            ehd_buf_append(&b->in, rec->data, rec->size);
+        }
     } else {
         return;
     }
+    /* Batches end at a round's end where they can, so a round's texts are all on the
+     * thread that feeds it and nothing needs keeping from one batch to the next. */
     struct batch *b = slot(j, j->tail);
-    if (b->in.len >= BATCH_BYTES || b->n >= BATCH_ITEMS)
+    int round_end = rec->type == EHD_PERF_RECORD_FINISHED_ROUND;
+    size_t bytes = b->in.len + b->src_len;
+    if (bytes >= BATCH_BYTES || b->n >= BATCH_ITEMS || (round_end && bytes >= BATCH_MIN))
         submit(j);
 }
 
@@ -294,34 +439,41 @@ static void stop_workers(struct jobs *j)
         struct batch *b = &j->ring[i];
         free(b->items);
         ehd_buf_free(&b->in);
-        ehd_buf_free(&b->text);
         ehd_buf_free(&b->notes);
-        ehd_buf_free(&b->name);
     }
     free(j->ring);
+    free(j->snap);
+    own_free(&j->main_own);
     pthread_cond_destroy(&j->work);
-    pthread_cond_destroy(&j->done);
+    pthread_cond_destroy(&j->fed);
     pthread_mutex_destroy(&j->lock);
 }
 
 static int start_workers(struct jobs *j, unsigned jobs)
 {
+    own_init(&j->main_own);
     if (jobs > EHD_PERF_JOBS_MAX)
         jobs = EHD_PERF_JOBS_MAX;
     j->nring = 2 * (size_t)jobs + 2;
     jobs--; /* the calling thread formats too, whenever it would wait */
-    j->ring = calloc(j->nring, sizeof *j->ring);
-    if (!j->ring)
+    j->ring = aligned_alloc(_Alignof(struct batch), j->nring * sizeof *j->ring);
+    if (j->ring)
+        memset(j->ring, 0, j->nring * sizeof *j->ring);
+    /* its own cache lines: nothing else is written next to it */
+    size_t snap_size = (sizeof *j->snap + 63) & ~(size_t)63;
+    j->snap = aligned_alloc(64, snap_size);
+    if (!j->ring || !j->snap) {
+        free(j->ring);
+        free(j->snap);
         return -1;
+    }
     for (size_t i = 0; i < j->nring; i++) {
         ehd_buf_init(&j->ring[i].in);
-        ehd_buf_init(&j->ring[i].text);
         ehd_buf_init(&j->ring[i].notes);
-        ehd_buf_init(&j->ring[i].name);
     }
     pthread_mutex_init(&j->lock, NULL);
     pthread_cond_init(&j->work, NULL);
-    pthread_cond_init(&j->done, NULL);
+    pthread_cond_init(&j->fed, NULL);
     /* fewer threads than asked for (even none) only make it slower */
     while (j->nthreads < jobs && pthread_create(&j->threads[j->nthreads], NULL, worker, j) == 0)
         j->nthreads++;
@@ -343,6 +495,9 @@ int ehd_perf_decode_jobs(FILE *f, unsigned flags, unsigned jobs, ehd_perf_emit_f
         return 1;
     }
     j->r = r;
+    j->snap_stale = 1;
+    /* file mode: the formatting threads read the records themselves (read_records) */
+    j->fd = !r->pipe && r->in.seekable ? fileno(r->in.f) : -1;
     j->flags = flags;
     j->diag = diag;
     j->diag_ctx = diag_ctx;
@@ -354,8 +509,10 @@ int ehd_perf_decode_jobs(FILE *f, unsigned flags, unsigned jobs, ehd_perf_emit_f
     ehd_perf_record rec;
     int rc;
     for (;;) {
-        if (ehd_perf_next_is_meta(r))
+        if (ehd_perf_next_is_meta(r)) {
             drain(j);
+            j->snap_stale = 1;
+        }
         if ((rc = ehd_perf_next(r, &rec)) <= 0)
             break;
         add_record(j, &rec);
@@ -363,7 +520,7 @@ int ehd_perf_decode_jobs(FILE *f, unsigned flags, unsigned jobs, ehd_perf_emit_f
     drain(j);
     perf_round_flush(&j->rd);
     stop_workers(j);
-    int oom = j->oom || perf_round_oom(&j->rd);
+    int oom = j->oom || j->feed_oom || perf_round_oom(&j->rd);
     unsigned long problems = ehd_perf_problem_count(r) + j->own_problems;
     perf_round_free(&j->rd);
     ehd_perf_close(r);

@@ -17,7 +17,8 @@
 
 struct perf_pending {
     uint64_t time;
-    size_t seq; /* position in the round: makes the sort stable */
+    size_t seq;    /* position in the round: makes the sort stable */
+    const char *p; /* the text elsewhere (perf_round_push_ref), or NULL: at rd->text + off */
     size_t off, len;
 };
 
@@ -25,6 +26,7 @@ void perf_round_init(struct perf_round *rd, ehd_perf_emit_fn *emit, void *emit_c
 {
     rd->v = NULL;
     rd->n = rd->cap = 0;
+    rd->bytes = 0;
     rd->oom = 0;
     rd->emit = emit;
     rd->emit_ctx = emit_ctx;
@@ -61,29 +63,66 @@ void perf_round_flush(struct perf_round *rd)
         in_order++;
     if (in_order < rd->n)
         qsort(rd->v, rd->n, sizeof *rd->v, cmp_pending);
-    for (size_t i = 0; rd->emit && i < rd->n; i++)
-        rd->emit(rd->emit_ctx, rd->text.data + rd->v[i].off, rd->v[i].len);
+    for (size_t i = 0; rd->emit && i < rd->n; i++) {
+        const struct perf_pending *e = &rd->v[i];
+        rd->emit(rd->emit_ctx, e->p ? e->p : rd->text.data + e->off, e->len);
+    }
     rd->n = 0;
+    rd->bytes = 0;
     ehd_buf_reset(&rd->text);
+}
+
+/* Room for one more pending event; 0 when out of memory. */
+static int reserve(struct perf_round *rd)
+{
+    if (rd->n < rd->cap)
+        return 1;
+    size_t cap = rd->cap ? rd->cap * 2 : 1024;
+    struct perf_pending *nv = realloc(rd->v, cap * sizeof *nv);
+    if (!nv) {
+        rd->oom = 1;
+        return 0;
+    }
+    rd->v = nv;
+    rd->cap = cap;
+    return 1;
+}
+
+/* The early flush depends on the round's text size alone, wherever the text is. */
+static void add(struct perf_round *rd, uint64_t time, const char *p, size_t off, size_t len)
+{
+    rd->v[rd->n] = (struct perf_pending){time, rd->n, p, off, len};
+    rd->n++;
+    rd->bytes += len;
+    if (rd->bytes > EHD_PERF_ROUND_MAX)
+        perf_round_flush(rd);
 }
 
 void perf_round_push(struct perf_round *rd, uint64_t time, size_t start)
 {
-    if (rd->n == rd->cap) {
-        size_t cap = rd->cap ? rd->cap * 2 : 1024;
-        struct perf_pending *nv = realloc(rd->v, cap * sizeof *nv);
-        if (!nv) {
-            rd->oom = 1;
-            ehd_buf_truncate(&rd->text, start);
-            return;
-        }
-        rd->v = nv;
-        rd->cap = cap;
+    if (!reserve(rd)) {
+        ehd_buf_truncate(&rd->text, start);
+        return;
     }
-    rd->v[rd->n] = (struct perf_pending){time, rd->n, start, rd->text.len - start};
-    rd->n++;
-    if (rd->text.len > EHD_PERF_ROUND_MAX)
-        perf_round_flush(rd);
+    add(rd, time, NULL, start, rd->text.len - start);
+}
+
+void perf_round_push_ref(struct perf_round *rd, uint64_t time, const char *text, size_t len)
+{
+    if (reserve(rd))
+        add(rd, time, text, 0, len);
+}
+
+void perf_round_keep(struct perf_round *rd)
+{
+    for (size_t i = 0; i < rd->n; i++) {
+        struct perf_pending *e = &rd->v[i];
+        if (!e->p)
+            continue;
+        e->off = rd->text.len;
+        ehd_buf_append(&rd->text, e->p, e->len);
+        e->p = NULL;
+    }
 }
 
 int perf_round_sample(const ehd_perf_reader *r, const ehd_perf_record *rec, unsigned flags,

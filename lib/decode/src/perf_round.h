@@ -17,9 +17,10 @@ struct perf_pending;
 
 /* The formatted events of one FINISHED_ROUND, held back for sorting. */
 struct perf_round {
-    ehd_buf text;
+    ehd_buf text; /* the held-back texts that are not referenced in place */
     struct perf_pending *v;
     size_t n, cap;
+    size_t bytes; /* text held back, referenced or not: decides the early flush */
     int oom;
     ehd_perf_emit_fn *emit;
     void *emit_ctx;
@@ -30,6 +31,12 @@ void perf_round_free(struct perf_round *rd);
 /* The event rd->text[start, rd->text.len) was just appended: holds it back with its sort
  * key, and flushes the round early once its text exceeds EHD_PERF_ROUND_MAX. */
 void perf_round_push(struct perf_round *rd, uint64_t time, size_t start);
+/* The same for an event whose text stays at text[0, len) until the next
+ * perf_round_keep or perf_round_flush (the --jobs pipeline emits from the batch the
+ * text was formatted into, on the thread that formatted it, without copying it). */
+void perf_round_push_ref(struct perf_round *rd, uint64_t time, const char *text, size_t len);
+/* Copies the referenced texts still held back into the round's own buffer. */
+void perf_round_keep(struct perf_round *rd);
 /* Emits the held-back events sorted by (time, push order) and empties the round. */
 void perf_round_flush(struct perf_round *rd);
 /* 1 if an event was dropped for lack of memory. */
