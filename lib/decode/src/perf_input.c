@@ -37,10 +37,9 @@ static void fill(struct perf_input *in, size_t want)
     }
 }
 
-const uint8_t *ehd_perf_input_view(struct perf_input *in, uint64_t off, size_t n)
+/* Moves (or grows) the window so that it holds [off, off + n). */
+const uint8_t *ehd_perf_input_view_slow(struct perf_input *in, uint64_t off, size_t n)
 {
-    if (off >= in->win_off && n <= in->win_len && off - in->win_off <= in->win_len - n)
-        return in->buf + (off - in->win_off);
     if (in->seekable && (off > in->size || n > in->size - off))
         return NULL;
     if (n > in->cap) {
