@@ -2,7 +2,7 @@
 /*
  * Decoder throughput on the mixed file (tests/bench/support_mixed.h: five realistic event
  * shapes, 1,500,000 events): ehdecode decodes it to /dev/null in each output mode.
- * Figures only, never pass/fail:
+ * Figures only, never pass/fail (each timing the best of BEST_OF runs):
  *   - events/s and input MB/s per mode, wall and CPU time (CPU time, user + sys of the
  *     decoder alone, is the steadier figure on a shared machine), ehdecode's peak RSS, also on
  *     a file 15 times smaller (memory must not grow with the file);
@@ -85,13 +85,34 @@ static int ok(const struct run *r)
     return r->rss_kb >= 0 && WIFEXITED(r->status) && WEXITSTATUS(r->status) == 0;
 }
 
+/* Timings are the best of BEST_OF runs: a shared virtual machine only ever slows a run
+ * down, so the fastest is the closest to what the code costs. */
+#define BEST_OF 3
+
+static struct run faster(struct run a, struct run b)
+{
+    if (!ok(&a))
+        return b;
+    if (!ok(&b))
+        return a;
+    return b.wall < a.wall ? b : a;
+}
+
+static struct run best_of(char *const argv[])
+{
+    struct run best = {0, 0, -1, -1};
+    for (int i = 0; i < BEST_OF; i++)
+        best = faster(best, run_child(argv, NULL, NULL));
+    return best;
+}
+
 static void report(const char *what, const struct run *r, double mb)
 {
     if (!ok(r)) {
-        printf("%-24s failed (status %d)\n", what, r->status);
+        printf("%-30s failed (status %d)\n", what, r->status);
         return;
     }
-    printf("%-24s wall %6.2f s %5.2f M ev/s %6.1f MB/s | cpu %6.2f s %5.2f M ev/s | peak RSS %5.1f "
+    printf("%-30s wall %6.2f s %5.2f M ev/s %6.1f MB/s | cpu %6.2f s %5.2f M ev/s | peak RSS %5.1f "
            "MB\n",
            what, r->wall, NEVENTS / r->wall / 1e6, mb / r->wall, r->cpu, NEVENTS / r->cpu / 1e6,
            (double)r->rss_kb / 1024.0);
@@ -123,11 +144,23 @@ static double write_floor(const char *json_path)
 }
 
 /* Instructions of one decode of the small file under callgrind, or -1. */
-static double callgrind_instructions(const char *bin, const char *path, const char *tmp)
+static double callgrind_instructions(const char *bin, const char *path, const char *tmp,
+                                     int has_jobs)
 {
     char log[2200], line[512];
-    char *argv[] = {"valgrind",  "--tool=callgrind", "--callgrind-out-file=/dev/null",
-                    (char *)bin, (char *)path,       NULL};
+    /* one job: the count is the work of a decode, not of its threads' hand-offs */
+    char *argv[] = {"valgrind",
+                    "--tool=callgrind",
+                    "--callgrind-out-file=/dev/null",
+                    (char *)bin,
+                    "--jobs",
+                    "1",
+                    (char *)path,
+                    NULL};
+    if (!has_jobs) {
+        argv[4] = (char *)path;
+        argv[5] = NULL;
+    }
     struct run r;
     FILE *f;
     double n = -1;
@@ -216,7 +249,7 @@ int main(void)
         argv[k++] = big;
         argv[k] = NULL;
         snprintf(name, sizeof name, "ehdecode%s %s", has_jobs ? " --jobs 1" : "", modes[m].name);
-        struct run r = run_child(argv, NULL, NULL);
+        struct run r = best_of(argv);
         report(name, &r, mb);
         if (m == 0) {
             one_job = r;
@@ -226,12 +259,18 @@ int main(void)
     }
 
     if (has_jobs) {
-        char *a2[] = {bin, "--jobs", "2", big, NULL};
-        struct run j2 = run_child(a2, NULL, NULL);
+        /* One and two jobs in turn, so both meet the same moments of a shared machine. */
+        char *a1[] = {bin, "--jobs", "1", big, NULL}, *a2[] = {bin, "--jobs", "2", big, NULL};
+        struct run j1 = one_job, j2 = {0, 0, -1, -1};
+        for (int i = 0; i < BEST_OF; i++) {
+            j1 = faster(j1, run_child(a1, NULL, NULL));
+            j2 = faster(j2, run_child(a2, NULL, NULL));
+        }
         report("ehdecode --jobs 2 default", &j2, mb);
-        if (ok(&one_job) && ok(&j2))
-            printf("--jobs 2 is %.2fx as fast as --jobs 1 (wall, default output)\n",
-                   one_job.wall / j2.wall);
+        if (ok(&j1) && ok(&j2))
+            printf("--jobs 2 is %.2fx as fast as --jobs 1 (wall, default output, best of %d "
+                   "alternating runs each)\n",
+                   j1.wall / j2.wall, BEST_OF);
     } else {
         printf("--jobs: n/a (this ehdecode has no --jobs option)\n");
     }
@@ -252,9 +291,9 @@ int main(void)
             "takes %.1fx that\n",
             json_mb, floor_s, def.wall / floor_s);
 
-    double ins = callgrind_instructions(bin, small, dat);
+    double ins = callgrind_instructions(bin, small, dat, has_jobs);
     if (ins > 0)
-        printf("instructions per event: %.0f (callgrind, default output, %u-event file)\n",
+        printf("instructions per event: %.0f (callgrind, one job, default output, %u-event file)\n",
                ins / NEVENTS_SMALL, NEVENTS_SMALL);
     else
         printf("instructions per event: n/a (valgrind not available)\n");
