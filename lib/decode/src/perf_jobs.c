@@ -37,7 +37,7 @@
  *
  * Memory bound, independent of the file's size: at most 2 * jobs + 2 batches
  * (jobs <= EHD_PERF_JOBS_MAX), each at most BATCH_BYTES of records plus one (records are
- * at most 64 KiB) and BATCH_ITEMS items; one area per thread, holding one batch's
+ * at most 64 KiB) and BATCH_RECORDS records; one area per thread, holding one batch's
  * records and text; the round (EHD_PERF_ROUND_MAX plus one event) and the reader's
  * window, as on one thread. Buffers are reused, never freed, until the end.
  */
@@ -50,40 +50,50 @@
 #include "perf_internal.h"
 #include "perf_round.h"
 
-#define BATCH_BYTES (256u << 10)
-#define BATCH_ITEMS 4096u
-#define BATCH_MIN   (64u << 10) /* a round end closes a batch from this size on */
-#define NO_NOTE     SIZE_MAX
+#define BATCH_BYTES   (256u << 10)
+#define BATCH_RECORDS 4096u
+#define BATCH_MIN     (64u << 10) /* a round end closes a batch from this size on */
+#define NO_NOTE       SIZE_MAX
 
-enum item_kind { ITEM_SAMPLE, ITEM_ROUND, ITEM_NOTE };
-
-struct item {
-    uint8_t kind;         /* enum item_kind */
-    uint8_t reader_note;  /* ITEM_NOTE from the reader: it counted the problem itself */
-    uint32_t rec_size;    /* ITEM_SAMPLE: the record at rec_at in the batch's input */
-    uint64_t file_offset; /* of the record: the offset diag reports */
-    size_t rec_at;
-    size_t note; /* ITEM_NOTE: its NUL-terminated line in the batch's notes */
+/* A diag line of the calling thread's (the reader's problems, LOST records), to be
+ * printed before the batch's record number `before`. */
+struct note {
+    size_t before;
+    uint64_t file_offset;
+    size_t text;         /* NUL-terminated line in the batch's notes */
+    uint8_t reader_note; /* from the reader: it counted the problem itself */
 };
 
-/* What the calling thread fills and hands over. Written by it alone until submitted,
- * then only read. */
+/* What the calling thread fills and hands over: a run of consecutive records (never a
+ * metadata record other than FINISHED_ROUND, so the run is contiguous in the input),
+ * where they are in the file or a copy of them (a pipe), and its notes. Written by the
+ * calling thread alone until submitted, then only read. The formatting thread walks the
+ * records itself, so the calling thread does no per-record bookkeeping beyond finding
+ * them. */
 struct batch {
     /* A batch per cache line pair: the calling thread fills one while another thread
      * reads its neighbour. */
-    _Alignas(128) struct item *items;
-    size_t n, cap;
-    ehd_buf in;       /* a pipe: copies of the SAMPLE records */
-    uint64_t src_off; /* a regular file: the records are [src_off, src_off + src_len) */
-    size_t src_len;
-    ehd_buf notes; /* the ITEM_NOTE lines */
+    _Alignas(128) struct note *notes;
+    size_t nnotes, cap;
+    size_t nrec;       /* records in the run */
+    uint64_t src_off;  /* the first record's offset in the input */
+    size_t src_len;    /* a regular file: the run's bytes, read by the formatting thread */
+    ehd_buf in;        /* a pipe: a copy of the run */
+    ehd_buf note_text; /* the notes' lines */
 };
 
-/* A sample's outcome, in its formatting thread's own area. */
-struct sample_out {
-    uint64_t time;            /* the sort key */
-    size_t text_at, text_len; /* its JSON in the area's text */
-    size_t note;              /* NUL-terminated diag line in the area's notes, or NO_NOTE */
+enum out_kind { OUT_SAMPLE, OUT_ROUND, OUT_NOTE, OUT_OWN_NOTE };
+
+/* One thing feed does, in order: a sample to push (with its diag line if it did not
+ * decode), a round's end, or a diag line. */
+struct out {
+    uint8_t kind;         /* enum out_kind */
+    uint8_t reader_note;  /* OUT_NOTE: from the reader */
+    uint64_t file_offset; /* what diag reports */
+    uint64_t time;        /* OUT_SAMPLE: the sort key */
+    size_t text_at, text_len;
+    size_t note; /* OUT_SAMPLE: line in the area's notes or NO_NOTE; OUT_NOTE: in the batch's;
+                    OUT_OWN_NOTE: in the area's */
 };
 
 /* Each formatting thread's own buffers: a batch's records are read, formatted and fed
@@ -92,8 +102,8 @@ struct sample_out {
  * --jobs 2 a third more CPU time than --jobs 1). */
 struct own {
     ehd_buf in, text, notes, name;
-    struct sample_out *outs;
-    size_t cap;
+    struct out *outs;
+    size_t nouts, cap;
     int oom;
 };
 
@@ -157,88 +167,125 @@ static int read_records(struct jobs *j, const struct batch *b, ehd_buf *in)
     return 0;
 }
 
+static struct out *add_out(struct own *w, enum out_kind kind, uint64_t file_offset)
+{
+    if (w->nouts == w->cap) {
+        size_t cap = w->cap ? 2 * w->cap : BATCH_RECORDS + 64;
+        struct out *nv = realloc(w->outs, cap * sizeof *nv);
+        if (!nv) {
+            w->oom = 1;
+            return NULL;
+        }
+        w->outs = nv;
+        w->cap = cap;
+    }
+    struct out *o = &w->outs[w->nouts++];
+    o->kind = (uint8_t)kind;
+    o->reader_note = 0;
+    o->file_offset = file_offset;
+    o->note = NO_NOTE;
+    return o;
+}
+
+/* The calling thread's notes that come before record number k. */
+static void add_notes_before(const struct batch *b, size_t k, size_t *ni, struct own *w)
+{
+    for (; *ni < b->nnotes && b->notes[*ni].before <= k; ++*ni) {
+        struct out *o = add_out(w, OUT_NOTE, b->notes[*ni].file_offset);
+        if (o) {
+            o->reader_note = b->notes[*ni].reader_note;
+            o->note = b->notes[*ni].text;
+        }
+    }
+}
+
+/* Walks the batch's records, formatting its samples into the area w: the same decisions
+ * the one-thread pipeline makes per record (perf_decode.c). */
 static void format_batch(struct jobs *j, const struct batch *b, struct own *w)
 {
     char why[PERF_WHY_MAX];
     const ehd_perf_reader *r = j->snap; /* locals: j's other members change meanwhile */
     unsigned flags = j->flags;
-    size_t n = b->n;
-    if (n > w->cap) {
-        struct sample_out *nv = realloc(w->outs, n * sizeof *nv);
-        if (!nv) {
-            w->oom = 1;
-            n = 0; /* nothing formatted: feed reports out of memory */
-        } else {
-            w->outs = nv;
-            w->cap = n;
-        }
+    const uint8_t *in = (const uint8_t *)b->in.data;
+    size_t len = b->in.len, pos = 0, ni = 0, k = 0;
+    if (b->src_len) {
+        int unread = read_records(j, b, &w->in) != 0;
+        in = (const uint8_t *)w->in.data;
+        len = unread ? 0 : w->in.len;
     }
-    const struct item *items = b->items;
-    int unread = b->src_len && read_records(j, b, &w->in) != 0;
-    const uint8_t *in = (const uint8_t *)(b->src_len ? w->in.data : b->in.data);
-    for (size_t i = 0; i < n; i++) {
-        const struct item *it = &items[i];
-        struct sample_out *o = &w->outs[i];
-        if (it->kind != ITEM_SAMPLE)
-            continue;
-        const uint8_t *p = in + it->rec_at;
-        o->text_at = w->text.len;
-        o->note = NO_NOTE;
-        if (unread) { /* the file shrank or failed under us: say so for each sample */
-            static const char gone[] = "the file changed while it was being read";
-            ehd_perf_error_json(&w->text, "", 0, gone, it->file_offset, flags);
-            o->time = 0;
-            o->note = w->notes.len;
-            ehd_buf_append(&w->notes, gone, sizeof gone);
-        } else {
-            ehd_perf_record rec = {EHD_PERF_RECORD_SAMPLE, ehd_perf_u16(r, p + 4), it->rec_size,
-                                   it->file_offset, p};
+    for (; k < b->nrec; k++) {
+        add_notes_before(b, k, &ni, w);
+        uint32_t type = 0, size = 0;
+        if (len - pos >= 8) {
+            type = ehd_perf_u32(r, in + pos);
+            size = ehd_perf_u16(r, in + pos + 6);
+        }
+        if (size < 8 || size > len - pos) {
+            /* not what the calling thread read: the file shrank or changed under us */
+            struct out *o = add_out(w, OUT_OWN_NOTE, b->src_off + pos);
+            if (o) {
+                static const char gone[] = "the file changed while it was being read";
+                o->note = w->notes.len;
+                ehd_buf_append(&w->notes, gone, sizeof gone);
+            }
+            break;
+        }
+        uint64_t at = b->src_off + pos;
+        if (type == EHD_PERF_RECORD_FINISHED_ROUND) {
+            add_out(w, OUT_ROUND, at);
+        } else if (type == EHD_PERF_RECORD_SAMPLE) {
+            struct out *o = add_out(w, OUT_SAMPLE, at);
+            if (!o)
+                break;
+            ehd_perf_record rec = {type, ehd_perf_u16(r, in + pos + 4), (uint16_t)size, at,
+                                   in + pos};
+            o->text_at = w->text.len;
             if (perf_round_sample(r, &rec, flags, &w->text, &w->name, why, &o->time)) {
                 o->note = w->notes.len;
                 ehd_buf_append(&w->notes, why, strlen(why) + 1);
             }
+            o->text_len = w->text.len - o->text_at;
         }
-        o->text_len = w->text.len - o->text_at;
+        pos += size;
     }
+    add_notes_before(b, SIZE_MAX, &ni, w);
 }
 
-/* The batch's items, in order, to the round logic: diag lines, round ends, and each
+/* The batch's outcome, in order, to the round logic: diag lines, round ends, and each
  * sample's text referenced where it was formatted. What the round still holds at the end
  * is copied into the round's own buffer, since the area is then reused. Runs on one
  * thread at a time, in batch order. */
 static void feed(struct jobs *j, struct batch *b, struct own *w)
 {
-    if (w->oom) {
-        j->feed_oom = 1;
-        w->oom = 0;
-    } else {
-        for (size_t i = 0; i < b->n; i++) {
-            const struct item *it = &b->items[i];
-            const struct sample_out *o = &w->outs[i];
-            if (it->kind == ITEM_ROUND) {
-                perf_round_flush(&j->rd);
-                continue;
-            }
-            const char *note = it->kind == ITEM_NOTE ? b->notes.data + it->note
-                               : o->note != NO_NOTE  ? w->notes.data + o->note
-                                                     : NULL;
-            if (note) {
-                if (!it->reader_note)
-                    j->own_problems++;
-                if (j->diag)
-                    j->diag(j->diag_ctx, it->file_offset, note);
-            }
-            if (it->kind == ITEM_SAMPLE)
-                perf_round_push_ref(&j->rd, o->time, w->text.data + o->text_at, o->text_len);
+    for (size_t i = 0; i < w->nouts; i++) {
+        const struct out *o = &w->outs[i];
+        if (o->kind == OUT_ROUND) {
+            perf_round_flush(&j->rd);
+            continue;
         }
+        const char *note = o->kind == OUT_NOTE  ? b->note_text.data + o->note
+                           : o->note != NO_NOTE ? w->notes.data + o->note
+                                                : NULL;
+        if (note) {
+            if (!o->reader_note)
+                j->own_problems++;
+            if (j->diag)
+                j->diag(j->diag_ctx, o->file_offset, note);
+        }
+        if (o->kind == OUT_SAMPLE)
+            perf_round_push_ref(&j->rd, o->time, w->text.data + o->text_at, o->text_len);
     }
     perf_round_keep(&j->rd);
-    if (b->in.oom || b->notes.oom || w->in.oom || w->text.oom || w->notes.oom || w->name.oom)
+    if (w->oom || b->in.oom || b->note_text.oom || w->in.oom || w->text.oom || w->notes.oom ||
+        w->name.oom)
         j->feed_oom = 1;
-    b->n = 0;
+    b->nnotes = 0;
+    b->nrec = 0;
     b->src_len = 0;
     ehd_buf_reset(&b->in);
-    ehd_buf_reset(&b->notes);
+    ehd_buf_reset(&b->note_text);
+    w->oom = 0;
+    w->nouts = 0;
     ehd_buf_reset(&w->in);
     ehd_buf_reset(&w->text);
     ehd_buf_reset(&w->notes);
@@ -302,37 +349,23 @@ static void *worker(void *arg)
 
 /* ---- the calling thread: filling ---------------------------------------------- */
 
-static struct item *add_item(struct jobs *j, enum item_kind kind, uint64_t file_offset)
-{
-    struct batch *b = slot(j, j->tail);
-    if (b->n == b->cap) {
-        /* notes can outgrow BATCH_ITEMS: the reader may report many problems at once */
-        size_t cap = b->cap ? b->cap * 2 : BATCH_ITEMS + 16;
-        struct item *nv = realloc(b->items, cap * sizeof *nv);
-        if (!nv) {
-            j->oom = 1;
-            return NULL;
-        }
-        b->items = nv;
-        b->cap = cap;
-    }
-    struct item *it = &b->items[b->n++];
-    memset(it, 0, sizeof *it);
-    it->kind = (uint8_t)kind;
-    it->file_offset = file_offset;
-    it->note = NO_NOTE;
-    return it;
-}
-
 static void add_note(struct jobs *j, uint64_t file_offset, const char *why, int reader_note)
 {
-    struct item *it = add_item(j, ITEM_NOTE, file_offset);
-    if (!it)
-        return;
     struct batch *b = slot(j, j->tail);
-    it->reader_note = (uint8_t)reader_note;
-    it->note = b->notes.len;
-    ehd_buf_append(&b->notes, why, strlen(why) + 1);
+    if (b->nnotes == b->cap) {
+        /* the reader may report many problems at once */
+        size_t cap = b->cap ? b->cap * 2 : 16;
+        struct note *nv = realloc(b->notes, cap * sizeof *nv);
+        if (!nv) {
+            j->oom = 1;
+            return;
+        }
+        b->notes = nv;
+        b->cap = cap;
+    }
+    b->notes[b->nnotes++] =
+        (struct note){b->nrec, file_offset, b->note_text.len, (uint8_t)reader_note};
+    ehd_buf_append(&b->note_text, why, strlen(why) + 1);
 }
 
 /* The reader's diag while it runs on the calling thread: in order with the samples. */
@@ -376,7 +409,7 @@ static void submit(struct jobs *j)
 static void drain(struct jobs *j)
 {
     pthread_mutex_lock(&j->lock);
-    if (slot(j, j->tail)->n)
+    if (slot(j, j->tail)->nrec || slot(j, j->tail)->nnotes)
         submit_locked(j);
     while (j->head < j->tail) {
         if (j->claim < j->tail) {
@@ -394,34 +427,25 @@ static void drain(struct jobs *j)
 static void add_record(struct jobs *j, const ehd_perf_record *rec)
 {
     char why[PERF_WHY_MAX];
-    if (rec->type == EHD_PERF_RECORD_FINISHED_ROUND) {
-        add_item(j, ITEM_ROUND, rec->file_offset);
-    } else if (perf_round_lost(j->r, rec, why)) {
-        add_note(j, rec->file_offset, why, 0);
-    } else if (rec->type == EHD_PERF_RECORD_SAMPLE) {
-        struct batch *b = slot(j, j->tail);
-        struct item *it = add_item(j, ITEM_SAMPLE, rec->file_offset);
-        if (!it)
-            return;
-        it->rec_size = rec->size;
-        if (j->fd >= 0) { /* the formatting thread reads it (read_records) */
-            if (!b->src_len)
-                b->src_off = rec->file_offset;
-            it->rec_at = (size_t)(rec->file_offset - b->src_off);
-            b->src_len = it->rec_at + rec->size;
-        } else {
-            it->rec_at = b->in.len;
-            ehd_buf_append(&b->in, rec->data, rec->size);
-        }
-    } else {
+    /* Metadata records are applied by the reader (after a drain), never formatted; they
+     * may carry payload after them, so a run never spans one. */
+    if (perf_is_meta_type(rec->type) && rec->type != EHD_PERF_RECORD_FINISHED_ROUND)
         return;
-    }
+    if (perf_round_lost(j->r, rec, why))
+        add_note(j, rec->file_offset, why, 0);
+    struct batch *b = slot(j, j->tail);
+    if (!b->nrec)
+        b->src_off = rec->file_offset;
+    if (j->fd >= 0) /* the formatting thread reads the run (read_records) */
+        b->src_len = (size_t)(rec->file_offset + rec->size - b->src_off);
+    else
+        ehd_buf_append(&b->in, rec->data, rec->size);
+    b->nrec++;
     /* Batches end at a round's end where they can, so a round's texts are all on the
      * thread that feeds it and nothing needs keeping from one batch to the next. */
-    struct batch *b = slot(j, j->tail);
     int round_end = rec->type == EHD_PERF_RECORD_FINISHED_ROUND;
     size_t bytes = b->in.len + b->src_len;
-    if (bytes >= BATCH_BYTES || b->n >= BATCH_ITEMS || (round_end && bytes >= BATCH_MIN))
+    if (bytes >= BATCH_BYTES || b->nrec >= BATCH_RECORDS || (round_end && bytes >= BATCH_MIN))
         submit(j);
 }
 
@@ -437,9 +461,9 @@ static void stop_workers(struct jobs *j)
         pthread_join(j->threads[i], NULL);
     for (size_t i = 0; i < j->nring; i++) {
         struct batch *b = &j->ring[i];
-        free(b->items);
+        free(b->notes);
         ehd_buf_free(&b->in);
-        ehd_buf_free(&b->notes);
+        ehd_buf_free(&b->note_text);
     }
     free(j->ring);
     free(j->snap);
@@ -469,7 +493,7 @@ static int start_workers(struct jobs *j, unsigned jobs)
     }
     for (size_t i = 0; i < j->nring; i++) {
         ehd_buf_init(&j->ring[i].in);
-        ehd_buf_init(&j->ring[i].notes);
+        ehd_buf_init(&j->ring[i].note_text);
     }
     pthread_mutex_init(&j->lock, NULL);
     pthread_cond_init(&j->work, NULL);
