@@ -260,10 +260,12 @@ typedef void ehd_perf_emit_fn(void *ctx, const char *json, size_t len);
 int ehd_perf_decode(FILE *f, unsigned flags, ehd_perf_emit_fn *emit, void *emit_ctx,
                     ehd_perf_diag_fn *diag, void *diag_ctx);
 
-/* ehd_perf_decode with the samples formatted on `jobs` threads (at most
- * EHD_PERF_JOBS_MAX; jobs <= 1 is ehd_perf_decode). The same emit and diag calls in the
- * same order and the same result as ehd_perf_decode; both callbacks are only called from
- * the calling thread. */
+/* ehd_perf_decode with the samples formatted on `jobs` threads (the calling thread and
+ * jobs - 1 more, at most EHD_PERF_JOBS_MAX; jobs <= 1 is ehd_perf_decode). The same emit
+ * and diag calls in the same order and the same result as ehd_perf_decode. The callbacks
+ * may run on any of those threads, but one call at a time, each call ordered after the
+ * one before (a lock hands them over), so they need no locking of their own. From a
+ * regular file the threads read records by offset (pread), leaving its position alone. */
 int ehd_perf_decode_jobs(FILE *f, unsigned flags, unsigned jobs, ehd_perf_emit_fn *emit,
                          void *emit_ctx, ehd_perf_diag_fn *diag, void *diag_ctx);
 
