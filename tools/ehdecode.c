@@ -94,7 +94,8 @@ static void emit_event(void *ctx, const char *json, size_t len)
         fputc_unlocked('\n', o->out);
         return;
     }
-    /* one writer thread: the unlocked stdio calls skip a lock per piece */
+    /* never two writers at once (ehd_perf_decode_jobs hands emit over under a lock):
+     * the unlocked stdio calls skip a lock per piece */
     if (o->first)
         fwrite_unlocked("\n ", 1, 2, o->out);
     else
