@@ -35,8 +35,8 @@ extern "C" {
 /* Threads of ehd_perf_decode_jobs. Each costs about 0.6 MB (40 MB at 64 on the bench's
  * file), and one thread reads every record, at some 15 M records/s by the profile here,
  * against ~2.3 M formatted per job: jobs beyond 8 add little. 16 keeps memory near 15 MB. */
-#define EHD_PERF_JOBS_MAX  16u
-#define EHD_TP_MAX_FIELDS  1024u
+#define EHD_PERF_JOBS_MAX 16u
+#define EHD_TP_MAX_FIELDS 1024u
 
 /* ---- tracefs format ----------------------------------------------------- */
 
