@@ -295,14 +295,14 @@ static int write_damaged(const char *src, const char *cut, const char *flipped)
 /* ---- tests ------------------------------------------------------------------------- */
 
 /* The repository's perf.data files and a cut and a flipped copy of each, all in one run
- * per form and N; the pipe-mode ones also through a real pipe. */
+ * per form and N; the pipe-mode ones and a file-mode one also through a real pipe. */
 static void test_repository_files(void)
 {
     if (!perf_test_tool_setup())
         KT_SKIP("EHCONF_BUILD/bin/ehdecode not available");
     static const char *const patterns[] = {"tests/data/perf/*.perf.data",
                                            "tests/fuzz/seeds-fuzz_perf/*"};
-    char files[4096] = "", pipes[2][256];
+    char files[4096] = "", pipes[3][256], spooled[256] = "";
     size_t nfiles = 0, npipes = 0;
     for (size_t p = 0; p < sizeof patterns / sizeof patterns[0]; p++) {
         glob_t g; /* the unit tests run in the repository's root */
@@ -321,11 +321,18 @@ static void test_repository_files(void)
              * pipeline's paths are all checked with file names */
             if (is_pipe_mode(f) && npipes < 2 && (!npipes || pipe_be(f) != pipe_be(pipes[0])))
                 snprintf(pipes[npipes++], sizeof pipes[0], "%s", f);
+            /* and one file-mode capture, which ehdecode spools to a temporary file that
+             * the formatting threads then read by offset */
+            if (!is_pipe_mode(f) && !spooled[0])
+                snprintf(spooled, sizeof spooled, "%s", f);
         }
         globfree(&g);
     }
     KT_EXPECT(nfiles >= 7); /* 3 captures, 4 seeds */
     KT_EXPECT_EQ(npipes, 2);
+    KT_EXPECT(spooled[0] != 0);
+    if (spooled[0])
+        snprintf(pipes[npipes++], sizeof pipes[0], "%s", spooled);
     struct result r = expect_same(files, 0);
     KT_EXPECT_EQ(r.status, 1); /* the damaged copies */
     result_free(&r);
