@@ -150,9 +150,8 @@ static struct batch *slot(struct jobs *j, size_t pos)
 /* ---- workers ------------------------------------------------------------------ */
 
 /* A regular file's records are read by the thread that formats them, straight from the
- * file: copied by the calling thread instead, every byte crossed from its core to the
- * formatting one (--jobs 2 spent a fifth more CPU time on that). 0, or -1 if the file no
- * longer holds them. */
+ * file: copied by the calling thread instead, every byte would cross from its core to
+ * the formatting one. 0, or -1 if the file no longer holds them. */
 static int read_records(struct jobs *j, const struct batch *b, ehd_buf *in)
 {
     char *o = ehd_buf_room(in, b->src_len);
@@ -376,6 +375,21 @@ static void reader_diag(void *ctx, uint64_t offset, const char *reason)
     add_note(ctx, offset, reason, 1);
 }
 
+/* While the calling thread waits for the batches in flight: it formats (and feeds) the
+ * oldest one no thread has taken, or else sleeps until one is fed. Called and returns
+ * with the lock held. */
+static void help_or_wait(struct jobs *j)
+{
+    if (j->claim < j->tail) {
+        size_t pos = j->claim++;
+        pthread_mutex_unlock(&j->lock);
+        format_and_feed(j, pos, &j->main_own);
+        pthread_mutex_lock(&j->lock);
+    } else {
+        pthread_cond_wait(&j->fed, &j->lock);
+    }
+}
+
 /* Hands the batch being filled to the threads, then makes sure the next slot is free:
  * while the ring is full, the calling thread formats (and feeds) batches no thread has
  * taken, or waits for the oldest to be fed. Called with the lock held. */
@@ -387,16 +401,8 @@ static void submit_locked(struct jobs *j)
     }
     j->tail++;
     pthread_cond_signal(&j->work);
-    while (j->tail - j->head >= j->nring) {
-        if (j->claim < j->tail) {
-            size_t pos = j->claim++;
-            pthread_mutex_unlock(&j->lock);
-            format_and_feed(j, pos, &j->main_own);
-            pthread_mutex_lock(&j->lock);
-        } else {
-            pthread_cond_wait(&j->fed, &j->lock);
-        }
-    }
+    while (j->tail - j->head >= j->nring)
+        help_or_wait(j);
 }
 
 static void submit(struct jobs *j)
@@ -413,16 +419,8 @@ static void drain(struct jobs *j)
     pthread_mutex_lock(&j->lock);
     if (slot(j, j->tail)->nrec || slot(j, j->tail)->nnotes)
         submit_locked(j);
-    while (j->head < j->tail) {
-        if (j->claim < j->tail) {
-            size_t pos = j->claim++;
-            pthread_mutex_unlock(&j->lock);
-            format_and_feed(j, pos, &j->main_own);
-            pthread_mutex_lock(&j->lock);
-        } else {
-            pthread_cond_wait(&j->fed, &j->lock);
-        }
-    }
+    while (j->head < j->tail)
+        help_or_wait(j);
     pthread_mutex_unlock(&j->lock);
 }
 
