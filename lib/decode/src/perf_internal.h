@@ -52,6 +52,14 @@ static inline int perf_is_meta_type(uint32_t type)
     return type >= 64 || type == EHD_PERF_RECORD_AUXTRACE;
 }
 
+/* Metadata records that change the reader's state. FINISHED_ROUND goes through
+ * handle_meta too but changes nothing; it comes every few thousand samples, so
+ * perf_jobs.c neither waits for its threads there nor keeps it out of a batch. */
+static inline int perf_changes_reader(uint32_t type)
+{
+    return perf_is_meta_type(type) && type != EHD_PERF_RECORD_FINISHED_ROUND;
+}
+
 /* 1 if the record ehd_perf_next returns next may change what sample parsing and
  * formatting read (attrs, ids, names, tracing data, clock data), without consuming it:
  * a caller that formats samples on other threads lets them finish first (perf_jobs.c).

@@ -429,7 +429,7 @@ static void add_record(struct jobs *j, const ehd_perf_record *rec)
     char why[PERF_WHY_MAX];
     /* Metadata records are applied by the reader (after a drain), never formatted; they
      * may carry payload after them, so a run never spans one. */
-    if (perf_is_meta_type(rec->type) && rec->type != EHD_PERF_RECORD_FINISHED_ROUND)
+    if (perf_changes_reader(rec->type))
         return;
     if (perf_round_lost(j->r, rec, why))
         add_note(j, rec->file_offset, why, 0);

@@ -721,8 +721,5 @@ int ehd_perf_next_is_meta(ehd_perf_reader *r)
     const uint8_t *h = ehd_perf_input_view(&r->in, off, 8);
     if (!h)
         return 0;
-    /* FINISHED_ROUND goes through handle_meta but changes nothing; it comes every
-     * few thousand samples, so waiting for the other threads there would cost. */
-    uint32_t type = U32(h);
-    return perf_is_meta_type(type) && type != EHD_PERF_RECORD_FINISHED_ROUND;
+    return perf_changes_reader(U32(h));
 }
