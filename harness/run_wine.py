@@ -44,6 +44,22 @@ from runner_selftest import (RUNNER_EXPECTED, RUNNER_TEST_TIMEOUT, check_all_lis
 
 MINGW_CC = "x86_64-w64-mingw32-gcc"
 WINE = os.environ.get("WINE", "wine")
+# Every wine process runs with Linux address-space randomisation off (setarch -R; the
+# personality is inherited, so the processes the case runner creates get it too). Why:
+# Debian 12's wine64 has no preloader to reserve Windows' fixed ranges before anything
+# else is mapped, and wine64 is a non-PIE program at 0x7d000000 whose brk heap the kernel
+# starts anywhere in the 1 GiB above it. When the heap lands in or just below
+# 0x7ff00000-0x7fff0000, the new process cannot map KUSER_SHARED_DATA at 0x7ffe0000
+# ("err:virtual:virtual_alloc_first_teb wine: failed to map the shared user data:
+# c0000018") and dies before it starts; the parent's CreateProcess then fails with
+# ERROR_INTERNAL_ERROR (1359). About 1 process start in 400 did so here, whatever the
+# load (Documentation/tracelogging.md, section 8). Without randomisation the heap starts
+# right after wine64's data, at 0x7d005000, every time.
+WINE_CMD = ["setarch", os.uname().machine, "-R", WINE]
+# What wine says when that happens, and its debug channel: kept visible in the logs (the
+# rest of wine's debug output is off) so the failure would name its cause if it came back.
+SHARED_DATA_FAILURE = "failed to map the shared user data"
+WINEDEBUG = "-all,err+virtual"
 # First use of a wine prefix creates it (10-40 s); later programs start in about 0.3 s.
 WINE_FIRST_TIMEOUT = 180
 # A whole program under wine (every test a new wine process, 0.3 s or more each, two
@@ -57,10 +73,23 @@ def wine_path(path: str) -> str:
 
 
 def _wine_env(prefix: str, extra=None):
-    env = {"WINEPREFIX": prefix, "WINEDEBUG": "-all", "EHCONF_ETW_ALWAYS_ENABLED": ""}
+    env = {"WINEPREFIX": prefix, "WINEDEBUG": WINEDEBUG, "EHCONF_ETW_ALWAYS_ENABLED": ""}
     env.update(capture_env(None))  # the ETW backend, unless extra names a capture
     env.update(extra or {})
     return env
+
+
+def _named_cause(log: str) -> str:
+    """The known wine start-up failure, named, when the log shows it (see WINE_CMD)."""
+    try:
+        with open(log, errors="replace") as f:
+            text = f.read()
+    except OSError:
+        return ""
+    if SHARED_DATA_FAILURE in text:
+        return ("; wine: a process could not map KUSER_SHARED_DATA (address-space collision, "
+                "see WINE_CMD in harness/run_wine.py)")
+    return ""
 
 
 def _why_not(mingw_build: str):
@@ -92,8 +121,8 @@ def _runner_selftest_entries(r, rep):
 
 def _etwcapture_entry(etwcapture, program, prefix, timeout, log):
     env = _wine_env(prefix)
-    h = run([WINE, etwcapture, "--help"], timeout, env=env)
-    c = run([WINE, etwcapture, "-p", "EhconfTlTest", "--", program], timeout, env=env)
+    h = run([*WINE_CMD, etwcapture, "--help"], timeout, env=env)
+    c = run([*WINE_CMD, etwcapture, "-p", "EhconfTlTest", "--", program], timeout, env=env)
     with open(log, "w") as f:
         f.write(h.output + "\n----\n" + c.output)
     if h.how():
@@ -125,7 +154,7 @@ def run_wine(build: str, mingw: str, results: str, timeout: float, repo: str):
     entries = []
 
     # Create the prefix once, before anything runs in parallel or against a timeout.
-    warm = run([WINE, selftest, "-l"], WINE_FIRST_TIMEOUT, env=_wine_env(prefix))
+    warm = run([*WINE_CMD, selftest, "-l"], WINE_FIRST_TIMEOUT, env=_wine_env(prefix))
     if warm.how():
         entries.append(check_entry("wine-prefix", "fail",
                                    f"wine could not start the Windows build ({warm.how()}):\n"
@@ -134,12 +163,12 @@ def run_wine(build: str, mingw: str, results: str, timeout: float, repo: str):
         entries.append(check_entry("wine-prefix", "pass"))
 
     def runner_selftest():
-        return run_ktap([WINE, selftest], limit, stdout_path=os.path.join(out, "runner_selftest.log"),
+        return run_ktap([*WINE_CMD, selftest], limit, stdout_path=os.path.join(out, "runner_selftest.log"),
                         env=_wine_env(prefix, {"EHCONF_CASE_TIMEOUT": RUNNER_TEST_TIMEOUT}))
 
     def unit(path):
         name = os.path.basename(path)[:-4]
-        r = run([WINE, path], limit, env=_wine_env(prefix),
+        r = run([*WINE_CMD, path], limit, env=_wine_env(prefix),
                 stdout_path=os.path.join(out, name + ".log"))
         return ktap_entry(f"wine-unit/{name}/", name + ".log",
                           display_path(path) + " (under wine)", r, limit)
@@ -149,7 +178,7 @@ def run_wine(build: str, mingw: str, results: str, timeout: float, repo: str):
         tlcap = os.path.join(out, name + ".tlcap")
         if os.path.exists(tlcap):
             os.unlink(tlcap)  # the backend appends: stale events must not count
-        r = run([WINE, path], limit, stdout_path=os.path.join(out, name + ".log"),
+        r = run([*WINE_CMD, path], limit, stdout_path=os.path.join(out, name + ".log"),
                 env=_wine_env(prefix, capture_env("tlcapture", wine_path(tlcap))))
         got = [ktap_entry(f"wine-case/{name}/", name + ".log",
                           display_path(path) + " (under wine)", r, limit)]
@@ -160,14 +189,14 @@ def run_wine(build: str, mingw: str, results: str, timeout: float, repo: str):
                                     name + ".json", os.path.join("golden", name + ".json"),
                                     problem))
         elog = os.path.join(out, name + ".etw.log")
-        er, erep = run_ktap([WINE, path], limit, stdout_path=elog,
+        er, erep = run_ktap([*WINE_CMD, path], limit, stdout_path=elog,
                             env=_wine_env(prefix, {"EHCONF_ETW_ALWAYS_ENABLED": "1"}))
         failed = [res.name for res in erep.results if res.status == FAIL]
         if er.how() or failed or not erep.results:
             got.append(check_entry(safe_id(f"wine-etw/{name}"), "fail",
                                    f"{name}.exe on the ETW backend (EHCONF_ETW_ALWAYS_ENABLED=1): "
                                    f"{er.how() or 'exit status 0'}; failed: "
-                                   f"{', '.join(failed) or 'none'}; see {display_path(elog)}"))
+                                   f"{', '.join(failed) or 'none'}{_named_cause(elog)}; see {display_path(elog)}"))
         else:
             got.append(check_entry(safe_id(f"wine-etw/{name}"), "pass"))
         return got
