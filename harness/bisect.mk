@@ -15,7 +15,7 @@
 #   make test-kernel-mutants [MUTANTS=a,b]
 #                     scripts/kernel-mutants.py: each planted kernel regression of
 #                     scripts/kernel-mutants.txt must make the kernel case it names fail
-CI_LINT_PYTEST_FILES := tests/harness/test_workflow.py tests/harness/test_bisect_verdict.py \
+CI_LINT_PYTEST_FILES := tests/harness/test_workflow.py tests/harness/test_bisect_verdict.py tests/harness/test_ci_stages.py \
 			tests/harness/test_inventory.py tests/harness/test_kernel_mutants.py
 
 ## ci-lint: the workflow's structure, the bisect verdicts, the K01-K51 inventory, the mutant recipes (seconds)

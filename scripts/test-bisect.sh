@@ -51,6 +51,16 @@ gitc() {
     GIT_AUTHOR_DATE="$1" GIT_COMMITTER_DATE="$1" git -C "$tree" "${@:2}"
 }
 
+# --cached: exit 0 when a run needs only incremental kernel builds (the good tree exists
+# and its object tree holds a bzImage), 3 when it would start with a full build; for
+# .ci/run's time budget. Builds and changes nothing.
+if [[ "${1:-}" == --cached ]]; then
+    obj="$cache_root/kernel/obj/$(printf '%s' "$work/linux" | sha256sum | cut -c1-16)"
+    if [[ -f "$work/good.stamp" && -f "$obj/arch/x86/boot/bzImage" ]]; then exit 0; fi
+    say "not cached: no built object tree for $work/linux"
+    exit 3
+fi
+
 mkdir -p "$work"
 exec 8>"$work/.lock"
 flock -n 8 || die "another test-bisect is using $work"

@@ -330,10 +330,11 @@ def test_windows_job_is_marked_never_run(text):
         "the Windows job's comment must say it has never run (until it has)"
 
 
-def test_test_bisect_only_on_request(wf):
+def test_test_bisect_on_every_push(wf):
+    # .ci/run may skip it on a cold machine (its time budget): this job keeps running it.
     j = job(wf, "test-bisect")
     cond = str(j.get("if", ""))
-    assert "workflow_dispatch" in cond and "inputs.test_bisect" in cond
+    assert cond.replace(" ", "") == "github.event_name!='workflow_dispatch'||inputs.test_bisect"
     s = steps(j)
     co = find(s, uses("actions/checkout"), "uses actions/checkout")
     deps = find(s, runs_command("make deps"), "runs `make deps`")
