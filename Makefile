@@ -113,6 +113,12 @@ check:
 	/usr/bin/python3 harness/summary.py $(foreach x,$(CHECK_XML),$(JUNIT_DIR)/$(x).xml) || rc=1; \
 	exit $$rc
 
+# The figures a newcomer sees: scripts/check-newcomer.sh clones HEAD into a new folder and
+# runs the README's two commands from an empty cache (NEWCOMER_ARGS=--ci: .ci/run instead).
+## check-newcomer: a fresh clone and an empty cache run `make deps` and `make check`, each timed (long)
+check-newcomer:
+	scripts/check-newcomer.sh $(NEWCOMER_ARGS)
+
 # Builds run in parallel (one job per core); the test runs themselves stay serial.
 NPROC := $(shell nproc 2>/dev/null || echo 2)
 
@@ -133,7 +139,7 @@ test:
 clean:
 	rm -rf $(O)
 
-.PHONY: all unit unit-build test clean check check-offline check-vm golden bench fuzz fuzz-build deps
+.PHONY: all unit unit-build test clean check check-newcomer check-offline check-vm golden bench fuzz fuzz-build deps
 
 DEPFILES := $(shell find $(B)/obj -name '*.d' 2>/dev/null)
 -include $(DEPFILES)
