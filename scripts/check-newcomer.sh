@@ -41,7 +41,7 @@ results=()
 rc=0
 timed() {
     local t0=$SECONDS r=0 log
-    log="$dir/$(printf '%s' "$*" | tr -c 'a-z0-9' '-').log"
+    log="$dir/$(printf '%s' "$*" | tr -c 'a-z0-9' '-' | sed 's/^-*//').log"
     say "running: $* (log: $log)"
     "$@" >"$log" 2>&1 || r=$?
     local took=$((SECONDS - t0))
@@ -53,7 +53,7 @@ timed() {
 
 if [[ "$mode" == ci ]]; then
     timed .ci/run
-    grep '^\[ci\]   ' "$dir/-ci-run.log" 2>/dev/null | sed 's/^/[newcomer] /'
+    grep '^\[ci\]   ' "$dir/ci-run.log" 2>/dev/null | sed 's/^/[newcomer] /'
 else
     timed make deps && timed make check
 fi

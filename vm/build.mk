@@ -14,6 +14,12 @@ VM_NOUSER_DIR ?= $(O)/vm-smoke-nouser
 kernel:
 	vm/build-kernel
 
+# A cold build in a new temporary cache with ccache off, every compiler call timed:
+# wall time per stage and compiler time per top-level folder (Documentation/kernels.md).
+## kernel-profile: a cold guest-kernel build, timed per stage and per top-level folder (about 9 minutes)
+kernel-profile:
+	vm/profile-kernel-build
+
 ## initramfs: build or reuse the busybox initramfs of the guest
 initramfs:
 	vm/initramfs
@@ -30,4 +36,4 @@ vm-smoke-nouser:
 	  sh -c 'test ! -e /sys/kernel/tracing/user_events_data && echo "kernel $$(uname -r): no user_events_data, as expected"' && \
 	grep -q '"user_events": false' $(VM_NOUSER_DIR)/vm.json && echo "vm-smoke-nouser: PASS"
 
-.PHONY: kernel initramfs vm-smoke vm-smoke-nouser
+.PHONY: kernel kernel-profile initramfs vm-smoke vm-smoke-nouser

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 import time
 
 from ktap import FAIL
@@ -73,7 +75,13 @@ def test_stop_escalates_to_sigkill_within_its_timeout():
 
 
 def test_stop_sends_the_first_signal_to_the_session():
-    p = start(["sleep", "100"])
+    # The child sets SIGINT's default action itself: started from a background job of a
+    # non-interactive shell (nohup ... &), the whole run inherits SIGINT ignored, and a
+    # plain `sleep` would then survive the signal and be killed (-9) instead.
+    p = start([sys.executable, "-c", "import signal, time; "
+               "signal.signal(signal.SIGINT, signal.SIG_DFL); print('ready', flush=True); "
+               "time.sleep(100)"], stdout=subprocess.PIPE)
+    assert p.stdout.readline() == b"ready\n"
     assert stop(p, 10, signal.SIGINT) is True and p.returncode == -signal.SIGINT
 
 
