@@ -9,8 +9,8 @@
 #   scripts/check-newcomer.sh --ci     .ci/run instead (its own stages and times): the
 #                                      cold CI figure, with nothing cached
 #
-# Only committed work is cloned. Environment: NEWCOMER_DIR (default: a new folder under
-# /tmp, kept afterwards for its logs; delete it, its cache holds kernels), NEWCOMER_CACHE
+# Only committed work is cloned. Environment: NEWCOMER_DIR (default: a new folder next to
+# this checkout, kept afterwards for its logs; delete it, its cache holds kernels), NEWCOMER_CACHE
 # (default $NEWCOMER_DIR/cache: give the default /var/cache/ehconf to fill the machine's
 # own cache while measuring, provided it is empty). Exit status: that of the commands.
 set -uo pipefail
@@ -21,7 +21,9 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/.." && pwd)
 mode=readme
 [[ "${1:-}" == --ci ]] && mode=ci
-dir=${NEWCOMER_DIR:-$(mktemp -d /tmp/ehconf-newcomer.XXXXXX)}
+# Next to this checkout, not under /tmp or /var/tmp: the guest mounts tmpfs there, so a
+# checkout below them cannot run its cases in the VM (vm/run refuses it).
+dir=${NEWCOMER_DIR:-$(mktemp -d "$(dirname "$repo")/ehconf-newcomer.XXXXXX")}
 cache=${NEWCOMER_CACHE:-$dir/cache}
 
 say() { printf '[newcomer] %s\n' "$*"; }
