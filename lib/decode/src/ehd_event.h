@@ -8,25 +8,16 @@
 #define EHD_EVENT_H
 
 #include <stddef.h>
+#include <errno.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "ehd_internal.h"
+#include "ehd_view.h" /* struct ehd_node */
 
 /* ehconf's own safety bounds (documented in eventheader_json.c; E2BIG). */
 #define EHD_MAX_DEPTH  1024
 #define EHD_MAX_OUTPUT ((size_t)64 << 20)
-
-/* One field definition from the metadata, in pre-order. */
-struct ehd_node {
-    const uint8_t *name;
-    uint32_t name_len;
-    uint32_t end; /* index just past this node's subtree (struct members) */
-    uint16_t tag;
-    uint16_t carray_count;
-    uint8_t enc;   /* low 5 bits */
-    uint8_t array; /* 0, EH_ENC_CARRAY_FLAG or EH_ENC_VARRAY_FLAG */
-    uint8_t fmt;   /* low 7 bits; for a struct: the member count */
-};
 
 /* One decode call: input, output and the parsed field tree. */
 struct ehd_ctx {
@@ -68,10 +59,105 @@ const char *ehd_field_name(const struct ehd_node *n, char *dst, size_t cap);
 /* "<provider>_L<level>K<keyword><options>" with the header's level. */
 int ehd_parse_tp_name(struct ehd_ctx *c, const char *name, size_t n, unsigned level,
                       size_t *provider_len, uint64_t *keyword);
+/* The 8-byte header's size and flags; sets c->be from them. */
+int ehd_parse_header(struct ehd_ctx *c);
 /* The extension chain after the 8-byte header; metadata is required. */
 int ehd_parse_extensions(struct ehd_ctx *c, struct ehd_event_parts *ev);
 /* Field definitions after the event name -> c->nodes (pre-order tree). */
 int ehd_parse_fields(struct ehd_ctx *c, const struct ehd_event_parts *ev, size_t fields_start);
+
+/* "string", "binary" or "value": how messages name a field of encoding enc. */
+static inline const char *ehd_enc_kind(unsigned enc)
+{
+    switch (enc) {
+    case EH_ENC_ZSTRING_CHAR8:
+    case EH_ENC_ZSTRING_CHAR16:
+    case EH_ENC_ZSTRING_CHAR32:
+    case EH_ENC_STRING_LENGTH16_CHAR8:
+    case EH_ENC_STRING_LENGTH16_CHAR16:
+    case EH_ENC_STRING_LENGTH16_CHAR32: return "string";
+    case EH_ENC_BINARY_LENGTH16_CHAR8: return "binary";
+    default: return "value";
+    }
+}
+
+/* Cuts the next value of node nd (not a struct) out of the payload at c->pos: its
+ * bytes are [*vstart, *vstart + *vsize) (a string's code units, without length or
+ * terminator) and *next is where the following item starts. Inline: the JSON writer
+ * calls it for every value, and ehd_view.c for the tools. */
+static inline int ehd_cut_value(struct ehd_ctx *c, const struct ehd_node *nd, size_t *vstart,
+                                size_t *vsize, size_t *next)
+{
+    size_t pos = c->pos, left = c->size - pos;
+    char fname[80];
+    switch (nd->enc) {
+    case EH_ENC_VALUE8:
+    case EH_ENC_VALUE16:
+    case EH_ENC_VALUE32:
+    case EH_ENC_VALUE64:
+    case EH_ENC_VALUE128:
+        *vsize = eh_enc_value_size(nd->enc);
+        if (left < *vsize)
+            return ehd_fail(c, EBADMSG, pos, "value field '%s' runs past the end of the event",
+                            ehd_field_name(nd, fname, sizeof fname));
+        *vstart = pos;
+        *next = pos + *vsize;
+        return 0;
+    case EH_ENC_ZSTRING_CHAR8:
+    case EH_ENC_ZSTRING_CHAR16:
+    case EH_ENC_ZSTRING_CHAR32: {
+        size_t unit = nd->enc == EH_ENC_ZSTRING_CHAR8    ? 1
+                      : nd->enc == EH_ENC_ZSTRING_CHAR16 ? 2
+                                                         : 4;
+        const uint8_t *p = c->data + pos;
+        size_t k = 0;
+        int found = 0;
+        if (unit == 1) {
+            const uint8_t *z = memchr(p, 0, left);
+            if (z) {
+                k = (size_t)(z - p);
+                found = 1;
+            }
+        } else {
+            for (; k + unit <= left; k += unit) {
+                if (p[k] == 0 && p[k + 1] == 0 && (unit == 2 || (p[k + 2] == 0 && p[k + 3] == 0))) {
+                    found = 1;
+                    break;
+                }
+            }
+        }
+        if (!found)
+            return ehd_fail(c, EBADMSG, pos,
+                            "string field '%s' has no terminator before the end of the event",
+                            ehd_field_name(nd, fname, sizeof fname));
+        *vstart = pos;
+        *vsize = k;
+        *next = pos + k + unit;
+        return 0;
+    }
+    case EH_ENC_STRING_LENGTH16_CHAR8:
+    case EH_ENC_STRING_LENGTH16_CHAR16:
+    case EH_ENC_STRING_LENGTH16_CHAR32:
+    case EH_ENC_BINARY_LENGTH16_CHAR8: {
+        size_t unit = nd->enc == EH_ENC_STRING_LENGTH16_CHAR16   ? 2
+                      : nd->enc == EH_ENC_STRING_LENGTH16_CHAR32 ? 4
+                                                                 : 1;
+        if (left < 2)
+            return ehd_fail(c, EBADMSG, pos, "%s field '%s' length runs past the end of the event",
+                            ehd_enc_kind(nd->enc), ehd_field_name(nd, fname, sizeof fname));
+        *vsize = (size_t)eh_read_u16(c->data + pos, c->be) * unit;
+        if (left - 2 < *vsize)
+            return ehd_fail(c, EBADMSG, pos, "%s field '%s' runs past the end of the event",
+                            ehd_enc_kind(nd->enc), ehd_field_name(nd, fname, sizeof fname));
+        *vstart = pos + 2;
+        *next = *vstart + *vsize;
+        return 0;
+    }
+    default:
+        return ehd_fail(c, ENOTSUP, pos, "field '%s' has unsupported encoding %u",
+                        ehd_field_name(nd, fname, sizeof fname), nd->enc);
+    }
+}
 
 /* Everything a parsed layout depends on: the tracepoint name (provider and
  * keyword; its level is checked against the header's), the metadata bytes,

@@ -78,6 +78,17 @@ int ehd_parse_tp_name(struct ehd_ctx *c, const char *name, size_t n, unsigned le
 
 /* ---- header and extensions --------------------------------------------- */
 
+int ehd_parse_header(struct ehd_ctx *c)
+{
+    if (c->size < sizeof(struct eh_wire_header))
+        return ehd_fail(c, EBADMSG, 0, "event of %zu bytes is shorter than the 8-byte header",
+                        c->size);
+    if (c->data[0] & ~EH_FLAG_ALL)
+        return ehd_fail(c, ENOTSUP, 0, "header flags 0x%02X have unknown bits", c->data[0]);
+    c->be = !(c->data[0] & EH_FLAG_LITTLE_ENDIAN);
+    return 0;
+}
+
 int ehd_parse_extensions(struct ehd_ctx *c, struct ehd_event_parts *ev)
 {
     struct eh_ext_walk w;

@@ -163,97 +163,21 @@ static char *w_uuid(char *o, const uint8_t *p)
 
 /* ---- payload ----------------------------------------------------------- */
 
-static const char *enc_kind(unsigned enc)
-{
-    switch (enc) {
-    case EH_ENC_ZSTRING_CHAR8:
-    case EH_ENC_ZSTRING_CHAR16:
-    case EH_ENC_ZSTRING_CHAR32:
-    case EH_ENC_STRING_LENGTH16_CHAR8:
-    case EH_ENC_STRING_LENGTH16_CHAR16:
-    case EH_ENC_STRING_LENGTH16_CHAR32: return "string";
-    case EH_ENC_BINARY_LENGTH16_CHAR8: return "binary";
-    default: return "value";
-    }
-}
-
 /* Cuts the next value of node nd out of the payload and renders it. */
 static int put_value(struct ehd_ctx *c, const struct ehd_node *nd)
 {
-    size_t pos = c->pos, left = c->size - pos, vstart, vsize, next;
-    char fname[80];
-    switch (nd->enc) {
-    case EH_ENC_VALUE8:
-    case EH_ENC_VALUE16:
-    case EH_ENC_VALUE32:
-    case EH_ENC_VALUE64:
-    case EH_ENC_VALUE128:
-        vsize = eh_enc_value_size(nd->enc);
-        if (left < vsize)
-            return ehd_fail(c, EBADMSG, pos, "value field '%s' runs past the end of the event",
-                            ehd_field_name(nd, fname, sizeof fname));
-        vstart = pos;
-        next = pos + vsize;
-        break;
-    case EH_ENC_ZSTRING_CHAR8:
-    case EH_ENC_ZSTRING_CHAR16:
-    case EH_ENC_ZSTRING_CHAR32: {
-        size_t unit = nd->enc == EH_ENC_ZSTRING_CHAR8    ? 1
-                      : nd->enc == EH_ENC_ZSTRING_CHAR16 ? 2
-                                                         : 4;
-        const uint8_t *p = c->data + pos;
-        size_t k = 0;
-        int found = 0;
-        if (unit == 1) {
-            const uint8_t *z = memchr(p, 0, left);
-            if (z) {
-                k = (size_t)(z - p);
-                found = 1;
-            }
-        } else {
-            for (; k + unit <= left; k += unit) {
-                if (p[k] == 0 && p[k + 1] == 0 && (unit == 2 || (p[k + 2] == 0 && p[k + 3] == 0))) {
-                    found = 1;
-                    break;
-                }
-            }
-        }
-        if (!found)
-            return ehd_fail(c, EBADMSG, pos,
-                            "string field '%s' has no terminator before the end of the event",
-                            ehd_field_name(nd, fname, sizeof fname));
-        vstart = pos;
-        vsize = k;
-        next = pos + k + unit;
-        break;
-    }
-    case EH_ENC_STRING_LENGTH16_CHAR8:
-    case EH_ENC_STRING_LENGTH16_CHAR16:
-    case EH_ENC_STRING_LENGTH16_CHAR32:
-    case EH_ENC_BINARY_LENGTH16_CHAR8: {
-        size_t unit = nd->enc == EH_ENC_STRING_LENGTH16_CHAR16   ? 2
-                      : nd->enc == EH_ENC_STRING_LENGTH16_CHAR32 ? 4
-                                                                 : 1;
-        if (left < 2)
-            return ehd_fail(c, EBADMSG, pos, "%s field '%s' length runs past the end of the event",
-                            enc_kind(nd->enc), ehd_field_name(nd, fname, sizeof fname));
-        vsize = (size_t)eh_read_u16(c->data + pos, c->be) * unit;
-        if (left - 2 < vsize)
-            return ehd_fail(c, EBADMSG, pos, "%s field '%s' runs past the end of the event",
-                            enc_kind(nd->enc), ehd_field_name(nd, fname, sizeof fname));
-        vstart = pos + 2;
-        next = vstart + vsize;
-        break;
-    }
-    default:
-        return ehd_fail(c, ENOTSUP, pos, "field '%s' has unsupported encoding %u",
-                        ehd_field_name(nd, fname, sizeof fname), nd->enc);
-    }
-    const char *why = NULL;
-    int err = ehd_render_value(c->out, nd->enc, nd->fmt, c->data + vstart, vsize, c->be, &why);
+    /* set by ehd_cut_value on success (gcc cannot see that ehd_fail returns non-zero) */
+    size_t pos = c->pos, vstart = 0, vsize = 0, next = 0;
+    int err = ehd_cut_value(c, nd, &vstart, &vsize, &next);
     if (err)
+        return err;
+    const char *why = NULL;
+    err = ehd_render_value(c->out, nd->enc, nd->fmt, c->data + vstart, vsize, c->be, &why);
+    if (err) {
+        char fname[80];
         return ehd_fail(c, err, pos, "field '%s': %s", ehd_field_name(nd, fname, sizeof fname),
                         why);
+    }
     c->pos = next;
     return 0;
 }
@@ -582,12 +506,9 @@ int ehd_eventheader_json(ehd_buf *out, const char *tp_name, size_t tp_name_len, 
     c.reason = reason;
     c.err_offset = err_offset;
 
-    if (size < sizeof(struct eh_wire_header))
-        return ehd_fail(&c, EBADMSG, 0, "event of %zu bytes is shorter than the 8-byte header",
-                        size);
-    if (data[0] & ~EH_FLAG_ALL)
-        return ehd_fail(&c, ENOTSUP, 0, "header flags 0x%02X have unknown bits", data[0]);
-    c.be = !(data[0] & EH_FLAG_LITTLE_ENDIAN);
+    int err = ehd_parse_header(&c);
+    if (err)
+        return err;
 
     /* A layout seen before on this thread skips the name and metadata parse.
      * Anything unusual (no metadata, bad extensions) takes the full path,
@@ -603,7 +524,6 @@ int ehd_eventheader_json(ehd_buf *out, const char *tp_name, size_t tp_name_len, 
     }
     size_t provider_len = 0;
     uint64_t keyword = 0;
-    int err = 0;
     if (c.schema) {
         provider_len = c.schema->provider_len;
         keyword = c.schema->keyword;

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: MIT */
+/* The reference emitter's pieces: emit.c runs a description's steps, emit_event.c writes
+ * one event through libeventheader's dynamic builder. */
+#ifndef EMIT_H
+#define EMIT_H
+
+#include <stddef.h>
+
+#include "desc.h"
+#include "eventheader.h"
+
+/* Writes event e (e->provider->user is its eh_provider) with builder b. Returns 0, or the
+ * errno of the first call that failed, with that call, the field and the errno in why. */
+int emit_event(eh_builder *b, const struct desc_event *e, char *why, size_t cap);
+
+#endif /* EMIT_H */
