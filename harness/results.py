@@ -52,6 +52,8 @@ RUNNERS: Dict[str, RunnerInfo] = {r.name: r for r in (
     RunnerInfo("offline", "offline-{variant}", "make check-offline VARIANT={variant}"),
     RunnerInfo("wine", "wine", "make check-wine", ("wine",)),
     RunnerInfo("vm", "vm", "make check-vm", ("vm", "slow")),
+    # {variant} is the implementation's name here (pytest: --ehconf-build <any>/<name>).
+    RunnerInfo("impl", "impl-{variant}", "make check-impl IMPL={variant}"),
 )}
 
 

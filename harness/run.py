@@ -7,6 +7,9 @@ files that pytest then judges (harness/results.py describes them).
     harness/run.py offline [--build build/gcc]    cases -> capture -> ehdecode (make check-offline)
     harness/run.py wine    [--mingw build/mingw]  the Windows build under wine (make check-wine)
     harness/run.py vm      [--case NAME]...       one QEMU boot on a real kernel (make check-vm)
+    harness/run.py impl    --impl NAME [--impl-src PATH]
+                                                  the cases through another implementation,
+                                                  offline (make check-impl)
 
 Common options: --build (EHCONF_BUILD, default build/gcc), --results (EHCONF_RESULTS,
 default <build>/../results), --timeout seconds per program (EHCONF_TIMEOUT, default 20).
@@ -34,7 +37,7 @@ def _absolute(p: str) -> str:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("runner", choices=("unit", "offline", "wine", "vm"))
+    ap.add_argument("runner", choices=("unit", "offline", "wine", "vm", "impl"))
     ap.add_argument("--build", default=os.environ.get("EHCONF_BUILD", "build/gcc"))
     ap.add_argument("--results", default=os.environ.get("EHCONF_RESULTS", ""))
     ap.add_argument("--timeout", type=float, default=float(os.environ.get("EHCONF_TIMEOUT", "20")))
@@ -44,11 +47,15 @@ def main(argv=None) -> int:
                     help="vm: case name (default: $EHCONF_VM_CASES or every built case)")
     ap.add_argument("--no-crash-test", action="store_true",
                     help="vm: skip the second boot that panics the kernel on purpose")
+    ap.add_argument("--impl", default="", help="impl: a name of impl/implementations.txt")
+    ap.add_argument("--impl-src", default="",
+                    help="impl: its checkout (else $IMPL_SRC_<checkout> of its registry row)")
     args = ap.parse_args(argv)
     build = os.path.abspath(_absolute(args.build))
     results = os.path.abspath(_absolute(args.results or os.path.join(os.path.dirname(build), "results")))
     variant = os.path.basename(build)
     t0 = time.monotonic()
+    extra = None
     if args.runner == "unit":
         from run_unit import run_unit
         folder, entries = run_unit(build, results, args.timeout)
@@ -59,12 +66,17 @@ def main(argv=None) -> int:
         from run_wine import run_wine
         mingw = os.path.abspath(_absolute(args.mingw or os.path.join(os.path.dirname(build), "mingw")))
         folder, entries = run_wine(build, mingw, results, args.timeout, REPO_ROOT)
+    elif args.runner == "impl":
+        from run_impl import run_impl, use_checkout
+        use_checkout(args.impl, args.impl_src)
+        folder, entries, extra = run_impl(args.impl, build, results, args.timeout)
+        variant = args.impl
     else:
         from run_vm import run_vm
         cases = args.case or os.environ.get("EHCONF_VM_CASES", "").split()
         folder, entries = run_vm(build, results, REPO_ROOT, cases, crash=not args.no_crash_test)
     path = write_summary(folder, args.runner, runner_command(args.runner, variant), entries,
-                         time.monotonic() - t0)
+                         time.monotonic() - t0, extra)
     print(f"run {args.runner}: {len(entries)} entries in {display_path(path)} "
           f"({time.monotonic() - t0:.1f} s); pytest judges them")
     return 0

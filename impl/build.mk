@@ -29,3 +29,25 @@ $(STANDIN_TEST): $(B)/obj/tests/standin/test_standin.o | $(STANDIN_SO)
 
 ALL_TARGETS += $(STANDIN_SO) $(STANDIN_TEST)
 endif
+
+# make check-impl: the cases' descriptions (impl/events/) through each implementation of
+# impl/implementations.txt, offline under the stand-in, judged against golden/ (harness/
+# run_impl.py), one JUnit file per implementation and impls.md side by side.
+#   make check-impl IMPL=lttp-cpp IMPL_SRC=~/LinuxTracepoints
+#   make check-impl IMPL=all IMPL_SRC_LTTP=... IMPL_SRC_RUST=...   (registry's checkout column)
+# Without a checkout an implementation is one skip naming the variable to pass.
+IMPL ?= all
+IMPL_NAMES := $(shell awk '!/^\#/ && NF { print $$1 }' impl/implementations.txt)
+IMPL_CHECKOUTS = $(foreach v,$(filter IMPL_SRC_%,$(.VARIABLES)),$(v)='$($(v))')
+
+## check-impl: the cases through other implementations offline (IMPL=name|all, IMPL_SRC= or IMPL_SRC_LTTP/IMPL_SRC_RUST=)
+check-impl: all
+	@mkdir -p $(JUNIT_DIR)
+	@rc=0; for i in $(if $(filter all,$(IMPL)),$(IMPL_NAMES),$(IMPL)); do \
+	  $(IMPL_CHECKOUTS) $(RUN) impl --impl $$i $(if $(IMPL_SRC),--impl-src '$(IMPL_SRC)') --build $(B) --results $(O)/results || rc=1; \
+	  $(PYTEST) -q harness/test_results.py --ehconf-build $(O)/$$i --ehconf-results $(O)/results \
+	    --ehconf-runner impl --junitxml=$(JUNIT_DIR)/impl-$$i.xml || rc=1; \
+	done; \
+	/usr/bin/python3 harness/impl_report.py $(O)/results impls.md || rc=1; exit $$rc
+
+.PHONY: check-impl

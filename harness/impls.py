@@ -1,0 +1,159 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The implementation registry (impl/implementations.txt), each implementation's profile
+(impl/<name>/profile.txt) and the case descriptions' block structure
+(Documentation/case-descriptions.md): what harness/run_impl.py and harness/impl_report.py
+read. No program runs here."""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Set, Tuple
+
+from common import REPO_ROOT
+
+REGISTRY = os.path.join(REPO_ROOT, "impl", "implementations.txt")
+EVENTS_DIR = os.path.join(REPO_ROOT, "impl", "events")
+# Statements that open a block closed by `end` (the format's nesting).
+OPENERS = ("event", "struct", "struct_slice", "element", "threads", "thread", "fork")
+
+
+@dataclass(frozen=True)
+class Impl:
+    name: str
+    language: str
+    checkout: str  # "-" or the suffix of its IMPL_SRC_<checkout> variable
+    upstream: str
+    drives: str
+
+    @property
+    def variable(self) -> str:
+        return f"IMPL_SRC_{self.checkout}"
+
+    @property
+    def folder(self) -> str:
+        return os.path.join(REPO_ROOT, "impl", self.name)
+
+
+def read_registry(path: str = REGISTRY) -> List[Impl]:
+    rows = []
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
+            parts = line.split(None, 4)
+            if len(parts) < 5:
+                raise ValueError(f"{path}:{n}: a row needs name, language, checkout, "
+                                 f"upstream and what it drives")
+            rows.append(Impl(*parts[:4], parts[4].strip()))
+    return rows
+
+
+@dataclass
+class Profile:
+    lacks: Dict[str, str] = field(default_factory=dict)  # feature -> reason
+    # (case, ordinal) -> reason (with the source line it comes from)
+    differs: Dict[Tuple[str, int], str] = field(default_factory=dict)
+
+
+def read_profile(impl: Impl) -> Profile:
+    """impl/<name>/profile.txt: `lacks <feature> <reason>` and
+    `differs <case> <event ordinal> <reason>`; a missing file is an empty profile."""
+    p = Profile()
+    path = os.path.join(impl.folder, "profile.txt")
+    if not os.path.exists(path):
+        return p
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            words = line.split(None, 3)
+            if not words or words[0].startswith("#"):
+                continue
+            if words[0] == "lacks" and len(words) >= 3:
+                p.lacks[words[1]] = " ".join(words[2:]).strip()
+            elif words[0] == "differs" and len(words) == 4 and words[2].isdigit():
+                p.differs[(words[1], int(words[2]))] = words[3].strip()
+            else:
+                raise ValueError(f"{path}:{n}: expected `lacks <feature> <reason>` or "
+                                 f"`differs <case> <ordinal> <reason>`")
+    return p
+
+
+@dataclass
+class Description:
+    """A case description cut into what the runner needs: every event's ordinal (its
+    position among the `event` statements, from 1), the features it needs, and the
+    lines of the file so events can be left out."""
+    case: str
+    lines: List[str]
+    events: List[Tuple[int, int, Set[str]]]  # (first line, last line, needs), 0-based
+    problems: List[str]
+
+
+def _needs(words: List[str]) -> Set[str]:
+    for w in words:
+        if w.startswith("needs="):
+            return set(filter(None, w[len("needs="):].split(",")))
+    return set()
+
+
+def read_description(path: str) -> Description:
+    with open(path, encoding="utf-8", errors="surrogateescape") as f:
+        lines = f.read().split("\n")
+    case = os.path.basename(path).rsplit(".", 1)[0]
+    case_needs: Set[str] = set()
+    events: List[Tuple[int, int, Set[str]]] = []
+    problems: List[str] = []
+    depth = 0
+    start = -1
+    needs: Set[str] = set()
+    for i, raw in enumerate(lines):
+        words = raw.split()
+        if not words or words[0].startswith("#"):
+            continue
+        if words[0] == "needs" and depth == 0 and len(words) == 2:
+            case_needs |= set(words[1].split(","))
+        if words[0] in OPENERS:
+            if words[0] == "event":
+                if start >= 0:
+                    problems.append(f"{path}:{i + 1}: an event inside an event")
+                start, needs, event_depth = i, _needs(words) | case_needs, depth
+            depth += 1
+        elif words[0] == "end":
+            depth -= 1
+            if depth < 0:
+                problems.append(f"{path}:{i + 1}: `end` without a block")
+                depth = 0
+            elif start >= 0 and depth == event_depth:
+                events.append((start, i, needs))
+                start = -1
+    if depth:
+        problems.append(f"{path}: {depth} block(s) without `end`")
+    return Description(case, lines, events, problems)
+
+
+def without_events(d: Description, leave_out: Set[int]) -> str:
+    """The description's text with the events of those ordinals removed."""
+    drop = set()
+    for ordinal, (first, last, _) in enumerate(d.events, 1):
+        if ordinal in leave_out:
+            drop.update(range(first, last + 1))
+    return "\n".join(line for i, line in enumerate(d.lines) if i not in drop)
+
+
+EMIT_LINE = re.compile(r"^event (\d+) (written|skipped|failed)(?: (.*))?$")
+
+
+def parse_emitter_output(text: str) -> Dict[int, Tuple[str, str]]:
+    """The emitter's per-event lines: ordinal -> (written|skipped|failed, reason)."""
+    got: Dict[int, Tuple[str, str]] = {}
+    for line in text.splitlines():
+        m = EMIT_LINE.match(line.strip())
+        if m:
+            got[int(m.group(1))] = (m.group(2), m.group(3) or "")
+    return got
+
+
+def description_path(case: str) -> Optional[str]:
+    p = os.path.join(EVENTS_DIR, case + ".events")
+    return p if os.path.exists(p) else None

@@ -1,0 +1,209 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Runner `impl` (make check-impl): one implementation's emitter, offline, judged against
+golden/ like ehconf's own cases.
+
+For the implementation <name> of impl/implementations.txt:
+  impl/<name>/build       the emitter built against the caller's checkout (IMPL_SRC_<X>);
+                          no checkout: one skip naming the variable to pass
+  impl/<name>/<case>      for each impl/events/<case>.events: the events whose features the
+                          profile says it lacks are left out (skip, with the reason); the
+                          rest are emitted under the user_events stand-in
+                          (impl/standin, LD_PRELOAD) into a capture file, decoded by ehdecode
+                          and compared with the same golden events (a "golden" entry)
+  impl/<name>/<case>/<n>  an event the profile declares different (xfail, with the
+                          reason and what differed), or one the API refused (fail)
+Writes <results>/impl-<name>/ (builds, captures, the expected and decoded JSON per case,
+summary.json with the counts impls.md reports).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from typing import Dict, List, Tuple
+
+from cases import decode
+from common import REPO_ROOT, display_path, safe_id
+from golden import compare
+from impls import (Impl, description_path, parse_emitter_output, read_description,
+                   read_profile, read_registry, without_events)
+from results import check_entry, golden_entry, write_text
+from runner import run
+from transports import REFERENCE
+
+BUILD_TIMEOUT = 900  # cmake or cargo from scratch on 2 cores: a few minutes at most
+DIRECTIVE = '{"ehconf"'
+
+
+def folder_of(results: str, name: str) -> str:
+    return os.path.join(results, "impl-" + name)
+
+
+def _build(impl: Impl, build: str, out: str) -> Tuple[str, dict]:
+    """(emitter path, entry); the path is "" when nothing can run."""
+    ident = safe_id(f"impl/{impl.name}/build")
+    if impl.checkout == "-":
+        path = os.path.join(build, "impl", impl.name, "emit")
+        if not os.access(path, os.X_OK):
+            return "", check_entry(ident, "fail", f"{impl.name}: {display_path(path)} is not "
+                                   f"built (make VARIANT={os.path.basename(build)} all)")
+        return path, check_entry(ident, "pass", f"{display_path(path)} (built by make)")
+    src = os.environ.get(impl.variable, "")
+    if not src:
+        return "", check_entry(ident, "skip", f"{impl.name}: no checkout of {impl.upstream}: "
+                               f"pass {impl.variable}=<path> (make check-impl IMPL={impl.name} "
+                               f"IMPL_SRC=<path>)")
+    log = os.path.join(out, "build.log")
+    r = run([os.path.join(impl.folder, "build"), os.path.abspath(src), os.path.join(out, "build")],
+            BUILD_TIMEOUT, merge_stderr=False)
+    write_text(log, r.output + "\n--- stderr ---\n" + r.stderr)
+    last = r.output.strip().splitlines()[-1] if r.output.strip() else ""
+    if r.how() or not os.access(last, os.X_OK):
+        why = (r.stderr.strip().splitlines() or [r.how() or "no emitter path printed"])[-1]
+        return "", check_entry(ident, "fail", f"{impl.name}: build: {why} (log: "
+                               f"{display_path(log)})")
+    return last, check_entry(ident, "pass", f"built in {r.seconds:.0f} s: {display_path(last)}")
+
+
+def _golden_parts(case: str) -> Tuple[List[str], List[str]]:
+    """(directives, event lines) of golden/<case>.json. Of the directives only the order
+    stays: the others declare what other transports change (perf's size limit, ETW's
+    types), never the reference transport an implementation is judged as, and they
+    name events that a left-out subset may no longer have."""
+    with open(os.path.join(REPO_ROOT, "golden", case + ".json"), encoding="utf-8",
+              errors="surrogateescape") as f:
+        lines = [ln for ln in f.read().split("\n") if ln.strip()]
+    directives = []
+    for ln in lines:
+        if ln.startswith(DIRECTIVE):
+            d = json.loads(ln).get("ehconf", {})
+            if "order" in d:
+                directives.append(json.dumps({"ehconf": {"order": d["order"]}}))
+    return directives, [ln for ln in lines if not ln.startswith(DIRECTIVE)]
+
+
+def _one_case(impl: Impl, emitter: str, standin: str, ehdecode: str, case: str, out: str,
+              timeout: float, counts: Dict[str, dict]) -> List[dict]:
+    base = safe_id(f"impl/{impl.name}/{case}")
+    desc = read_description(description_path(case))
+    directives, golden = _golden_parts(case)
+    c = counts.setdefault(case, {"events": len(golden), "reproduced": 0, "skipped": {},
+                                 "declared": [], "failed": []})
+    if desc.problems or len(desc.events) != len(golden):
+        why = "; ".join(desc.problems) or (f"impl/events/{case}.events has {len(desc.events)} "
+                                           f"events, golden/{case}.json {len(golden)}")
+        c["failed"].append(why)
+        return [check_entry(base, "fail", f"{impl.name}: {why}")]
+    profile = read_profile(impl)
+    lacked = {}
+    for ordinal, (_, _, needs) in enumerate(desc.events, 1):
+        missing = sorted(needs & set(profile.lacks))
+        if missing:
+            lacked[ordinal] = f"lacks {missing[0]}: {profile.lacks[missing[0]]}"
+    kept = [o for o in range(1, len(golden) + 1) if o not in lacked]
+    for why in lacked.values():
+        c["skipped"][why] = c["skipped"].get(why, 0) + 1
+    entries = []
+    if lacked:
+        entries.append(check_entry(base + "/lacked", "skip", f"{len(lacked)} event(s) left out: "
+                                   + "; ".join(sorted(set(lacked.values())))))
+    if not kept:
+        return entries
+    events_file = os.path.join(out, case + ".events")
+    write_text(events_file, without_events(desc, set(lacked)))
+    dat = os.path.join(out, case + ".dat")
+    if os.path.exists(dat):
+        os.unlink(dat)
+    env = {"LD_PRELOAD": standin, "EHCONF_STANDIN_CAPTURE": dat, "EHCONF_CAPTURE": None,
+           "EHCONF_CAPTURE_TL": None}
+    r = run([emitter, events_file], timeout, env=env, merge_stderr=False)
+    write_text(os.path.join(out, case + ".log"), r.output + "\n--- stderr ---\n" + r.stderr)
+    said = parse_emitter_output(r.output)
+    if r.timed_out or r.error or r.returncode not in (0, 1) or len(said) != len(kept):
+        why = (f"{impl.name}: emitter on {case}: {r.how() or 'exit status 0'}, "
+               f"{len(said)} of {len(kept)} events reported; see {display_path(out)}/{case}.log")
+        c["failed"].append(why)
+        return entries + [check_entry(base, "fail", why)]
+    # The emitter numbers the events of the file it read: map back to the description's.
+    status = {kept[k - 1]: v for k, v in said.items()}
+    written = [o for o in kept if status[o][0] == "written"]
+    d = decode(ehdecode, dat, timeout) if written else None
+    decoded = [ln for ln in (d.text if d else "").split("\n") if ln.strip()]
+    aligned = d is not None and d.ok and len(decoded) == len(written)
+    unordered = any('"unordered"' in ln for ln in directives)
+    for o in kept:
+        state, why = status[o]
+        declared = profile.differs.get((case, o))
+        ident = f"{base}/{o}"
+        if declared:
+            got = ""
+            if state == "written" and aligned and not unordered:
+                got = decoded[written.index(o)]
+                res = compare("\n".join(directives + [golden[o - 1]]), got, case, REFERENCE)
+                if res.ok:
+                    entries.append(check_entry(ident, "fail", f"declared difference not seen: "
+                                               f"event {o} now matches golden; remove it from "
+                                               f"impl/{impl.name}/profile.txt"))
+                    continue
+                why = res.message
+            c["declared"].append(f"{case} event {o}: {declared}")
+            entries.append(check_entry(ident, "xfail", f"{declared}\n{state}: {why}"))
+        elif state != "written":
+            c["failed"].append(f"{case} event {o}: {state}: {why}")
+            entries.append(check_entry(ident, "fail", f"{impl.name} {state} event {o} of "
+                                       f"impl/events/{case}.events: {why} (not declared in "
+                                       f"impl/{impl.name}/profile.txt)"))
+    # The events that must match: written and not declared different.
+    judged = [o for o in written if (case, o) not in profile.differs]
+    if aligned and not unordered:
+        decoded = [decoded[written.index(o)] for o in judged]
+    expected = os.path.join(out, case + ".expected.json")
+    write_text(expected, "\n".join(directives + [golden[o - 1] for o in judged]) + "\n")
+    write_text(os.path.join(out, case + ".json"), "\n".join(decoded) + "\n")
+    problem = "" if d is None or d.ok else d.problem
+    if not judged:
+        return entries
+    entries.append(golden_entry(base, case, REFERENCE, case + ".json", expected, problem))
+    c["reproduced"] = len(judged)  # counts.json: provisional until pytest judges it
+    return entries
+
+
+def use_checkout(name: str, src: str) -> None:
+    """IMPL_SRC=<path> for one implementation: the variable of its registry row."""
+    for impl in read_registry():
+        if impl.name == name and src and impl.checkout != "-":
+            os.environ[impl.variable] = src
+
+
+def run_impl(name: str, build: str, results: str, timeout: float):
+    impls = {i.name: i for i in read_registry()}
+    out = folder_of(results, name)
+    shutil.rmtree(out, ignore_errors=True)
+    os.makedirs(out)
+    if name not in impls:
+        return out, [check_entry(f"impl/{name}", "fail", f"unknown implementation {name!r}: "
+                                 f"impl/implementations.txt has {', '.join(impls)}")], {}
+    impl = impls[name]
+    standin = os.path.join(build, "impl", "libuser_events_standin.so")
+    ehdecode = os.path.join(build, "bin", "ehdecode")
+    for need in (standin, ehdecode):
+        if not os.path.exists(need):
+            return out, [check_entry(f"impl/{name}", "fail", f"{display_path(need)} is not "
+                                     f"built (make VARIANT={os.path.basename(build)} all)")], {}
+    emitter, entry = _build(impl, build, out)
+    entries = [entry]
+    counts: Dict[str, dict] = {}
+    if emitter:
+        cases = sorted(f[:-5] for f in os.listdir(os.path.join(REPO_ROOT, "golden"))
+                       if f.endswith(".json"))
+        for case in cases:
+            if description_path(case) is None:
+                entries.append(check_entry(safe_id(f"impl/{name}/{case}"), "fail",
+                                           f"no description impl/events/{case}.events"))
+                continue
+            entries += _one_case(impl, emitter, standin, ehdecode, case, out, timeout, counts)
+    return out, entries, {"implementation": name, "counts": counts,
+                          "checkout": os.environ.get(impl.variable, "") if impl.checkout != "-"
+                          else "(this repository)"}
+

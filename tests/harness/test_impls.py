@@ -1,0 +1,111 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Tests of harness/impls.py: the implementation registry, profiles, the block structure of
+case descriptions and the emitter's per-event lines, which run_impl.py relies on to map
+what an implementation wrote back to golden events."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+import impls
+from impls import (parse_emitter_output, read_description, read_profile, read_registry,
+                   without_events)
+
+DESC = """case demo
+needs threads
+provider P
+register
+event A level=4 keyword=0x1
+  u8 x 01
+  struct s
+    u8 y 02
+  end
+end
+threads
+  thread
+    event B level=4 keyword=0x1 needs=fields>99
+      struct_slice pts 1
+        element
+          i16 x 0100
+        end
+      end
+    end
+  end
+end
+fork
+  event C level=5 keyword=0x2
+  end
+end
+"""
+
+
+def write(tmp_path, name, text):
+    p = tmp_path / name
+    p.write_text(text)
+    return str(p)
+
+
+def test_registry_rows_are_what_check_impl_runs():
+    rows = read_registry()
+    names = [r.name for r in rows]
+    assert names[0] == "ehconf" and len(set(names)) == len(names)
+    for r in rows:
+        assert r.language in ("c", "c++", "rust"), r
+        if r.checkout != "-":
+            assert os.access(os.path.join(r.folder, "build"), os.X_OK), \
+                f"impl/{r.name}/build is missing: a registry row needs its build script"
+
+
+def test_registry_row_with_a_missing_column_is_an_error(tmp_path):
+    with pytest.raises(ValueError, match=":2: a row needs"):
+        read_registry(write(tmp_path, "r.txt", "# x\nname c -\n"))
+
+
+def test_description_events_are_numbered_in_file_order_with_their_needs(tmp_path):
+    d = read_description(write(tmp_path, "demo.events", DESC))
+    assert d.problems == []
+    assert len(d.events) == 3
+    assert [n for _, _, n in d.events] == [{"threads"}, {"threads", "fields>99"}, {"threads"}]
+    first, last, _ = d.events[1]
+    assert d.lines[first].strip().startswith("event B") and d.lines[last].strip() == "end"
+
+
+def test_leaving_out_an_event_keeps_every_block_balanced(tmp_path):
+    d = read_description(write(tmp_path, "demo.events", DESC))
+    text = without_events(d, {2})
+    assert "event B" not in text and "event A" in text and "event C" in text
+    again = read_description(write(tmp_path, "again.events", text))
+    assert again.problems == [] and len(again.events) == 2
+
+
+def test_unbalanced_descriptions_are_reported_with_the_line(tmp_path):
+    d = read_description(write(tmp_path, "bad.events", "event A level=4 keyword=0x1\nend\nend\n"))
+    assert any(":3: `end` without a block" in p for p in d.problems)
+    d = read_description(write(tmp_path, "open.events", "event A level=4 keyword=0x1\n"))
+    assert any("without `end`" in p for p in d.problems)
+
+
+def test_emitter_lines_and_noise(tmp_path):
+    got = parse_emitter_output("progress...\nevent 1 written\nevent 2 skipped no carray\n"
+                               "event 3 failed EventBuilder::write returned ERANGE\n"
+                               "emit: 1 written, 1 skipped, 1 failed\n")
+    assert got == {1: ("written", ""), 2: ("skipped", "no carray"),
+                   3: ("failed", "EventBuilder::write returned ERANGE")}
+
+
+def test_profile_lacks_and_differs(tmp_path, monkeypatch):
+    folder = tmp_path / "impl" / "x"
+    folder.mkdir(parents=True)
+    (folder / "profile.txt").write_text(
+        "# comment\nlacks carray no constant-length arrays in this API\n"
+        "differs size_64k 12 refuses 65,535 bytes with ERANGE (source.h:42)\n")
+    impl = impls.Impl("x", "c", "X", "up/x", "demo")
+    monkeypatch.setattr(impls, "REPO_ROOT", str(tmp_path))
+    p = read_profile(impl)
+    assert p.lacks == {"carray": "no constant-length arrays in this API"}
+    assert p.differs == {("size_64k", 12): "refuses 65,535 bytes with ERANGE (source.h:42)"}
+    (folder / "profile.txt").write_text("differs size_64k twelve why\n")
+    with pytest.raises(ValueError, match="profile.txt:1"):
+        read_profile(impl)
