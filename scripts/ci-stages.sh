@@ -16,6 +16,8 @@ ci_budget=$(( ${EHCONF_CI_BUDGET:-50} * 60 ))
 ci_start=$SECONDS
 ci_rows=()
 ci_failed=0
+ci_last=0     # the last stage's seconds
+ci_scale=100  # percent: how much slower than measured this machine runs (ci_calibrate)
 
 ci_fmt() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
 ci_say() { printf '[ci] %s\n' "$*"; }
@@ -32,6 +34,8 @@ stage() {
     ci_say "stage $name: $* (at $(ci_fmt $((SECONDS - ci_start))) of the $(ci_fmt "$ci_budget") budget)"
     "$@" || rc=$?
     local took=$((SECONDS - t0))
+    # shellcheck disable=SC2034  # read by .ci/run (ci_calibrate's first argument)
+    ci_last=$took
     if ((rc == 0)); then
         ci_say "stage $name: PASS in $(ci_fmt "$took")"
         ci_row "$name" PASS "$took"
@@ -42,9 +46,21 @@ stage() {
     fi
 }
 
+# ci_calibrate SECONDS NOMINAL_MINUTES: a cold stage took SECONDS where it was measured at
+# NOMINAL_MINUTES; a slower (busier) machine scales every later cold estimate by as much,
+# never below the measured figures.
+ci_calibrate() {
+    ci_scale=$(($1 * 100 / ($2 * 60)))
+    ((ci_scale >= 100)) || ci_scale=100
+    ci_say "this machine ran that stage at ${ci_scale}% of its measured cold time: cold estimates scaled by as much"
+}
+
+# cold COLD_MINUTES: the estimate on this machine, in minutes.
+cold() { echo $((($1 * ci_scale + 99) / 100)); }
+
 # fits COLD_MINUTES: does a cold stage of that cost fit in what is left of the budget?
 fits() {
-    (( SECONDS - ci_start + $1 * 60 <= ci_budget ))
+    (( SECONDS - ci_start + $(cold "$1") * 60 <= ci_budget ))
 }
 
 # stage_if_fits NAME CACHED_CHECK COLD_MINUTES TARGET COMMAND...
@@ -57,7 +73,7 @@ stage_if_fits() {
     if $cached >/dev/null 2>&1; then
         stage "$name" "$@"
     elif fits "$cold"; then
-        ci_say "stage $name: its kernel is not cached; a cold run (about ${cold}m) fits in the budget"
+        ci_say "stage $name: its kernel is not cached; a cold run (about $(cold "$cold")m) fits in the budget"
         stage "$name" "$@"
     else
         stage_skip "$name" "$cold" "$target"
@@ -69,7 +85,7 @@ stage_skip() {
     local left=$((ci_budget - (SECONDS - ci_start)))
     ((left > 0)) || left=0
     local why
-    why="kernel not cached: about ${2}m cold, $(ci_fmt "$left") of the budget left; run: $3"
+    why="kernel not cached: about $(cold "$2")m cold, $(ci_fmt "$left") of the budget left; run: $3"
     ci_say "stage $1: SKIP: $why"
     ci_row "$1" SKIP 0 "$why"
 }

@@ -64,3 +64,23 @@ def test_ci_run_uses_the_runner_for_every_kernel_stage():
     for target in ("make check-vm KASAN=1", "make check-matrix", "make test-bisect"):
         assert target in text, f".ci/run no longer runs {target}"
     assert "stage check make check" in text and "ci_summary" in text.splitlines()[-1]
+
+
+def test_a_slow_machine_scales_the_cold_estimates():
+    # Measured at 1 minute, took 2: a 1-minute cold stage now counts as 2 minutes and no
+    # longer fits a 1-minute budget; without the calibration it would.
+    body = 'ci_calibrate 120 1\nstage_if_fits k false 1 "make k" echo RAN'
+    rc, out = run_stages(body, budget_minutes=1)
+    assert rc == 0 and "RAN" not in out
+    assert any("SKIP: kernel not cached: about 2m cold" in line for line in out)
+    assert any("at 200% of its measured cold time" in line for line in out)
+    rc, out = run_stages('stage_if_fits k false 1 "make k" echo RAN', budget_minutes=1)
+    assert "RAN" in out
+
+
+def test_a_fast_machine_never_shrinks_the_estimates():
+    # Twice as fast as measured: the 2-minute estimate stays 2 minutes (halved it would
+    # fit the 1-minute budget).
+    rc, out = run_stages('ci_calibrate 30 1\nstage_if_fits k false 2 "make k" echo RAN',
+                         budget_minutes=1)
+    assert "RAN" not in out and any("about 2m cold" in line for line in out)
