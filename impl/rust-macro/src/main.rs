@@ -1,0 +1,422 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// emit <file.events>: ehconf's emitter for microsoft/LinuxTracepoints-Rust's eventheader
+// crate through its macros: define_provider! (a static Provider per provider of a case) and
+// write_event! (one call site per event shape, the schema fixed at compile time).
+//
+// The cases are compiled in: build.rs (the generator) wrote one module per
+// impl/events/<case>.events with the providers, the events and the steps. At run time this
+// reads the description it is given, finds the compiled-in case its `case` line names, and
+// compares the two item by item (src/desc.rs: each event block and each statement hashed):
+// the events the given file leaves out (harness/run_impl.py leaves out those a profile
+// lacks) are not written, and the file's events are numbered as the file has them. A
+// description that differs otherwise from the compiled-in one is refused:
+// `file:line: reason`, exit 2, nothing written (rebuild: impl/rust-macro/build).
+//
+// Prints one line per event of the file:
+//   event <n> written
+//   event <n> skipped <reason>       write_event! cannot express it (generated so)
+//   event <n> failed <reason>        write_event! returned an errno (`write_event! returned
+//                                    EBADF (9)`) or panicked (`panic: <message> at <file:line>`)
+// then `emit: N written, N skipped, N failed`. Exit status 0 when every event was written,
+// 1 otherwise (or a step failed), 2 for a description it cannot take.
+//
+// Steps: `register` is the static provider's Provider::register, `unregister` its
+// unregister. Provider::register of a provider that is registered panics in the tracepoint
+// crate ("register of active tracepoint", tracepoint/src/native.rs:475, an assert!), leaving
+// its tracepoints busy: the emitter tracks the state and never calls it twice (it says so
+// on stderr); `emit --register-twice` shows the panic on a provider of its own. `threads`
+// runs each `thread` block on a thread of its own (std::thread::scope), released together
+// by a barrier; `fork` runs the child's block in a forked child (libc::fork) while this
+// process runs the `parent` block, then waits for it.
+
+use std::fs;
+use std::io::{self, Read, Write};
+use std::panic::{self, AssertUnwindSafe};
+use std::process;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Barrier, Mutex};
+
+mod desc;
+
+/// A compiled-in case.
+pub struct Case {
+    name: &'static str,
+    /// (is an event, hash) of each item of its description.
+    items: &'static [(bool, u64)],
+    events: usize,
+    providers: &'static [&'static str],
+    run: fn(&Runner),
+}
+
+include!(concat!(env!("OUT_DIR"), "/cases.rs"));
+
+// ---- running ------------------------------------------------------------------------------
+
+pub struct Runner {
+    /// For each event of the compiled-in case (from 0): its number in the given file, 0
+    /// when the file leaves it out.
+    sel: Vec<usize>,
+    providers: &'static [&'static str],
+    registered: Mutex<Vec<bool>>,
+    written: AtomicUsize,
+    skipped: AtomicUsize,
+    failed: AtomicUsize,
+    step_failed: AtomicBool,
+}
+
+fn errno_name(e: i32) -> String {
+    let name = match e {
+        libc::EPERM => "EPERM",
+        libc::ENOENT => "ENOENT",
+        libc::EBADF => "EBADF",
+        libc::E2BIG => "E2BIG",
+        libc::ENOMEM => "ENOMEM",
+        libc::EACCES => "EACCES",
+        libc::EFAULT => "EFAULT",
+        libc::EBUSY => "EBUSY",
+        libc::EEXIST => "EEXIST",
+        libc::EINVAL => "EINVAL",
+        libc::ENOSPC => "ENOSPC",
+        libc::ERANGE => "ERANGE",
+        libc::EMSGSIZE => "EMSGSIZE",
+        libc::EALREADY => "EALREADY",
+        _ => return format!("errno {}", e),
+    };
+    format!("{} ({})", name, e)
+}
+
+thread_local! {
+    static LAST_PANIC: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+}
+
+/// A path inside the checkout, from the crate folder on (tracepoint/src/native.rs).
+fn short_path(p: &str) -> &str {
+    match p.rfind("/src/") {
+        Some(i) => match p[..i].rfind('/') {
+            Some(j) => &p[j + 1..],
+            None => p,
+        },
+        None => p,
+    }
+}
+
+fn install_panic_hook() {
+    panic::set_hook(Box::new(|info| {
+        let p = info.payload();
+        let msg = if let Some(s) = p.downcast_ref::<&str>() {
+            s.to_string()
+        } else if let Some(s) = p.downcast_ref::<String>() {
+            s.clone()
+        } else {
+            "(no message)".to_string()
+        };
+        let at = info.location().map(|l| format!(" at {}:{}", short_path(l.file()), l.line())).unwrap_or_default();
+        let text = format!("{}{}", msg.replace('\n', " "), at);
+        eprintln!("emit: panic: {}", text);
+        LAST_PANIC.with(|l| *l.borrow_mut() = text);
+    }));
+}
+
+fn take_panic() -> String {
+    LAST_PANIC.with(|l| std::mem::take(&mut *l.borrow_mut()))
+}
+
+fn say(line: &str) {
+    let out = io::stdout();
+    let mut out = out.lock();
+    let _ = writeln!(out, "{}", line);
+    let _ = out.flush();
+}
+
+impl Runner {
+    fn number(&self, ordinal: usize) -> usize {
+        self.sel.get(ordinal - 1).copied().unwrap_or(0)
+    }
+
+    fn step_problem(&self, why: String) {
+        eprintln!("emit: {}", why);
+        self.step_failed.store(true, Ordering::Relaxed);
+    }
+
+    /// `register`: Provider::register, unless the provider is registered already.
+    pub fn register(&self, p: usize, name: &str, call: Option<&dyn Fn() -> u32>) {
+        let mut reg = self.registered.lock().unwrap();
+        let call = match call {
+            Some(c) => c,
+            None => return eprintln!("emit: register {}: define_provider! cannot define it (its events are skipped)", name),
+        };
+        if reg[p] {
+            return eprintln!(
+                "emit: register {}: registered already: not called again (Provider::register would panic: tracepoint/src/native.rs:475)",
+                name
+            );
+        }
+        match panic::catch_unwind(AssertUnwindSafe(call)) {
+            Ok(0) => {}
+            Ok(e) => self.step_problem(format!("register {}: Provider::register returned {}", name, errno_name(e as i32))),
+            Err(_) => self.step_problem(format!("register {}: panic: {}", name, take_panic())),
+        }
+        reg[p] = true;
+    }
+
+    /// `unregister`: Provider::unregister.
+    pub fn unregister(&self, p: usize, name: &str, call: Option<&dyn Fn() -> u32>) {
+        let mut reg = self.registered.lock().unwrap();
+        if let Some(call) = call {
+            let was = reg[p];
+            match call() {
+                0 => {}
+                e if !was && e as i32 == libc::EALREADY => {}
+                e => self.step_problem(format!("unregister {}: Provider::unregister returned {}", name, errno_name(e as i32))),
+            }
+        }
+        reg[p] = false;
+    }
+
+    /// Writes event `ordinal` of the compiled-in case (unless the file leaves it out).
+    pub fn event(&self, ordinal: usize, write: impl FnOnce() -> u32) {
+        let n = self.number(ordinal);
+        if n == 0 {
+            return;
+        }
+        match panic::catch_unwind(AssertUnwindSafe(write)) {
+            Ok(0) => {
+                self.written.fetch_add(1, Ordering::Relaxed);
+                say(&format!("event {} written", n));
+            }
+            Ok(e) => {
+                self.failed.fetch_add(1, Ordering::Relaxed);
+                say(&format!("event {} failed write_event! returned {}", n, errno_name(e as i32)));
+            }
+            Err(_) => {
+                self.failed.fetch_add(1, Ordering::Relaxed);
+                say(&format!("event {} failed panic: {}", n, take_panic()));
+            }
+        }
+    }
+
+    /// An event the generator found write_event! cannot express.
+    pub fn skip(&self, ordinal: usize, why: &str) {
+        let n = self.number(ordinal);
+        if n != 0 {
+            self.skipped.fetch_add(1, Ordering::Relaxed);
+            say(&format!("event {} skipped {}", n, why));
+        }
+    }
+
+    fn fail(&self, ordinals: &[usize], why: &str) {
+        for &o in ordinals {
+            let n = self.number(o);
+            if n != 0 {
+                self.failed.fetch_add(1, Ordering::Relaxed);
+                say(&format!("event {} failed {}", n, why));
+            }
+        }
+    }
+
+    /// `threads`: each block on a thread of its own, released together; joins them all.
+    pub fn threads(&self, blocks: &[fn(&Runner)]) {
+        let barrier = Barrier::new(blocks.len());
+        std::thread::scope(|scope| {
+            for b in blocks {
+                let barrier = &barrier;
+                scope.spawn(move || {
+                    barrier.wait();
+                    b(self)
+                });
+            }
+        });
+    }
+
+    fn counts(&self) -> [usize; 3] {
+        [self.written.load(Ordering::Relaxed), self.skipped.load(Ordering::Relaxed), self.failed.load(Ordering::Relaxed)]
+    }
+
+    /// `fork`: the child's block in a forked child, which sends its counts back over a pipe,
+    /// while this process runs the parent's block; then waits for the child.
+    pub fn fork(&self, child: fn(&Runner), parent: fn(&Runner), child_events: &[usize]) {
+        let _ = io::stdout().flush();
+        let _ = io::stderr().flush();
+        let mut fds = [0 as libc::c_int; 2];
+        if unsafe { libc::pipe(fds.as_mut_ptr()) } != 0 {
+            let err = io::Error::last_os_error().raw_os_error().unwrap_or(0);
+            self.fail(child_events, &format!("pipe returned {}", errno_name(err)));
+            return parent(self);
+        }
+        let pid = unsafe { libc::fork() };
+        if pid < 0 {
+            let err = io::Error::last_os_error().raw_os_error().unwrap_or(0);
+            unsafe {
+                libc::close(fds[0]);
+                libc::close(fds[1]);
+            }
+            self.fail(child_events, &format!("fork returned {}", errno_name(err)));
+            return parent(self);
+        }
+        if pid == 0 {
+            unsafe { libc::close(fds[0]) };
+            let before = self.counts();
+            child(self);
+            let after = self.counts();
+            let msg = format!("{} {} {}\n", after[0] - before[0], after[1] - before[1], after[2] - before[2]);
+            let _ = io::stdout().flush();
+            unsafe {
+                libc::write(fds[1], msg.as_ptr() as *const libc::c_void, msg.len());
+                libc::close(fds[1]);
+                libc::_exit(if after[1] > before[1] || after[2] > before[2] { 1 } else { 0 });
+            }
+        }
+        unsafe { libc::close(fds[1]) };
+        parent(self);
+        let mut got = String::new();
+        let mut pipe = unsafe { <fs::File as std::os::unix::io::FromRawFd>::from_raw_fd(fds[0]) };
+        let _ = pipe.read_to_string(&mut got);
+        let mut status = 0;
+        while unsafe { libc::waitpid(pid, &mut status, 0) } < 0 && io::Error::last_os_error().raw_os_error() == Some(libc::EINTR) {}
+        let n: Vec<usize> = got.split_whitespace().filter_map(|w| w.parse().ok()).collect();
+        if n.len() == 3 {
+            self.written.fetch_add(n[0], Ordering::Relaxed);
+            self.skipped.fetch_add(n[1], Ordering::Relaxed);
+            self.failed.fetch_add(n[2], Ordering::Relaxed);
+        } else {
+            self.step_problem(format!("the forked child ended without its counts (wait status {:#x})", status));
+        }
+    }
+}
+
+// ---- registering twice --------------------------------------------------------------------
+
+eventheader::define_provider!(P_REGISTER_TWICE, "EhconfRustMacroTwice");
+
+/// One call site, so one tracepoint of the provider.
+fn write_twice(seq: u8) -> u32 {
+    eventheader::write_event!(P_REGISTER_TWICE, "Twice", level(4), keyword(0x1), u8("seq", &seq))
+}
+
+fn catch(what: &str, call: impl FnOnce() -> u32) {
+    match panic::catch_unwind(AssertUnwindSafe(call)) {
+        Ok(r) => println!("{}: returned {}", what, r),
+        Err(_) => println!("{}: panic: {}", what, take_panic()),
+    }
+}
+
+/// `emit --register-twice`: what Provider::register does to a registered provider (one
+/// event, one tracepoint), each call under catch_unwind; prints what each call did.
+fn register_twice() -> i32 {
+    install_panic_hook();
+    catch("register", || unsafe { P_REGISTER_TWICE.register() });
+    catch("write_event! seq 1", || write_twice(1));
+    catch("register again", || unsafe { P_REGISTER_TWICE.register() });
+    catch("write_event! seq 2", || write_twice(2));
+    catch("unregister", || P_REGISTER_TWICE.unregister());
+    catch("write_event! seq 3", || write_twice(3));
+    catch("register after unregister", || unsafe { P_REGISTER_TWICE.register() });
+    0
+}
+
+// ---- main ---------------------------------------------------------------------------------
+
+fn match_items(case: &Case, given: &[desc::Item], last_line: usize) -> Result<Vec<usize>, usize> {
+    let mut sel = vec![0; case.events];
+    let (mut j, mut ordinal, mut number) = (0, 0, 0);
+    for &(is_event, hash) in case.items {
+        let here = given.get(j);
+        if is_event {
+            ordinal += 1;
+            if let Some(g) = here {
+                if g.is_event && g.hash == hash {
+                    number += 1;
+                    sel[ordinal - 1] = number;
+                    j += 1;
+                }
+            }
+        } else {
+            match here {
+                Some(g) if !g.is_event && g.hash == hash => j += 1,
+                Some(g) => return Err(g.line),
+                None => return Err(last_line),
+            }
+        }
+    }
+    match given.get(j) {
+        Some(g) => Err(g.line),
+        None => Ok(sel),
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if args.len() != 2 {
+        eprintln!("usage: emit <file.events> | emit --cases | emit --register-twice");
+        process::exit(2);
+    }
+    if args[1] == "--register-twice" {
+        process::exit(register_twice());
+    }
+    if args[1] == "--cases" {
+        for c in CASES {
+            println!("{} {} events, {} providers", c.name, c.events, c.providers.len());
+        }
+        return;
+    }
+    let path = &args[1];
+    let bytes = match fs::read(path) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("{}: {}", path, e);
+            process::exit(2);
+        }
+    };
+    let text = match String::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(e) => {
+            let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+            let line = 1 + valid.iter().filter(|&&c| c == b'\n').count();
+            eprintln!("{}:{}: the description is not ASCII (names are %XX-escaped)", path, line);
+            process::exit(2);
+        }
+    };
+    let given = match desc::items(&text) {
+        Ok(g) => g,
+        Err((line, why)) => {
+            eprintln!("{}:{}: {}", path, line, why);
+            process::exit(2);
+        }
+    };
+    let case = match CASES.iter().find(|c| c.name == given.case) {
+        Some(c) => c,
+        None => {
+            let line = given.items.first().map(|i| i.line).unwrap_or(1);
+            eprintln!("{}:{}: case {} is not compiled in (impl/rust-macro/build compiles impl/events/*.events)", path, line, given.case);
+            process::exit(2);
+        }
+    };
+    let last_line = 1 + text.trim_end().matches('\n').count();
+    let sel = match match_items(case, &given.items, last_line) {
+        Ok(s) => s,
+        Err(line) => {
+            eprintln!(
+                "{}:{}: differs from impl/events/{}.events as compiled in (item hashes): rebuild the emitter (impl/rust-macro/build)",
+                path, line, case.name
+            );
+            process::exit(2);
+        }
+    };
+    install_panic_hook();
+    let r = Runner {
+        sel,
+        providers: case.providers,
+        registered: Mutex::new(vec![false; case.providers.len()]),
+        written: AtomicUsize::new(0),
+        skipped: AtomicUsize::new(0),
+        failed: AtomicUsize::new(0),
+        step_failed: AtomicBool::new(false),
+    };
+    (case.run)(&r);
+    let [w, s, f] = r.counts();
+    let _ = r.providers;
+    println!("emit: {} written, {} skipped, {} failed", w, s, f);
+    let _ = io::stdout().flush();
+    process::exit(if s > 0 || f > 0 || r.step_failed.load(Ordering::Relaxed) { 1 } else { 0 });
+}
