@@ -1,0 +1,443 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * emit <file.events>: ehconf's emitter for microsoft/LinuxTracepoints' C macro API
+ * (eventheader/TraceLoggingProvider.h: TraceLoggingWrite and friends).
+ *
+ * Macros need the schema at compile time, so impl/lttp-c/build runs impl/lttp-c/gen on
+ * every impl/events/<case>.events and links the generated code of all cases into this
+ * program: one function per event, calling TraceLoggingWrite (TraceLoggingWriteActivity)
+ * with literal values, the steps of the case (register / unregister =
+ * TraceLoggingRegister / TraceLoggingUnregister, threads = pthreads released together by a
+ * barrier, fork), and the text items of the description (textmatch.h).
+ *
+ * At run time the file's `case` statement picks the compiled-in case, and the file must be
+ * that description, possibly with whole events left out (harness/run_impl.py leaves out
+ * those whose features the profile lacks): anything else means the description changed
+ * since the build, reported in one line on stderr with exit status 2. Then it runs the steps
+ * and prints, numbered as the events of the file it read (Documentation/case-descriptions.md):
+ *   event <n> written
+ *   event <n> skipped <reason>        the macros cannot express it (nothing written)
+ *   event <n> failed <macro> returned <ERRNO>
+ * and `emit: N written, N skipped, N failed`. Exit status 0 when every event was written,
+ * 1 otherwise, 2 for a file it cannot use (`file:line: reason` or the one line above).
+ * `emit --cases` lists the compiled-in cases.
+ */
+#define _GNU_SOURCE
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "lttpc.h"
+
+extern const struct lttpc_case *const lttpc_cases[];
+
+struct counts {
+    int written, skipped, failed;
+};
+
+static struct counts *g_counts; /* shared with a forked child */
+static struct lttpc_case const *g_case;
+static int *g_file_ordinal; /* [description ordinal] -> ordinal in the file, 0: left out */
+static unsigned char *g_registered;
+static pthread_mutex_t g_provider_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void count(int *what)
+{
+    __atomic_add_fetch(what, 1, __ATOMIC_SEQ_CST);
+}
+
+static char const *errno_name(int err, char *buf, size_t size)
+{
+    char const *name = strerrorname_np(err);
+    if (name)
+        return name;
+    snprintf(buf, size, "errno %d", err);
+    return buf;
+}
+
+static void report_failed(int ordinal, char const *why)
+{
+    printf("event %d failed %s\n", ordinal, why);
+    count(&g_counts->failed);
+}
+
+static void write_event(int ordinal)
+{
+    int in_file = g_file_ordinal[ordinal];
+    if (!in_file)
+        return; /* left out of the file */
+    char const *call = "";
+    int r = g_case->events[ordinal - 1](&call);
+    if (r == -1) {
+        printf("event %d skipped %s\n", in_file, call);
+        count(&g_counts->skipped);
+    } else if (r == 0) {
+        printf("event %d written\n", in_file);
+        count(&g_counts->written);
+    } else {
+        char buf[32], why[128];
+        snprintf(why, sizeof(why), "%s returned %s", call, errno_name(r, buf, sizeof(buf)));
+        report_failed(in_file, why);
+    }
+}
+
+static void fail_events(size_t from, size_t to, char const *why)
+{
+    for (size_t i = from; i < to; i++)
+        if (g_case->steps[i].kind == LTTPC_EVENT && g_file_ordinal[g_case->steps[i].arg])
+            report_failed(g_file_ordinal[g_case->steps[i].arg], why);
+}
+
+static void provider_step(struct lttpc_step const *st)
+{
+    struct lttpc_provider const *p = &g_case->providers[st->arg];
+    pthread_mutex_lock(&g_provider_lock);
+    if (!p->reg) {
+        printf("emit: line %d: provider %s cannot be defined (its events are skipped)\n", st->line,
+               p->name);
+    } else if (st->kind == LTTPC_REGISTER) {
+        if (g_registered[st->arg]) {
+            printf("emit: line %d: provider %s is registered already: TraceLoggingRegister not "
+                   "called again\n",
+                   st->line, p->name);
+        } else {
+            int err = p->reg();
+            char buf[32];
+            if (err)
+                printf("emit: line %d: TraceLoggingRegister(%s) returned %s\n", st->line, p->name,
+                       errno_name(err, buf, sizeof(buf)));
+            g_registered[st->arg] = 1;
+        }
+    } else {
+        p->unreg();
+        g_registered[st->arg] = 0;
+    }
+    pthread_mutex_unlock(&g_provider_lock);
+}
+
+/* The index of the END closing the block whose first step is i. */
+static size_t block_end(size_t i)
+{
+    int depth = 0;
+    for (; i < g_case->nsteps; i++) {
+        unsigned char k = g_case->steps[i].kind;
+        if (k == LTTPC_THREADS || k == LTTPC_THREAD || k == LTTPC_FORK)
+            depth++;
+        else if (k == LTTPC_END && depth-- == 0)
+            return i;
+    }
+    return i;
+}
+
+static size_t run_block(size_t i);
+
+struct thread_arg {
+    size_t start;
+    pthread_barrier_t *barrier;
+};
+
+static void *thread_main(void *p)
+{
+    struct thread_arg *a = p;
+    pthread_barrier_wait(a->barrier);
+    run_block(a->start);
+    return NULL;
+}
+
+/* i: the first step after THREADS; returns the step after its END. */
+static size_t run_threads(size_t i)
+{
+    size_t n = 0, first = i;
+    for (size_t j = i; j < g_case->nsteps && g_case->steps[j].kind == LTTPC_THREAD;
+         j = block_end(j + 1) + 1)
+        n++;
+    struct thread_arg *args = calloc(n ? n : 1, sizeof(*args));
+    pthread_t *ids = calloc(n ? n : 1, sizeof(*ids));
+    pthread_barrier_t barrier;
+    size_t started = 0;
+    if (!args || !ids || pthread_barrier_init(&barrier, NULL, (unsigned)(n ? n : 1)) != 0) {
+        size_t end = first;
+        for (size_t k = 0; k < n; k++)
+            end = block_end(end + 1) + 1;
+        fail_events(first, end, "pthread_barrier_init failed");
+        free(args);
+        free(ids);
+        return end + 1;
+    }
+    for (size_t k = 0; k < n; k++) {
+        args[k].start = i + 1;
+        args[k].barrier = &barrier;
+        size_t end = block_end(i + 1);
+        int err = pthread_create(&ids[started], NULL, thread_main, &args[k]);
+        if (err) {
+            char buf[32], why[96];
+            snprintf(why, sizeof(why), "pthread_create returned %s",
+                     errno_name(err, buf, sizeof(buf)));
+            fail_events(i + 1, end, why);
+            /* the barrier still counts this thread: stand in for it */
+            args[k].start = end;
+            if (pthread_create(&ids[started], NULL, thread_main, &args[k]) == 0)
+                started++;
+        } else {
+            started++;
+        }
+        i = end + 1;
+    }
+    for (size_t k = 0; k < started; k++)
+        pthread_join(ids[k], NULL);
+    pthread_barrier_destroy(&barrier);
+    free(args);
+    free(ids);
+    return i + 1; /* i: the END of `threads` */
+}
+
+/* i: the first step after FORK; returns the step after its END. */
+static size_t run_fork(size_t i)
+{
+    size_t child_end = i;
+    int depth = 0;
+    for (; child_end < g_case->nsteps; child_end++) {
+        unsigned char k = g_case->steps[child_end].kind;
+        if (k == LTTPC_THREADS || k == LTTPC_THREAD || k == LTTPC_FORK)
+            depth++;
+        else if ((k == LTTPC_END || k == LTTPC_PARENT) && depth-- == 0)
+            break;
+    }
+    int has_parent = child_end < g_case->nsteps && g_case->steps[child_end].kind == LTTPC_PARENT;
+    size_t end = has_parent ? block_end(child_end + 1) : child_end;
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid == 0) {
+        run_block(i);
+        fflush(stdout);
+        _exit(0);
+    }
+    if (pid < 0) {
+        char buf[32], why[64];
+        snprintf(why, sizeof(why), "fork returned %s", errno_name(errno, buf, sizeof(buf)));
+        fail_events(i, child_end, why);
+    }
+    if (has_parent)
+        run_block(child_end + 1);
+    if (pid > 0) {
+        int status = 0;
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+            printf("emit: the forked child (line %d) ended with status 0x%x\n",
+                   g_case->steps[i ? i - 1 : 0].line, status);
+            count(&g_counts->failed);
+        }
+    }
+    return end + 1;
+}
+
+/* Runs steps from i to the END (or PARENT) of the block; returns its index. */
+static size_t run_block(size_t i)
+{
+    while (i < g_case->nsteps) {
+        struct lttpc_step const *st = &g_case->steps[i];
+        switch (st->kind) {
+        case LTTPC_END:
+        case LTTPC_PARENT: return i;
+        case LTTPC_REGISTER:
+        case LTTPC_UNREGISTER:
+            provider_step(st);
+            i++;
+            break;
+        case LTTPC_EVENT:
+            write_event(st->arg);
+            i++;
+            break;
+        case LTTPC_THREADS: i = run_threads(i + 1); break;
+        case LTTPC_FORK: i = run_fork(i + 1); break;
+        default: i++; break;
+        }
+    }
+    return i;
+}
+
+/* ---- the file -------------------------------------------------------------------------- */
+
+struct items {
+    struct lttpc_item *p;
+    size_t n;
+};
+
+static void collect_item(void *ctx, struct lttpc_item const *item)
+{
+    struct items *it = ctx;
+    struct lttpc_item *p = realloc(it->p, (it->n + 1) * sizeof(*p));
+    if (!p) {
+        fprintf(stderr, "emit: out of memory\n");
+        exit(2);
+    }
+    it->p = p;
+    it->p[it->n++] = *item;
+}
+
+static char *read_file(char const *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "%s: %s\n", path, strerror(errno));
+        exit(2);
+    }
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+    for (;;) {
+        if (n + 65536 > cap) {
+            cap = (n + 65536) * 2;
+            char *b = realloc(buf, cap);
+            if (!b) {
+                fprintf(stderr, "%s: out of memory\n", path);
+                exit(2);
+            }
+            buf = b;
+        }
+        size_t got = fread(buf + n, 1, cap - n - 1, f);
+        n += got;
+        if (!got)
+            break;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        fprintf(stderr, "%s: read error\n", path);
+        exit(2);
+    }
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+/* The `case` statement: the first statement of the file. */
+static struct lttpc_case const *find_case(char const *path, char const *text, size_t len)
+{
+    int line = 0;
+    size_t pos = 0;
+    while (pos < len) {
+        size_t end = pos;
+        while (end < len && text[end] != '\n')
+            end++;
+        line++;
+        char const *w = NULL;
+        size_t wn = 0;
+        uint64_t h = 0;
+        if (lttpc_statement(text + pos, end - pos, &h, &w, &wn)) {
+            char const *s = w + wn;
+            while (s < text + end && lttpc_space(*s))
+                s++;
+            char const *name = s;
+            while (s < text + end && !lttpc_space(*s))
+                s++;
+            size_t nn = (size_t)(s - name);
+            while (s < text + end && lttpc_space(*s))
+                s++;
+            if (!lttpc_word_is(w, wn, "case") || !nn || s != text + end) {
+                fprintf(stderr, "%s:%d: the first statement must be `case <name>`\n", path, line);
+                exit(2);
+            }
+            for (size_t i = 0; lttpc_cases[i]; i++)
+                if (lttpc_word_is(name, nn, lttpc_cases[i]->name))
+                    return lttpc_cases[i];
+            fprintf(stderr,
+                    "%s:%d: case %.*s is not built into this emitter (impl/lttp-c/build "
+                    "generates one per impl/events/*.events)\n",
+                    path, line, (int)nn, name);
+            exit(2);
+        }
+        pos = end + 1;
+    }
+    fprintf(stderr, "%s:%d: the first statement must be `case <name>`\n", path, line);
+    exit(2);
+}
+
+static void stale(char const *path, int line)
+{
+    fprintf(stderr,
+            "%s:%d: not the description this emitter was generated from (%s, case %s): "
+            "it changed since the build; run impl/lttp-c/build again\n",
+            path, line, g_case->source, g_case->name);
+    exit(2);
+}
+
+/* Maps the file's events onto the compiled-in ones (g_file_ordinal). */
+static void match(char const *path, char const *text, size_t len)
+{
+    struct items file = {NULL, 0};
+    int open = lttpc_items(text, len, collect_item, &file);
+    if (open) {
+        fprintf(stderr, "%s:%d: an event without `end`\n", path, open);
+        exit(2);
+    }
+    g_file_ordinal = calloc(g_case->nevents + 1, sizeof(int));
+    if (!g_file_ordinal) {
+        fprintf(stderr, "emit: out of memory\n");
+        exit(2);
+    }
+    size_t i = 0;
+    int ordinal = 0, in_file = 0; /* the compiled-in event before i; the file's */
+    struct lttpc_item const *c = g_case->items;
+    for (size_t k = 0; k < file.n; k++) {
+        struct lttpc_item const *f = &file.p[k];
+        /* Compiled-in events missing from the file: left out. */
+        while (i < g_case->nitems && c[i].is_event && !(f->is_event && c[i].hash == f->hash)) {
+            i++;
+            ordinal++;
+        }
+        if (i >= g_case->nitems || c[i].is_event != f->is_event || c[i].hash != f->hash)
+            stale(path, f->line);
+        if (f->is_event)
+            g_file_ordinal[++ordinal] = ++in_file;
+        i++;
+    }
+    for (; i < g_case->nitems; i++)
+        if (!c[i].is_event)
+            stale(path, file.n ? file.p[file.n - 1].line : 1);
+    free(file.p);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 2 && strcmp(argv[1], "--cases") == 0) {
+        for (size_t i = 0; lttpc_cases[i]; i++)
+            printf("%s %zu %s\n", lttpc_cases[i]->name, lttpc_cases[i]->nevents,
+                   lttpc_cases[i]->source);
+        return 0;
+    }
+    if (argc != 2) {
+        fprintf(stderr, "usage: emit <file.events> | emit --cases\n");
+        return 2;
+    }
+    size_t len;
+    char *text = read_file(argv[1], &len);
+    g_case = find_case(argv[1], text, len);
+    match(argv[1], text, len);
+    free(text);
+
+    g_counts =
+        mmap(NULL, sizeof(*g_counts), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    g_registered = calloc(g_case->nproviders + 1, 1);
+    if (g_counts == MAP_FAILED || !g_registered) {
+        fprintf(stderr, "emit: out of memory\n");
+        return 2;
+    }
+    memset(g_counts, 0, sizeof(*g_counts));
+    run_block(0);
+    for (size_t p = 0; p < g_case->nproviders; p++)
+        if (g_registered[p] && g_case->providers[p].unreg)
+            g_case->providers[p].unreg();
+    printf("emit: %d written, %d skipped, %d failed\n", g_counts->written, g_counts->skipped,
+           g_counts->failed);
+    if (fflush(stdout) != 0)
+        return 1;
+    return g_counts->skipped || g_counts->failed ? 1 : 0;
+}
