@@ -13,7 +13,7 @@
 //           related_id(a..), <type>("<field>", a0, tag(..)), struct("..", { .. }), ..) }
 //       fn run(r: &Runner) { the steps: r.register(..), r.event(<n>, || s<k>(&<literal>, ..)),
 //           r.threads(..), r.fork(..), .. }
-//       static ITEMS: the hash of each item of the description (src/desc.rs)
+//       static ITEMS: the hash of each item of the description (impl/rust-common/desc.rs, items())
 //   }
 //   static CASES: [Case; ..]
 //
@@ -38,111 +38,19 @@ use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-#[path = "src/desc.rs"]
+// The description parser both Rust emitters share: this crate's generator and main.rs's
+// items, and impl/rust-dynamic's emitter.
+#[path = "../rust-common/desc.rs"]
 mod desc;
+use desc::{
+    read_types, unit_size, Array, Event, Field, Kind, ProviderKey, Step, TypeRow, ENC_BINARY8, ENC_STRING8,
+    ENC_VALUE128, ENC_VALUE8, ENC_ZSTRING32, ENC_ZSTRING8,
+};
 
-// ---- the type table -------------------------------------------------------------------------
-
-const ENC_VALUE8: u8 = 2;
-const ENC_VALUE128: u8 = 6;
-const ENC_ZSTRING8: u8 = 7;
-const ENC_ZSTRING32: u8 = 9;
-const ENC_STRING8: u8 = 10;
-const ENC_BINARY8: u8 = 13;
-const CARRAY: u8 = 0x20;
-const VARRAY: u8 = 0x40;
-
-const ENCODINGS: &[&str] = &[
-    "invalid",
-    "struct",
-    "value8",
-    "value16",
-    "value32",
-    "value64",
-    "value128",
-    "zstring_char8",
-    "zstring_char16",
-    "zstring_char32",
-    "string_length16_char8",
-    "string_length16_char16",
-    "string_length16_char32",
-    "binary_length16_char8",
-];
-
-const FORMATS: &[&str] = &[
-    "default",
-    "unsigned_int",
-    "signed_int",
-    "hex_int",
-    "errno",
-    "pid",
-    "time",
-    "boolean",
-    "float",
-    "hex_bytes",
-    "string8",
-    "string_utf",
-    "string_utf_bom",
-    "string_xml",
-    "string_json",
-    "uuid",
-    "port",
-    "ip_address",
-    "ip_address_obsolete",
-];
+// ---- the type names of write_event! ---------------------------------------------------------
 
 /// The write_event! scalar types that have no `_slice` type (lib.rs's table of field types).
 const NO_SLICE: &[&str] = &["ipv6", "ipv6c", "time32", "time64", "systemtime"];
-
-#[derive(Clone, Copy)]
-struct TypeRow {
-    enc: u8,
-    fmt: u8,
-}
-
-/// Bytes of one value or code unit of an encoding (value_ptr is resolved already).
-fn unit_size(enc: u8) -> usize {
-    match enc {
-        2 | 7 | 10 | 13 => 1,
-        3 | 8 | 11 => 2,
-        4 | 9 | 12 => 4,
-        5 => 8,
-        6 => 16,
-        _ => 0,
-    }
-}
-
-fn read_types(path: &Path, ptr: usize) -> HashMap<String, TypeRow> {
-    let text = fs::read_to_string(path).unwrap_or_else(|e| fail(path, 0, &e.to_string()));
-    let mut rows = HashMap::new();
-    for (i, line) in text.lines().enumerate() {
-        let w: Vec<&str> = line.split_ascii_whitespace().collect();
-        if w.is_empty() || w[0].starts_with('#') {
-            continue;
-        }
-        if w.len() != 4 {
-            fail(path, i + 1, "expected `name encoding format unit`");
-        }
-        let enc = if w[1] == "value_ptr" {
-            if ptr == 8 {
-                5
-            } else {
-                4
-            }
-        } else {
-            match ENCODINGS.iter().position(|e| *e == w[1]) {
-                Some(e) => e as u8,
-                None => fail(path, i + 1, &format!("unknown encoding {}", w[1])),
-            }
-        };
-        let fmt = match FORMATS.iter().position(|f| *f == w[2]) {
-            Some(f) => f as u8,
-            None => fail(path, i + 1, &format!("unknown format {}", w[2])),
-        };
-        rows.entry(w[0].to_string()).or_insert(TypeRow { enc, fmt });
-    }
-    rows
-}
 
 /// The Rust type write_event! takes a value of the scalar type `name` as (lib.rs's table:
 /// `u16` takes &u16, `bool8` &bool, `ipv4` &[u8; 4], `guid` &eventheader::Guid ...).
@@ -168,383 +76,11 @@ fn rust_type(name: &str) -> Option<&'static str> {
     })
 }
 
-// ---- the description ------------------------------------------------------------------------
-
-#[derive(Clone, Copy, PartialEq)]
-enum Array {
-    None,
-    Variable,
-    Constant,
-}
-
-enum Kind {
-    /// A value or string field. `ty` is the type name without _slice / _array ("" for a
-    /// raw:<enc>:<fmt> field); values: one per element (strings: one).
-    Value { ty: String, enc: u8, fmt: u8, array: Array, values: Vec<Vec<u8>> },
-    Struct(Vec<Field>),
-    StructSlice { shape: Vec<Field>, elements: Vec<Vec<Field>> },
-}
-
-struct Field {
-    name: Vec<u8>,
-    tag: Option<u16>,
-    kind: Kind,
-}
-
-struct Event {
-    ordinal: usize,
-    provider: usize,
-    name: Vec<u8>,
-    level: u8,
-    keyword: u64,
-    opcode: u8,
-    tag: u16,
-    id: u16,
-    version: u8,
-    activity: Option<[u8; 16]>,
-    related: Option<[u8; 16]>,
-    fields: Vec<Field>,
-}
-
-enum Step {
-    Register(usize),
-    Unregister(usize),
-    Event(Box<Event>),
-    Threads(Vec<Vec<Step>>),
-    Fork(Vec<Step>, Vec<Step>),
-}
-
-struct Provider {
-    name: Vec<u8>,
-    group: Option<Vec<u8>>,
-}
-
+/// A description this generator cannot take: `file:line: reason` (cargo shows it in its
+/// log), exit 2 as the emitters exit for a description they cannot parse.
 fn fail(path: &Path, line: usize, why: &str) -> ! {
     eprintln!("{}:{}: {}", path.display(), line, why);
-    std::process::exit(1);
-}
-
-fn hex_digit(c: u8) -> Option<u8> {
-    match c {
-        b'0'..=b'9' => Some(c - b'0'),
-        b'a'..=b'f' => Some(c - b'a' + 10),
-        b'A'..=b'F' => Some(c - b'A' + 10),
-        _ => None,
-    }
-}
-
-fn parse_hex(s: &str) -> Option<Vec<u8>> {
-    let b = s.as_bytes();
-    if b.len() % 2 != 0 {
-        return None;
-    }
-    b.chunks(2).map(|p| Some(hex_digit(p[0])? << 4 | hex_digit(p[1])?)).collect()
-}
-
-fn parse_name(s: &str) -> Option<Vec<u8>> {
-    if s == "-" {
-        return Some(Vec::new());
-    }
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'%' {
-            out.push(hex_digit(*b.get(i + 1)?)? << 4 | hex_digit(*b.get(i + 2)?)?);
-            i += 3;
-        } else {
-            out.push(b[i]);
-            i += 1;
-        }
-    }
-    if out.contains(&0) {
-        None
-    } else {
-        Some(out)
-    }
-}
-
-fn parse_uint(s: &str, max: u64) -> Option<u64> {
-    let v = match s.strip_prefix("0x") {
-        Some(h) if !h.is_empty() && h.bytes().all(|c| c.is_ascii_hexdigit()) => {
-            u64::from_str_radix(h, 16).ok()?
-        }
-        Some(_) => return None,
-        None if !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit()) => s.parse().ok()?,
-        None => return None,
-    };
-    if v > max {
-        None
-    } else {
-        Some(v)
-    }
-}
-
-struct Parser<'a> {
-    path: &'a Path,
-    lines: Vec<(usize, Vec<&'a str>)>,
-    pos: usize,
-    ordinal: usize,
-    current: Option<usize>,
-    providers: Vec<Provider>,
-    types: &'a HashMap<String, TypeRow>,
-}
-
-impl<'a> Parser<'a> {
-    fn bad(&self, line: usize, why: &str) -> ! {
-        fail(self.path, line, why)
-    }
-
-    fn next(&mut self) -> Option<(usize, Vec<&'a str>)> {
-        let l = self.lines.get(self.pos).cloned();
-        self.pos += 1;
-        l
-    }
-
-    fn name(&self, line: usize, s: &str) -> Vec<u8> {
-        parse_name(s).unwrap_or_else(|| self.bad(line, &format!("bad name {:.60}", s)))
-    }
-
-    /// Statements up to the `end` of a block (or the file's end); true when a fork's
-    /// child block ended at `parent`.
-    fn steps(&mut self, block: Option<&str>) -> (Vec<Step>, bool) {
-        let mut steps = Vec::new();
-        loop {
-            let (n, w) = match self.next() {
-                Some(l) => l,
-                None if block.is_none() => return (steps, false),
-                None => self.bad(self.lines.last().map(|l| l.0).unwrap_or(1), "a block has no `end`"),
-            };
-            match w[0] {
-                "end" if block.is_some() => return (steps, false),
-                "parent" if block == Some("fork") => return (steps, true),
-                "case" | "needs" if block.is_none() => {}
-                "provider" => {
-                    let name = self.name(n, w.get(1).copied().unwrap_or(""));
-                    let group = w.get(2).map(|g| match g.strip_prefix("group=") {
-                        Some(g) => self.name(n, g),
-                        None => self.bad(n, "expected group=<group>"),
-                    });
-                    let k = match self.providers.iter().position(|p| p.name == name && p.group == group) {
-                        Some(k) => k,
-                        None => {
-                            self.providers.push(Provider { name, group });
-                            self.providers.len() - 1
-                        }
-                    };
-                    self.current = Some(k);
-                }
-                "register" | "unregister" => {
-                    let p = self.current.unwrap_or_else(|| self.bad(n, "no provider before it"));
-                    steps.push(if w[0] == "register" { Step::Register(p) } else { Step::Unregister(p) });
-                }
-                "event" => steps.push(Step::Event(Box::new(self.event(n, &w)))),
-                "threads" => {
-                    let mut threads = Vec::new();
-                    loop {
-                        match self.next() {
-                            Some((_, t)) if t[0] == "end" => break,
-                            Some((_, t)) if t[0] == "thread" => threads.push(self.steps(Some("thread")).0),
-                            Some((tn, _)) => self.bad(tn, "expected `thread` or `end`"),
-                            None => self.bad(n, "`threads` has no `end`"),
-                        }
-                    }
-                    steps.push(Step::Threads(threads));
-                }
-                "fork" => {
-                    let (child, more) = self.steps(Some("fork"));
-                    let parent = if more { self.steps(Some("parent")).0 } else { Vec::new() };
-                    steps.push(Step::Fork(child, parent));
-                }
-                _ => self.bad(n, &format!("unexpected statement `{}`", w.join(" "))),
-            }
-        }
-    }
-
-    fn event(&mut self, n: usize, w: &[&str]) -> Event {
-        self.ordinal += 1;
-        let provider = self.current.unwrap_or_else(|| self.bad(n, "no provider before the event"));
-        let mut e = Event {
-            ordinal: self.ordinal,
-            provider,
-            name: self.name(n, w.get(1).copied().unwrap_or("")),
-            level: 0,
-            keyword: 0,
-            opcode: 0,
-            tag: 0,
-            id: 0,
-            version: 0,
-            activity: None,
-            related: None,
-            fields: Vec::new(),
-        };
-        let (mut level, mut keyword) = (false, false);
-        for a in &w[2..] {
-            let (k, v) = a.split_once('=').unwrap_or_else(|| self.bad(n, &format!("bad option {}", a)));
-            let num = |max| parse_uint(v, max).unwrap_or_else(|| self.bad(n, &format!("bad {}", a)));
-            let id16 = || -> [u8; 16] {
-                parse_hex(v).and_then(|b| b.try_into().ok()).unwrap_or_else(|| self.bad(n, &format!("bad {}", a)))
-            };
-            match k {
-                "level" => {
-                    e.level = num(255) as u8;
-                    level = true
-                }
-                "keyword" => {
-                    e.keyword = num(u64::MAX);
-                    keyword = true
-                }
-                "opcode" => e.opcode = num(255) as u8,
-                "tag" => e.tag = num(65535) as u16,
-                "id" => e.id = num(65535) as u16,
-                "version" => e.version = num(255) as u8,
-                "activity" => e.activity = Some(id16()),
-                "related" => e.related = Some(id16()),
-                "needs" => {}
-                _ => self.bad(n, &format!("unknown option {}", a)),
-            }
-        }
-        if !level || !keyword {
-            self.bad(n, "an event needs level= and keyword=");
-        }
-        e.fields = self.fields(n, true);
-        e
-    }
-
-    /// Fields up to `end`; `with_values` false inside a count-0 struct_slice's element.
-    fn fields(&mut self, at: usize, with_values: bool) -> Vec<Field> {
-        let mut fields = Vec::new();
-        loop {
-            let (n, w) = self.next().unwrap_or_else(|| self.bad(at, "no `end`"));
-            if w[0] == "end" && w.len() == 1 {
-                return fields;
-            }
-            fields.push(self.field(n, &w, with_values));
-        }
-    }
-
-    fn tag(&self, n: usize, w: Option<&&str>) -> Option<u16> {
-        w.map(|t| match t.strip_prefix("tag=").and_then(|v| parse_uint(v, 65535)) {
-            Some(v) => v as u16,
-            None => self.bad(n, &format!("expected tag=0x<hex>, got {}", t)),
-        })
-    }
-
-    fn field(&mut self, n: usize, w: &[&str], with_values: bool) -> Field {
-        if w.len() < 2 {
-            self.bad(n, "a field needs a name");
-        }
-        let name = self.name(n, w[1]);
-        match w[0] {
-            "struct" => {
-                let tag = self.tag(n, w.get(2));
-                let members = self.fields(n, with_values);
-                if members.is_empty() {
-                    self.bad(n, "a struct needs members");
-                }
-                return Field { name, tag, kind: Kind::Struct(members) };
-            }
-            "struct_slice" => {
-                let count = w.get(2).and_then(|c| parse_uint(c, 65535)).unwrap_or_else(|| self.bad(n, "bad count")) as usize;
-                let tag = self.tag(n, w.get(3));
-                let mut elements = Vec::new();
-                loop {
-                    let (en, ew) = self.next().unwrap_or_else(|| self.bad(n, "no `end`"));
-                    match ew[0] {
-                        "end" => break,
-                        "element" => elements.push(self.fields(en, with_values && count > 0)),
-                        _ => self.bad(en, "expected `element` or `end`"),
-                    }
-                }
-                if elements.len() != count.max(1) {
-                    self.bad(n, &format!("{} elements for a count of {}", elements.len(), count));
-                }
-                let shape = elements.remove(0);
-                let mut all = Vec::new();
-                if count > 0 {
-                    all.push(shape);
-                    all.append(&mut elements);
-                    let shape = self.reshape(&all[0]);
-                    return Field { name, tag, kind: Kind::StructSlice { shape, elements: all } };
-                }
-                return Field { name, tag, kind: Kind::StructSlice { shape, elements: all } };
-            }
-            _ => {}
-        }
-        if w.len() < 3 {
-            self.bad(n, "a field needs a value");
-        }
-        let tag = self.tag(n, w.get(3));
-        let (ty, row, array) = if let Some(raw) = w[0].strip_prefix("raw:") {
-            let (e, f) = raw.split_once(':').unwrap_or_else(|| self.bad(n, "expected raw:<enc>:<fmt>"));
-            let e = parse_hex(e).filter(|v| v.len() == 1).unwrap_or_else(|| self.bad(n, "bad raw encoding"))[0];
-            let f = parse_hex(f).filter(|v| v.len() == 1).unwrap_or_else(|| self.bad(n, "bad raw format"))[0];
-            let array = match e & 0x60 {
-                0 => Array::None,
-                VARRAY => Array::Variable,
-                CARRAY => Array::Constant,
-                _ => self.bad(n, "both array flags"),
-            };
-            (String::new(), TypeRow { enc: e & 0x1f, fmt: f & 0x7f }, array)
-        } else {
-            let (base, array) = if let Some(b) = w[0].strip_suffix("_slice") {
-                (b, Array::Variable)
-            } else if let Some(b) = w[0].strip_suffix("_array") {
-                (b, Array::Constant)
-            } else {
-                (w[0], Array::None)
-            };
-            let row = *self.types.get(base).unwrap_or_else(|| self.bad(n, &format!("unknown type {}", w[0])));
-            (base.to_string(), row, array)
-        };
-        let unit = unit_size(row.enc);
-        let is_value = (ENC_VALUE8..=ENC_VALUE128).contains(&row.enc);
-        if unit == 0 || (array != Array::None && !is_value) {
-            self.bad(n, &format!("{}: not a value or string type", w[0]));
-        }
-        let values: Vec<Vec<u8>> = if !with_values {
-            Vec::new()
-        } else if array == Array::None {
-            let v = if w[2] == "-" { Vec::new() } else { parse_hex(w[2]).unwrap_or_else(|| self.bad(n, "bad hex")) };
-            if (is_value && v.len() != unit) || v.len() % unit != 0 {
-                self.bad(n, &format!("{} bytes for {}", v.len(), w[0]));
-            }
-            vec![v]
-        } else if w[2] == "-" {
-            Vec::new()
-        } else {
-            w[2].split(',')
-                .map(|x| {
-                    let v = parse_hex(x).unwrap_or_else(|| self.bad(n, "bad hex"));
-                    if v.len() != unit {
-                        self.bad(n, &format!("{} bytes for an element of {}", v.len(), w[0]));
-                    }
-                    v
-                })
-                .collect()
-        };
-        Field { name, tag, kind: Kind::Value { ty, enc: row.enc, fmt: row.fmt, array, values } }
-    }
-
-    /// The members of an element, for the metadata (same shape, values dropped).
-    fn reshape(&self, members: &[Field]) -> Vec<Field> {
-        members
-            .iter()
-            .map(|f| Field {
-                name: f.name.clone(),
-                tag: f.tag,
-                kind: match &f.kind {
-                    Kind::Value { ty, enc, fmt, array, .. } => {
-                        Kind::Value { ty: ty.clone(), enc: *enc, fmt: *fmt, array: *array, values: Vec::new() }
-                    }
-                    Kind::Struct(m) => Kind::Struct(self.reshape(m)),
-                    Kind::StructSlice { shape, .. } => {
-                        Kind::StructSlice { shape: self.reshape(shape), elements: Vec::new() }
-                    }
-                },
-            })
-            .collect()
-    }
+    std::process::exit(2);
 }
 
 // ---- Rust source ----------------------------------------------------------------------------
@@ -875,7 +411,7 @@ fn names_utf8(fields: &[Field]) -> bool {
 }
 
 /// Why define_provider! cannot define the provider (provider_info.rs), if it cannot.
-fn provider_problem(p: &Provider) -> Option<String> {
+fn provider_problem(p: &ProviderKey) -> Option<String> {
     let name = match std::str::from_utf8(&p.name) {
         Ok(n) => n,
         Err(_) => return Some(non_utf8()),
@@ -906,7 +442,7 @@ struct Shape {
 }
 
 struct CaseGen<'a> {
-    providers: &'a [Provider],
+    providers: &'a [ProviderKey],
     symbols: Vec<String>,
     problems: Vec<Option<String>>,
     shapes: Vec<Shape>,
@@ -920,6 +456,11 @@ enum Planned {
 }
 
 impl<'a> CaseGen<'a> {
+    /// The number of a provider: its place in the description's list (its symbol's suffix).
+    fn index(&self, key: &ProviderKey) -> usize {
+        self.providers.iter().position(|p| p == key).expect("the parser lists every provider")
+    }
+
     fn plan(&mut self, e: &Event) -> Planned {
         match self.try_plan(e) {
             Ok((code, args, values)) => {
@@ -939,7 +480,7 @@ impl<'a> CaseGen<'a> {
     }
 
     fn try_plan(&self, e: &Event) -> Result<(String, Vec<Arg>, Vec<String>), String> {
-        if let Some(why) = &self.problems[e.provider] {
+        if let Some(why) = &self.problems[self.index(&e.provider)] {
             return Err(why.clone());
         }
         let name = std::str::from_utf8(&e.name).map_err(|_| non_utf8())?;
@@ -954,7 +495,7 @@ impl<'a> CaseGen<'a> {
         }
         let mut g = Gen { code: String::new(), args: Vec::new(), values: Vec::new(), meta: 1 + e.name.len() + 1, top: 0 };
         let mut parts = vec![
-            self.symbols[e.provider].clone(),
+            self.symbols[self.index(&e.provider)].clone(),
             rust_str(name),
             format!("level({})", e.level),
             format!("keyword(0x{:x})", e.keyword),
@@ -993,13 +534,14 @@ impl<'a> CaseGen<'a> {
         let mut i = 0;
         while i < steps.len() {
             match &steps[i] {
-                Step::Register(p) | Step::Unregister(p) => {
+                Step::Register(key) | Step::Unregister(key) => {
                     let reg = matches!(steps[i], Step::Register(_));
-                    let pname = String::from_utf8_lossy(&self.providers[*p].name).into_owned();
-                    let call = match &self.problems[*p] {
+                    let p = self.index(key);
+                    let pname = String::from_utf8_lossy(&key.name).into_owned();
+                    let call = match &self.problems[p] {
                         Some(_) => "None".to_string(),
-                        None if reg => format!("Some(&|| unsafe {{ {}.register() }})", self.symbols[*p]),
-                        None => format!("Some(&|| {}.unregister())", self.symbols[*p]),
+                        None if reg => format!("Some(&|| unsafe {{ {}.register() }})", self.symbols[p]),
+                        None => format!("Some(&|| {}.unregister())", self.symbols[p]),
                     };
                     let _ = writeln!(out, "    r.{}({}, {}, {});", if reg { "register" } else { "unregister" }, p, rust_str(&pname), call);
                     i += 1;
@@ -1113,17 +655,12 @@ fn ordinals(steps: &[Step], out: &mut Vec<usize>) {
     }
 }
 
-fn generate_case(path: &Path, types: &HashMap<String, TypeRow>, out: &mut String) -> (String, String) {
+fn generate_case(path: &Path, types: &[TypeRow], out: &mut String) -> (String, String) {
     let text = fs::read_to_string(path).unwrap_or_else(|e| fail(path, 0, &format!("{} (descriptions are ASCII)", e)));
+    // The parser first: its reasons are the ones the emitters give for the same mistake.
+    let p = desc::parse(&text, types).unwrap_or_else(|e| fail(path, e.line, &e.why));
     let items = desc::items(&text).unwrap_or_else(|(n, why)| fail(path, n, &why));
-    let lines = text
-        .split('\n')
-        .enumerate()
-        .map(|(i, l)| (i + 1, l.split_ascii_whitespace().collect::<Vec<_>>()))
-        .filter(|(_, w)| !w.is_empty() && !w[0].starts_with('#'))
-        .collect();
-    let mut p = Parser { path, lines, pos: 0, ordinal: 0, current: None, providers: Vec::new(), types };
-    let steps = p.steps(None).0;
+    let steps = p.steps;
     let case = items.case.clone();
     let ident: String = case.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
     let module = format!("c_{}", ident.to_ascii_lowercase());
@@ -1163,7 +700,7 @@ fn generate_case(path: &Path, types: &HashMap<String, TypeRow>, out: &mut String
     let names: Vec<String> = p.providers.iter().map(|pr| rust_str(&String::from_utf8_lossy(&pr.name))).collect();
     let _ = writeln!(out, "    pub static PROVIDERS: &[&str] = &[{}];\n}}\n", names.join(", "));
     let events = items.items.iter().filter(|i| i.is_event).count();
-    assert_eq!(events, p.ordinal, "{}: item and event counts differ", path.display());
+    assert_eq!(events, p.events, "{}: item and event counts differ", path.display());
     (case, format!("Case {{ name: {}, items: {m}::ITEMS, events: {}, providers: {m}::PROVIDERS, run: {m}::run }}", rust_str(&items.case), events, m = module))
 }
 
@@ -1171,11 +708,8 @@ fn main() {
     let events_dir = PathBuf::from(env::var("EHCONF_EVENTS_DIR").expect("EHCONF_EVENTS_DIR: the folder of the case descriptions (impl/rust-macro/build sets it)"));
     let types_txt = PathBuf::from(env::var("EHCONF_TYPES_TXT").expect("EHCONF_TYPES_TXT: impl/events/types.txt (impl/rust-macro/build sets it)"));
     let ptr: usize = env::var("CARGO_CFG_TARGET_POINTER_WIDTH").ok().and_then(|w| w.parse().ok()).unwrap_or(64) / 8;
-    println!("cargo:rerun-if-env-changed=EHCONF_EVENTS_DIR");
-    println!("cargo:rerun-if-env-changed=EHCONF_TYPES_TXT");
-    println!("cargo:rerun-if-changed={}", events_dir.display());
-    println!("cargo:rerun-if-changed={}", types_txt.display());
-    let types = read_types(&types_txt, ptr);
+    let types_text = fs::read_to_string(&types_txt).unwrap_or_else(|e| fail(&types_txt, 0, &e.to_string()));
+    let types = read_types(&types_text, ptr).unwrap_or_else(|why| fail(&types_txt, 0, &why));
     let mut files: Vec<PathBuf> = fs::read_dir(&events_dir)
         .unwrap_or_else(|e| fail(&events_dir, 0, &e.to_string()))
         .filter_map(|d| d.ok().map(|d| d.path()))
@@ -1185,8 +719,17 @@ fn main() {
     let mut out = String::from("// Generated by impl/rust-macro/build.rs from the case descriptions: do not edit.\n\n");
     let mut cases = Vec::new();
     for f in &files {
-        println!("cargo:rerun-if-changed={}", f.display());
         cases.push(generate_case(f, &types, &mut out).1);
+    }
+    // What cargo reruns this for, said once all is generated: a description it cannot take
+    // is then the one line on stderr and nothing on stdout (cargo reruns a build script that
+    // failed anyway).
+    println!("cargo:rerun-if-env-changed=EHCONF_EVENTS_DIR");
+    println!("cargo:rerun-if-env-changed=EHCONF_TYPES_TXT");
+    println!("cargo:rerun-if-changed={}", events_dir.display());
+    println!("cargo:rerun-if-changed={}", types_txt.display());
+    for f in &files {
+        println!("cargo:rerun-if-changed={}", f.display());
     }
     let _ = writeln!(out, "pub static CASES: &[Case] = &[\n    {}\n];", cases.join(",\n    "));
     let dest = PathBuf::from(env::var("OUT_DIR").unwrap()).join("cases.rs");

@@ -7,7 +7,8 @@
 // The cases are compiled in: build.rs (the generator) wrote one module per
 // impl/events/<case>.events with the providers, the events and the steps. At run time this
 // reads the description it is given, finds the compiled-in case its `case` line names, and
-// compares the two item by item (src/desc.rs: each event block and each statement hashed):
+// compares the two item by item (impl/rust-common/desc.rs, items(): each event block and
+// each statement hashed):
 // the events the given file leaves out (harness/run_impl.py leaves out those a profile
 // lacks) are not written, and the file's events are numbered as the file has them. A
 // description that differs otherwise from the compiled-in one is refused:
@@ -37,7 +38,13 @@ use std::process;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Barrier, Mutex};
 
+// The description parser both Rust emitters share; the emitter uses its items() only.
+#[path = "../../rust-common/desc.rs"]
 mod desc;
+// Errno names and caught panics, worded as rust-dynamic words them.
+#[path = "../../rust-common/report.rs"]
+mod report;
+use report::{errno_name, install_panic_hook, take_panic};
 
 /// A compiled-in case.
 pub struct Case {
@@ -63,63 +70,6 @@ pub struct Runner {
     skipped: AtomicUsize,
     failed: AtomicUsize,
     step_failed: AtomicBool,
-}
-
-fn errno_name(e: i32) -> String {
-    let name = match e {
-        libc::EPERM => "EPERM",
-        libc::ENOENT => "ENOENT",
-        libc::EBADF => "EBADF",
-        libc::E2BIG => "E2BIG",
-        libc::ENOMEM => "ENOMEM",
-        libc::EACCES => "EACCES",
-        libc::EFAULT => "EFAULT",
-        libc::EBUSY => "EBUSY",
-        libc::EEXIST => "EEXIST",
-        libc::EINVAL => "EINVAL",
-        libc::ENOSPC => "ENOSPC",
-        libc::ERANGE => "ERANGE",
-        libc::EMSGSIZE => "EMSGSIZE",
-        libc::EALREADY => "EALREADY",
-        _ => return format!("errno {}", e),
-    };
-    format!("{} ({})", name, e)
-}
-
-thread_local! {
-    static LAST_PANIC: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
-}
-
-/// A path inside the checkout, from the crate folder on (tracepoint/src/native.rs).
-fn short_path(p: &str) -> &str {
-    match p.rfind("/src/") {
-        Some(i) => match p[..i].rfind('/') {
-            Some(j) => &p[j + 1..],
-            None => p,
-        },
-        None => p,
-    }
-}
-
-fn install_panic_hook() {
-    panic::set_hook(Box::new(|info| {
-        let p = info.payload();
-        let msg = if let Some(s) = p.downcast_ref::<&str>() {
-            s.to_string()
-        } else if let Some(s) = p.downcast_ref::<String>() {
-            s.clone()
-        } else {
-            "(no message)".to_string()
-        };
-        let at = info.location().map(|l| format!(" at {}:{}", short_path(l.file()), l.line())).unwrap_or_default();
-        let text = format!("{}{}", msg.replace('\n', " "), at);
-        eprintln!("emit: panic: {}", text);
-        LAST_PANIC.with(|l| *l.borrow_mut() = text);
-    }));
-}
-
-fn take_panic() -> String {
-    LAST_PANIC.with(|l| std::mem::take(&mut *l.borrow_mut()))
 }
 
 fn say(line: &str) {
@@ -361,22 +311,7 @@ fn main() {
         return;
     }
     let path = &args[1];
-    let bytes = match fs::read(path) {
-        Ok(b) => b,
-        Err(e) => {
-            eprintln!("{}: {}", path, e);
-            process::exit(2);
-        }
-    };
-    let text = match String::from_utf8(bytes) {
-        Ok(t) => t,
-        Err(e) => {
-            let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
-            let line = 1 + valid.iter().filter(|&&c| c == b'\n').count();
-            eprintln!("{}:{}: the description is not ASCII (names are %XX-escaped)", path, line);
-            process::exit(2);
-        }
-    };
+    let text = desc::read_or_exit(path);
     let given = match desc::items(&text) {
         Ok(g) => g,
         Err((line, why)) => {

@@ -1,0 +1,462 @@
+# SPDX-License-Identifier: GPL-2.0
+"""What the tests of the implementations under test (impl/<name>/, one row each of
+impl/implementations.txt) share, so that each piece is written once:
+
+  checkout(impl)         the caller's checkout (IMPL_SRC_<checkout>), or one skip line
+  judged(impl, ...)      the emitter built once per session and every case judged by
+                         harness/run_impl.run_impl, the one judge (make check-impl's);
+                         its entries are then read, never compared again here
+  golden_failures / declared_not_shown / unaccounted
+                         what the generic test (test_impl_emitters.py) asserts on them
+  emit / emit_text       one description through an emitter under the stand-in, for the
+                         tests of one implementation's own edges
+  DescriptionParser, PARSERS
+                         where each implementation parses a description (its emitter or
+                         its generator) and where its `file:line` differs from MALFORMED's
+  lacked_events, skipped_when_given_all, type_table_problems, cited_line_problems
+                         the checks several implementation files make with their own data
+
+Not a test file (pytest collects test_*.py only): the tests import it by name, as their
+folder is on sys.path under pytest's default import mode.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Callable, Dict, List, Optional, Set, Tuple
+
+import pytest
+
+from cases import decode, golden_problem
+from common import REPO_ROOT, display_path, safe_id
+from impls import (Impl, description_path, parse_emitter_output, read_description,
+                   read_profile, read_registry)
+from run_impl import run_impl
+from runner import Run, run
+
+BUILD_TIMEOUT = 900.0  # cmake or cargo from scratch on 2 busy cores: a few minutes at most
+TIMEOUT = 120.0  # one case's emitter, generator or decoder; each takes about a second
+EVENTS_DIR = os.path.join(REPO_ROOT, "impl", "events")
+TYPES_TXT = os.path.join(EVENTS_DIR, "types.txt")
+MAKE_HINT = "make -j2 VARIANT=gcc all"
+
+
+# ---- the registry and the caller's checkouts ----------------------------------------------
+
+def with_build_script() -> List[Impl]:
+    """The rows built against a checkout (the reference, ehconf, is built by make)."""
+    return [i for i in read_registry() if i.checkout != "-"]
+
+
+def by_name(name: str) -> Impl:
+    rows = [i for i in read_registry() if i.name == name]
+    assert rows, f"impl/implementations.txt has no {name} row"
+    return rows[0]
+
+
+def build_script(impl: Impl) -> str:
+    return os.path.join(impl.folder, "build")
+
+
+def checkout(impl: Impl) -> str:
+    src = os.environ.get(impl.variable, "")
+    if not src:
+        pytest.skip(f"{impl.variable} is not set: no checkout of {impl.upstream} to build "
+                    f"impl/{impl.name}'s emitter against ({impl.variable}=<path> to run these)")
+    return src
+
+
+def ehconf_build(pytestconfig) -> str:
+    """The build folder of ehconf's own programs (the stand-in, ehdecode, ehdescribe)."""
+    b = pytestconfig.getoption("--ehconf-build", default=None) or "build/gcc"
+    return b if os.path.isabs(b) else os.path.join(REPO_ROOT, b)
+
+
+def need(path: str, what: str, hint: str = MAKE_HINT) -> str:
+    if not os.path.exists(path):
+        pytest.skip(f"{what} {display_path(path)} is not there ({hint})")
+    return path
+
+
+def standin_of(build: str) -> str:
+    return need(os.path.join(build, "impl", "libuser_events_standin.so"), "the stand-in")
+
+
+def tool_of(build: str, name: str) -> str:
+    return need(os.path.join(build, "bin", name), name)
+
+
+# ---- one build and one judgement per implementation and session ---------------------------
+
+@dataclass
+class Judged:
+    impl: Impl
+    src: str  # the checkout, absolute
+    build: str  # ehconf's build folder
+    folder: str  # <results>/impl-<name>/, as run_impl wrote it
+    build_out: str  # the OUTDIR the build script was given
+    emitter: str
+    entries: List[dict]
+    counts: Dict[str, dict]
+
+    @property
+    def standin(self) -> str:
+        return standin_of(self.build)
+
+    @property
+    def ehdecode(self) -> str:
+        return tool_of(self.build, "ehdecode")
+
+
+# name -> Judged, or the one-line reason the build failed (each failed test repeats it
+# rather than building again)
+_SESSION: Dict[str, object] = {}
+
+
+def _emitter_path(folder: str) -> str:
+    """The path the build script printed last: run_impl keeps the build's stdout in
+    build.log before the stderr marker, and runs the emitter from that path itself."""
+    with open(os.path.join(folder, "build.log"), encoding="utf-8", errors="replace") as f:
+        stdout = f.read().split("\n--- stderr ---\n", 1)[0]
+    lines = stdout.strip().splitlines()
+    return lines[-1] if lines else ""
+
+
+def judged(impl: Impl, pytestconfig, tmp_path_factory) -> Judged:
+    """Build impl's emitter against its checkout and judge every case, through
+    harness/run_impl.run_impl (the build included): once per session."""
+    src = checkout(impl)
+    build = ehconf_build(pytestconfig)
+    standin_of(build)
+    tool_of(build, "ehdecode")
+    if impl.name not in _SESSION:
+        results = str(tmp_path_factory.mktemp("impl-results"))
+        folder, entries, extra = run_impl(impl.name, build, results, TIMEOUT)
+        first = entries[0] if entries else {"status": "fail", "message": "no entries"}
+        if first.get("status") != "pass":
+            _SESSION[impl.name] = f"impl/{impl.name}/build: {first.get('message', '')}"
+        else:
+            emitter = _emitter_path(folder)
+            print(f"\n{impl.name}: {first.get('message', '')}")
+            _SESSION[impl.name] = Judged(impl, os.path.abspath(src), build, folder,
+                                         os.path.join(folder, "build"), emitter, entries,
+                                         extra.get("counts", {}))
+    got = _SESSION[impl.name]
+    if isinstance(got, str):
+        pytest.fail(got, pytrace=False)
+    return got
+
+
+def golden_failures(j: Judged) -> List[str]:
+    """The fail entries, and the golden entries the results plugin's judge
+    (cases.golden_problem) would fail: what `make check-impl` would report as failed."""
+    problems = []
+    for e in j.entries:
+        if e.get("kind") == "golden":
+            why = e.get("problem") or golden_problem(
+                _read(os.path.join(j.folder, e["decoded"])), e["golden"], e["case"],
+                e["transport"], display_path(os.path.join(j.folder, e["decoded"])))
+            if why:
+                problems.append(f"{e['id']}: {why}")
+        elif e.get("status") == "fail":
+            problems.append(f"{e['id']}: {e.get('message', '')}")
+    return problems
+
+
+def _read(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8", errors="surrogateescape") as f:
+            return f.read()
+    except OSError as err:
+        return f"(cannot read {path}: {err.strerror})"
+
+
+def declared_entries(j: Judged) -> Dict[Tuple[str, int], dict]:
+    """(case, ordinal) -> the entry run_impl made for each `differs` line of the profile
+    (missing when it made none)."""
+    by_id = {e["id"]: e for e in j.entries}
+    out = {}
+    for case, ordinal in read_profile(j.impl).differs:
+        e = by_id.get(safe_id(f"impl/{j.impl.name}/{case}/{ordinal}"))
+        if e:
+            out[(case, ordinal)] = e
+    return out
+
+
+def declared_not_shown(j: Judged) -> List[str]:
+    shown = declared_entries(j)
+    problems = []
+    for key in sorted(read_profile(j.impl).differs):
+        e = shown.get(key)
+        if not e or e.get("status") != "xfail":
+            problems.append(f"{key[0]} event {key[1]}: declared in impl/{j.impl.name}/"
+                            f"profile.txt, shown as {e.get('status') if e else 'nothing'}: "
+                            f"{(e or {}).get('message', '')}")
+    return problems
+
+
+def unaccounted(j: Judged) -> List[str]:
+    """Cases whose golden events are not all reproduced, left out or declared."""
+    problems = []
+    golden = sorted(f[:-5] for f in os.listdir(os.path.join(REPO_ROOT, "golden"))
+                    if f.endswith(".json"))
+    for case in golden:
+        c = j.counts.get(case)
+        if c is None:
+            problems.append(f"{case}: not judged")
+            continue
+        left_out = sum(c["skipped"].values())
+        total = c["reproduced"] + left_out + len(c["declared"])
+        if total != c["events"] or c["failed"]:
+            problems.append(f"{case}: {c['reproduced']} reproduced + {left_out} left out + "
+                            f"{len(c['declared'])} declared of {c['events']} golden events"
+                            + (f"; failed: {c['failed'][:3]}" if c["failed"] else ""))
+    return problems
+
+
+def table(j: Judged) -> str:
+    lines = [f"{j.impl.name} ({j.impl.drives}) per case: reproduced / left out / declared"]
+    for case, c in sorted(j.counts.items()):
+        lines.append(f"  {case}: {c['reproduced']} reproduced, {sum(c['skipped'].values())} "
+                     f"left out, {len(c['declared'])} declared, of {c['events']}")
+    return "\n".join(lines)
+
+
+# ---- one description through an emitter ---------------------------------------------------
+
+def standin_env(standin: str, dat: str) -> Dict[str, Optional[str]]:
+    """Under the stand-in, and never ehconf's own capture backend (which would take the
+    events of an ehconf library in the process before user_events sees them)."""
+    return {"LD_PRELOAD": standin, "EHCONF_STANDIN_CAPTURE": dat, "EHCONF_CAPTURE": None,
+            "EHCONF_CAPTURE_TL": None}
+
+
+def emit(j: Judged, arg: str, dat: str) -> Run:
+    """`emit <arg>` (a description, or an emitter's own option) under the stand-in,
+    capturing into dat afresh."""
+    if os.path.exists(dat):
+        os.unlink(dat)
+    return run([j.emitter, str(arg)], TIMEOUT, env=standin_env(j.standin, dat),
+               merge_stderr=False)
+
+
+def emit_text(j: Judged, tmp_path, text: str) -> Tuple[Dict[int, Tuple[str, str]],
+                                                       List[dict], Run]:
+    """A description written by a test: (the per-event lines, the decoded events, the
+    run). The emitter must finish (exit 0 or 1) and what it wrote must decode."""
+    path, dat = tmp_path / "t.events", str(tmp_path / "t.dat")
+    path.write_text(text)
+    r = emit(j, str(path), dat)
+    assert r.returncode in (0, 1) and not r.timed_out, f"{r.how()}\n{r.output}\n{r.stderr}"
+    d = decode(j.ehdecode, dat, TIMEOUT) if os.path.exists(dat) else None
+    assert d is None or d.ok, d.problem
+    events = [json.loads(ln) for ln in (d.text if d else "").split("\n") if ln.strip()]
+    return parse_emitter_output(r.output), events, r
+
+
+def struct_text(name: str, members: int, indent: str = "  ") -> str:
+    """A `struct` block of u8 members f0, f1, ...: the edges of struct sizes."""
+    return (f"{indent}struct {name}\n"
+            + "".join(f"{indent}  u8 f{i} {i % 256:02x}\n" for i in range(members))
+            + f"{indent}end\n")
+
+
+# ---- what the profile leaves out, and what the emitter says about it ----------------------
+
+def lacked_events(impl: Impl) -> Dict[Tuple[str, int], Set[str]]:
+    """(case, ordinal) -> the lacked features it needs, for every golden event run_impl
+    leaves out of impl's run."""
+    lacks = set(read_profile(impl).lacks)
+    out = {}
+    for name in sorted(os.listdir(EVENTS_DIR)):
+        if name.endswith(".events"):
+            case = name[:-len(".events")]
+            for o, (_, _, needs) in enumerate(read_description(description_path(case)).events,
+                                              1):
+                if needs & lacks:
+                    out[(case, o)] = needs & lacks
+    return out
+
+
+def skipped_when_given_all(j: Judged, tmp_path) -> Dict[Tuple[str, int], str]:
+    """(case, ordinal) -> reason, for the events the emitter itself skips when handed every
+    whole description (run_impl never hands it the lacked ones)."""
+    out = {}
+    cases = [n[:-len(".events")] for n in os.listdir(EVENTS_DIR) if n.endswith(".events")]
+    for case in sorted(cases):
+        r = emit(j, description_path(case), str(tmp_path / f"{case}.dat"))
+        assert r.returncode in (0, 1), f"{case}: {r.how()}\n{r.stderr[-2000:]}"
+        out.update({(case, o): why for o, (state, why) in parse_emitter_output(r.output).items()
+                    if state == "skipped"})
+    return out
+
+
+Texts = Tuple[str, ...]
+
+
+def lacked_skip_problems(j: Judged, tmp_path, reasons: Dict[str, Texts],
+                         extra: Optional[Dict[Tuple[str, int], Texts]] = None) -> List[str]:
+    """The emitter, given every event, skips exactly the events the profile lacks (plus
+    `extra`, (case, ordinal) -> texts), its reason beginning with the first text `reasons`
+    gives the feature and holding the others: so that the features the profile lacks are
+    what the emitter finds it cannot express, for the reason the profile gives."""
+    lacked = lacked_events(j.impl)
+    want = {k: reasons[sorted(f)[0]] for k, f in lacked.items()}
+    want.update(extra or {})
+    seen = skipped_when_given_all(j, tmp_path)
+    problems = [f"{k[0]} event {k[1]} skipped, not lacked: {why}" for k, why in sorted(seen.items())
+                if k not in want]
+    problems += [f"{k[0]} event {k[1]} lacked, not skipped" for k in sorted(set(want) - set(seen))]
+    problems += [f"{k[0]} event {k[1]}: expected {want[k]!r} in: {why}"
+                 for k, why in sorted(seen.items()) if k in want
+                 and not (why.startswith(want[k][0]) and all(t in why for t in want[k]))]
+    return problems
+
+
+# ---- the emitter's type table and the checkout's cited lines ------------------------------
+
+def _wire_numbers() -> Dict[str, int]:
+    """name -> number of the encodings and formats of Documentation/eventheader-wire.md."""
+    with open(os.path.join(REPO_ROOT, "Documentation", "eventheader-wire.md"),
+              encoding="utf-8") as f:
+        wire = f.read()
+    numbers = {}
+    for section in ("### Encodings", "### Formats"):
+        part = wire[wire.index(section):]
+        part = part[:part.find("\n#", 1)]
+        numbers.update({m.group(2): int(m.group(1))
+                        for m in re.finditer(r"^\| (\d+) \| (\w+) \|", part, re.M)})
+    return numbers
+
+
+def type_table_problems(emitter: str) -> List[str]:
+    """`emit --types` gives every name of impl/events/types.txt the encoding and format
+    the wire document numbers (x86_64: value_ptr is value64), and no other name."""
+    need(TYPES_TXT, "the type table", "Documentation/case-descriptions.md")
+    numbers = _wire_numbers()
+    numbers["value_ptr"] = numbers["value64"]
+    want = {}
+    with open(TYPES_TXT, encoding="utf-8") as f:
+        for line in f:
+            w = line.split()
+            if w and not w[0].startswith("#"):
+                want[w[0]] = (numbers[w[1]], numbers[w[2]])
+    r = run([emitter, "--types"], TIMEOUT, merge_stderr=False)
+    assert r.returncode == 0, r.how()
+    have = {w[0]: (int(w[1], 16), int(w[2], 16))
+            for w in (ln.split() for ln in r.output.splitlines()) if w}
+    problems = [f"{n}: types.txt {want[n]}, emitter {have[n]}"
+                for n in sorted(set(want) & set(have)) if want[n] != have[n]]
+    problems += [f"{n}: in types.txt, not in the emitter" for n in sorted(set(want) - set(have))]
+    problems += [f"{n}: in the emitter, not in types.txt" for n in sorted(set(have) - set(want))]
+    if len(want) <= 50:
+        problems.append(f"types.txt has only {len(want)} names")
+    return problems
+
+
+def cited_line_problems(src: str, cited: List[Tuple[str, str]]) -> List[str]:
+    """Each (file:line, text) holds that text in the checkout: a newer snapshot that moves
+    or changes a line a reason cites fails here first."""
+    problems = []
+    for where, text in cited:
+        path, line = where.rsplit(":", 1)
+        with open(os.path.join(src, path), encoding="utf-8") as f:
+            lines = f.read().split("\n")
+        got = lines[int(line) - 1] if int(line) <= len(lines) else ""
+        if text not in got:
+            problems.append(f"{where}: expected {text!r}, found {got.strip()!r}")
+    return problems
+
+
+# ---- descriptions no parser may take ------------------------------------------------------
+
+# what -> (text, the line of the `file:line: reason` most parsers give). Where a parser
+# reads further before it knows (an event without `end` found at the end of the file), its
+# own line is in its PARSERS row.
+MALFORMED: Dict[str, Tuple[str, int]] = {
+    "no case line": ("provider P\n", 1),
+    "unknown statement": ("case c\nprovider P\nregister\nfrobnicate\n", 4),
+    "event without end": ("case c\nprovider P\nregister\nevent E level=1 keyword=0x1\n u8 a 01\n",
+                          5),
+    "odd hex": ("case c\nprovider P\nregister\nevent E level=1 keyword=0x1\n u8 a 012\nend\n", 5),
+    "wrong size": ("case c\nprovider P\nregister\nevent E level=1 keyword=0x1\n u32 a 01\nend\n",
+                   5),
+    "unknown type": ("case c\nprovider P\nregister\nevent E level=1 keyword=0x1\n u7 a 01\nend\n",
+                     5),
+    "bad escape": ("case c\nprovider P%4\nregister\n", 2),
+    "level too big": ("case c\nprovider P\nregister\nevent E level=256 keyword=0x1\nend\n", 4),
+    "no keyword": ("case c\nprovider P\nregister\nevent E level=1\nend\n", 4),
+    "end without block": ("case c\nprovider P\nend\n", 3),
+    "element count": ("case c\nprovider P\nregister\nevent E level=1 keyword=0x1\n"
+                      " struct_slice s 2\n  element\n   u8 a 01\n  end\n end\nend\n", 9),
+    "event before provider": ("case c\nevent E level=1 keyword=0x1\nend\n", 2),
+    "register before provider": ("case c\nregister\n", 2),
+    "NUL in a name": ("case c\nprovider P\nregister\nevent E%00 level=1 keyword=0x1\nend\n", 4),
+    "parent outside fork": ("case c\nprovider P\nthreads\nthread\nparent\n", 5),
+    "0 unit in a cstr16": ("case c\nprovider P\nregister\nevent E level=1 keyword=0x1\n"
+                           " cstr16 s 41000000\nend\n", 5),
+    "array of strings": ("case c\nprovider P\nregister\nevent E level=1 keyword=0x1\n"
+                         " str8_slice s 41,42\nend\n", 5),
+    "deep nesting": ("case c\nprovider P\nregister\nevent E level=1 keyword=0x1\n"
+                     + " struct s\n" * 100000, 1029),
+}
+
+
+@dataclass(frozen=True)
+class DescriptionParser:
+    """Where an implementation parses a case description: its emitter at run time, or its
+    generator at build time (macro APIs). `argv(j, description, scratch)`; a refusal is
+    `file:line: reason`, one line on stderr, exit 2, nothing on stdout or captured.
+    The description is written to `place(scratch)`."""
+    argv: Callable[[Judged, str, str], List[str]]
+    env: Callable[[Judged, str], Dict[str, Optional[str]]] = lambda j, scratch: {}
+    place: Callable[[str], str] = lambda scratch: os.path.join(scratch, "bad.events")
+    lines: Dict[str, int] = field(default_factory=dict)  # where its line differs
+    # what it gets wrong today, and how: an xfail that fails once it is fixed
+    known: Dict[str, str] = field(default_factory=dict)
+
+
+def _the_emitter(j: Judged, path: str, scratch: str) -> List[str]:
+    return [j.emitter, path]
+
+
+def _lttp_c_gen(j: Judged, path: str, scratch: str) -> List[str]:
+    header = "libeventheader-tracepoint/include/eventheader/TraceLoggingProvider.h"
+    return [os.path.join(j.build_out, "gen"), TYPES_TXT, os.path.join(j.src, header), path,
+            scratch]
+
+
+def _rust_macro_gen(j: Judged, path: str, scratch: str) -> List[str]:
+    """The generator: cargo's compiled build script (build.rs), run as cargo runs it on
+    a folder holding the one description (its EHCONF_EVENTS_DIR)."""
+    folder = os.path.join(j.build_out, "target", "release", "build")
+    found = sorted(os.path.join(folder, d, "build-script-build") for d in os.listdir(folder)
+                   if d.startswith("ehconf-emit-rust-macro-")
+                   and os.path.exists(os.path.join(folder, d, "build-script-build")))
+    assert found, f"no build-script-build under {folder}"
+    return [found[0]]
+
+
+def _rust_macro_gen_env(j: Judged, scratch: str) -> Dict[str, Optional[str]]:
+    return {"EHCONF_EVENTS_DIR": os.path.join(scratch, "events"), "EHCONF_TYPES_TXT": TYPES_TXT,
+            "OUT_DIR": scratch, "CARGO_CFG_TARGET_POINTER_WIDTH": "64"}
+
+
+PARSERS: Dict[str, DescriptionParser] = {
+    # EventHeaderDynamic.h's emitter: reads line by line and stops at the first bad one.
+    "lttp-cpp": DescriptionParser(_the_emitter, lines={
+        "event without end": 4, "element count": 5, "deep nesting": 203}, known={
+        "array of strings": "impl/lttp-cpp/emit.cpp takes str8_slice (exit 1: it tries to "
+                            "write it) where the format has no syntax for it"}),
+    "rust-dynamic": DescriptionParser(_the_emitter),
+    # impl/lttp-c/gen reads the whole block before it says which has no `end`.
+    "lttp-c": DescriptionParser(_lttp_c_gen, lines={"event without end": 4, "element count": 5},
+                                known={"deep nesting": "impl/lttp-c/gen recurses once per "
+                                                       "struct and dies of SIGSEGV"}),
+    "rust-macro": DescriptionParser(_rust_macro_gen, _rust_macro_gen_env,
+                                    place=lambda scratch: os.path.join(scratch, "events",
+                                                                       "bad.events")),
+}
