@@ -283,41 +283,6 @@ static void collect_item(void *ctx, struct lttpc_item const *item)
     it->p[it->n++] = *item;
 }
 
-static char *read_file(char const *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "%s: %s\n", path, strerror(errno));
-        exit(2);
-    }
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
-    for (;;) {
-        if (n + 65536 > cap) {
-            cap = (n + 65536) * 2;
-            char *b = realloc(buf, cap);
-            if (!b) {
-                fprintf(stderr, "%s: out of memory\n", path);
-                exit(2);
-            }
-            buf = b;
-        }
-        size_t got = fread(buf + n, 1, cap - n - 1, f);
-        n += got;
-        if (!got)
-            break;
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        fprintf(stderr, "%s: read error\n", path);
-        exit(2);
-    }
-    buf[n] = '\0';
-    *len = n;
-    return buf;
-}
-
 /* The `case` statement: the first statement of the file. */
 static struct lttpc_case const *find_case(char const *path, char const *text, size_t len)
 {
@@ -418,7 +383,7 @@ int main(int argc, char **argv)
         return 2;
     }
     size_t len;
-    char *text = read_file(argv[1], &len);
+    char *text = lttpc_read_file(argv[1], &len);
     g_case = find_case(argv[1], text, len);
     match(argv[1], text, len);
     free(text);

@@ -144,36 +144,6 @@ static void sb_cstr(struct sb *s, char const *text)
     sb_literal(s, (unsigned char const *)text, strlen(text));
 }
 
-static char *read_file(char const *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "%s: %s\n", path, strerror(errno));
-        exit(2);
-    }
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
-    for (;;) {
-        if (n + 65536 > cap) {
-            cap = (n + 65536) * 2;
-            buf = xrealloc(buf, cap);
-        }
-        size_t got = fread(buf + n, 1, cap - n - 1, f);
-        n += got;
-        if (got == 0)
-            break;
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        fprintf(stderr, "%s: read error\n", path);
-        exit(2);
-    }
-    buf[n] = '\0';
-    *len = n;
-    return buf;
-}
-
 /* ---- the header's lines, for the reasons ---------------------------------------------------- */
 
 static char *g_header;
@@ -288,7 +258,7 @@ static size_t g_ntypes;
 static void load_types(char const *path)
 {
     size_t len;
-    char *text = read_file(path, &len);
+    char *text = lttpc_read_file(path, &len);
     char const *saved = g_path;
     g_path = path;
     int line = 0;
@@ -1359,10 +1329,10 @@ static int close_out(FILE *f, char const *path)
 static int gen_case(char const *types, char const *header, char const *path, char const *outdir)
 {
     load_types(types);
-    g_header = read_file(header, &g_header_len);
+    g_header = lttpc_read_file(header, &g_header_len);
     g_path = path;
     size_t len;
-    char *text = read_file(path, &len);
+    char *text = lttpc_read_file(path, &len);
     char *copy = xrealloc(NULL, len + 1);
     memcpy(copy, text, len + 1);
     split_lines(copy, len);
@@ -1489,7 +1459,7 @@ static int gen_table(int n, char **paths)
     for (int i = 0; i < n; i++) {
         size_t len;
         g_path = paths[i];
-        char *text = read_file(paths[i], &len);
+        char *text = lttpc_read_file(paths[i], &len);
         g_nlines = g_next = 0;
         split_lines(text, len);
         if (!next_statement() || strcmp(g_words[0], "case") != 0 || g_nwords != 2)

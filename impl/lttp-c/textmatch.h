@@ -15,8 +15,11 @@
 #ifndef LTTPC_TEXTMATCH_H
 #define LTTPC_TEXTMATCH_H
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define LTTPC_FNV_OFFSET UINT64_C(0xcbf29ce484222325)
@@ -116,6 +119,43 @@ static inline int lttpc_items(char const *text, size_t len,
         pos = end + 1;
     }
     return depth ? cur.line : 0;
+}
+
+/* The whole of a file, NUL-terminated, for the generator and the emitter alike; a file
+ * that cannot be read is one line on stderr and exit 2 (a usage error for both). */
+static inline char *lttpc_read_file(char const *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "%s: %s\n", path, strerror(errno));
+        exit(2);
+    }
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+    for (;;) {
+        if (n + 65536 > cap) {
+            cap = (n + 65536) * 2;
+            char *b = realloc(buf, cap);
+            if (!b) {
+                fprintf(stderr, "%s: out of memory\n", path);
+                exit(2);
+            }
+            buf = b;
+        }
+        size_t got = fread(buf + n, 1, cap - n - 1, f);
+        n += got;
+        if (!got)
+            break;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        fprintf(stderr, "%s: read error\n", path);
+        exit(2);
+    }
+    buf[n] = '\0';
+    *len = n;
+    return buf;
 }
 
 #endif
