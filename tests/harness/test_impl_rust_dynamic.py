@@ -25,7 +25,8 @@ from impls import read_profile
 
 NAME = "rust-dynamic"
 # Lines of the checkout cited below: (file:line, text on that line). The numbers are those
-# of the snapshot in ../shared/impls (commit bb466c10, 2025-12-03).
+# of microsoft/LinuxTracepoints-Rust at bb466c10 (2025-12-03), checked in the checkout
+# IMPL_SRC_RUST names.
 ERANGE = ("eventheader_dynamic/src/builder.rs:240", "65535 - (52 + 16)")
 CARRAY = ("eventheader_dynamic/src/builder.rs:870", "FieldEncoding::VArrayFlag")
 RESET_STR = ("eventheader_dynamic/src/builder.rs:194", "pub fn reset(&mut self, name: &str")

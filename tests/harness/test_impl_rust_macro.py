@@ -34,7 +34,8 @@ from transports import REFERENCE
 
 NAME = "rust-macro"
 # Lines of the checkout cited below: (file:line, text on that line). The numbers are those
-# of the snapshot in ../shared/impls (the checkout rust-dynamic cites; it has no .git here).
+# of microsoft/LinuxTracepoints-Rust at bb466c10 (2025-12-03), as rust-dynamic's, checked in
+# the checkout IMPL_SRC_RUST names.
 CARRAY = ("eventheader_macros/src/event_generator.rs:407", "FieldEncoding::VArrayFlag")
 LITERAL = ("eventheader_macros/src/parser.rs:112", "let lit_str = literal.to_string();")
 FIELDS_254 = ("eventheader_macros/src/event_info.rs:353", "logical_fields_added == 254")
