@@ -26,7 +26,7 @@ from typing import Dict, List, Tuple
 from cases import decode
 from common import REPO_ROOT, display_path, safe_id
 from golden import compare
-from impls import (Impl, description_path, parse_emitter_output, read_description,
+from impls import (Impl, Profile, description_path, parse_emitter_output, read_description,
                    read_profile, read_registry, without_events)
 from results import check_entry, golden_entry, write_text
 from runner import run
@@ -83,8 +83,8 @@ def _golden_parts(case: str) -> Tuple[List[str], List[str]]:
     return directives, [ln for ln in lines if not ln.startswith(DIRECTIVE)]
 
 
-def _one_case(impl: Impl, emitter: str, standin: str, ehdecode: str, case: str, out: str,
-              timeout: float, counts: Dict[str, dict]) -> List[dict]:
+def _one_case(impl: Impl, profile: Profile, emitter: str, standin: str, ehdecode: str, case: str,
+              out: str, timeout: float, counts: Dict[str, dict]) -> List[dict]:
     base = safe_id(f"impl/{impl.name}/{case}")
     desc = read_description(description_path(case))
     directives, golden = _golden_parts(case)
@@ -95,7 +95,6 @@ def _one_case(impl: Impl, emitter: str, standin: str, ehdecode: str, case: str, 
                                            f"events, golden/{case}.json {len(golden)}")
         c["failed"].append(why)
         return [check_entry(base, "fail", f"{impl.name}: {why}")]
-    profile = read_profile(impl)
     lacked = {}
     for ordinal, (_, _, needs) in enumerate(desc.events, 1):
         missing = sorted(needs & set(profile.lacks))
@@ -128,6 +127,7 @@ def _one_case(impl: Impl, emitter: str, standin: str, ehdecode: str, case: str, 
     # The emitter numbers the events of the file it read: map back to the description's.
     status = {kept[k - 1]: v for k, v in said.items()}
     written = [o for o in kept if status[o][0] == "written"]
+    position = {o: k for k, o in enumerate(written)}  # ordinal -> its decoded event
     d = decode(ehdecode, dat, timeout) if written else None
     decoded = [ln for ln in (d.text if d else "").split("\n") if ln.strip()]
     aligned = d is not None and d.ok and len(decoded) == len(written)
@@ -139,7 +139,7 @@ def _one_case(impl: Impl, emitter: str, standin: str, ehdecode: str, case: str, 
         if declared:
             got = ""
             if state == "written" and aligned and not unordered:
-                got = decoded[written.index(o)]
+                got = decoded[position[o]]
                 res = compare("\n".join(directives + [golden[o - 1]]), got, case, REFERENCE)
                 if res.ok:
                     entries.append(check_entry(ident, "fail", f"declared difference not seen: "
@@ -157,7 +157,7 @@ def _one_case(impl: Impl, emitter: str, standin: str, ehdecode: str, case: str, 
     # The events that must match: written and not declared different.
     judged = [o for o in written if (case, o) not in profile.differs]
     if aligned and not unordered:
-        decoded = [decoded[written.index(o)] for o in judged]
+        decoded = [decoded[position[o]] for o in judged]
     expected = os.path.join(out, case + ".expected.json")
     write_text(expected, "\n".join(directives + [golden[o - 1] for o in judged]) + "\n")
     write_text(os.path.join(out, case + ".json"), "\n".join(decoded) + "\n")
@@ -191,6 +191,10 @@ def run_impl(name: str, build: str, results: str, timeout: float):
         if not os.path.exists(need):
             return out, [check_entry(f"impl/{name}", "fail", f"{display_path(need)} is not "
                                      f"built (make VARIANT={os.path.basename(build)} all)")], {}
+    try:
+        profile = read_profile(impl)
+    except ValueError as e:
+        return out, [check_entry(f"impl/{name}/profile", "fail", str(e))], {}
     emitter, entry = _build(impl, build, out)
     entries = [entry]
     counts: Dict[str, dict] = {}
@@ -202,7 +206,8 @@ def run_impl(name: str, build: str, results: str, timeout: float):
                 entries.append(check_entry(safe_id(f"impl/{name}/{case}"), "fail",
                                            f"no description impl/events/{case}.events"))
                 continue
-            entries += _one_case(impl, emitter, standin, ehdecode, case, out, timeout, counts)
+            entries += _one_case(impl, profile, emitter, standin, ehdecode, case, out, timeout,
+                                 counts)
     return out, entries, {"implementation": name, "counts": counts,
                           "checkout": os.environ.get(impl.variable, "") if impl.checkout != "-"
                           else "(this repository)"}
