@@ -24,7 +24,7 @@ only step 4. Without /sys/kernel/tracing/user_events_data nothing runs and every
 is recorded as skipped with the reason "kernel lacks CONFIG_USER_EVENTS".
 
 Results in DIR: guest-results.json (read by harness/run_vm.py and harness/report.py),
-<case>.ktap, <case>.offline.ktap, <case>.perf.data, <case>.perf.json, <case>.perf.log,
+<case>.ktap, <case>.offline.log, <case>.perf.data, <case>.perf.json, <case>.perf.log,
 <case>.ehdecode.log, selftests/<name>.ktap. Standard library only (runs under the
 guest's python3, which is the host's, read-only over 9p).
 """
@@ -80,10 +80,10 @@ def one_line(text: str, limit: int = 300) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
-def save_summary(out: str, summary: dict) -> None:
-    """guest-results.json, rewritten after every step (write + rename, so the host never
+def save_summary(out: str, summary: dict, name: str = "guest-results.json") -> None:
+    """guest-results.json (or name), rewritten after every step (write + rename, so the host never
     reads half a file): if the kernel dies, what ran before is still reported."""
-    path = os.path.join(out, "guest-results.json")
+    path = os.path.join(out, name)
     with open(path + ".tmp", "w", encoding="utf-8") as f:
         json.dump(summary, f, indent=2)
         f.write("\n")
@@ -268,15 +268,26 @@ def live(binary: str, out: str, case: str, res: dict) -> None:
 
 def capture_case(case: str, binary: str, args, res: dict, out: str, tmp: str) -> None:
     """Steps 1-6 for one case; fills res. Raises StepFailed with the reason."""
+    capture_program(case, [binary], capture_env("capture", os.path.join(tmp, case + ".dat")),
+                    lambda: live(binary, out, case, res), args.build, res, out, tmp)
+
+
+def capture_program(tag: str, argv, offline_env: dict, run_live, build: str, res: dict,
+                    out: str, tmp: str) -> None:
+    """Steps 1-6 for any program that writes EventHeader events: argv under offline_env
+    writes the capture file <tmp>/<tag>.dat (its tracepoint names), then run_live() runs
+    it on the real user_events while perf records; <tag>.perf.data and <tag>.perf.json in
+    out. Fills res; raises StepFailed with the reason."""
     steps = res["steps"]
-    bindir = os.path.join(args.build, "bin")
+    bindir = os.path.join(build, "bin")
     ehregister = os.path.join(bindir, "ehregister")
     ehdecode = os.path.join(bindir, "ehdecode")
 
     # 1. offline: learn the tracepoint names
-    dat = os.path.join(tmp, case + ".dat")
-    r = run([binary], T_CASE, env=capture_env("capture", dat),
-            stdout_path=os.path.join(out, case + ".offline.ktap"))
+    dat = os.path.join(tmp, tag + ".dat")
+    if os.path.exists(dat):
+        os.unlink(dat)
+    r = run(argv, T_CASE, env=offline_env, stdout_path=os.path.join(out, tag + ".offline.log"))
     steps["offline"] = round(r.seconds, 3)
     if r.timed_out or r.error:
         raise StepFailed(f"offline run: {r.how()}")
@@ -285,43 +296,40 @@ def capture_case(case: str, binary: str, args, res: dict, out: str, tmp: str) ->
                          f"tracepoint names are unknown")
     names = tracepoint_names(dat)
     res["tracepoints"] = names
-    log(f"{case}: {len(names)} tracepoint(s): {' '.join(names)}")
+    log(f"{tag}: {len(names)} tracepoint(s): {' '.join(names)}")
 
-    rec = Recording(case, names, ehregister, out, tmp, res)
+    rec = Recording(tag, names, ehregister, out, tmp, res)
     try:
         rec.start()  # 2. pre-register, 3. perf with events enabled and acknowledged
-
-        # 4. the case on the real user_events
-        live(binary, out, case, res)
-
+        run_live()  # 4. the program on the real user_events
         rec.stop()  # 5. perf.data is written to /tmp, then copied out
         pdata, plog_path = rec.pdata, rec.plog_path
         if not os.path.exists(pdata) or os.path.getsize(pdata) == 0:
             with open(plog_path, encoding="utf-8", errors="replace") as f:
                 raise StepFailed(f"perf wrote no {pdata} (exit {rec.perf.returncode}): "
                                  f"{one_line(f.read())}")
-        shutil.copyfile(pdata, os.path.join(out, case + ".perf.data"))
-        res["perf_data"] = case + ".perf.data"
+        shutil.copyfile(pdata, os.path.join(out, tag + ".perf.data"))
+        res["perf_data"] = tag + ".perf.data"
         res["perf_data_bytes"] = os.path.getsize(pdata)
     finally:
         rec.cleanup()
 
     # 6. decode
     t0 = time.monotonic()
-    decoded = os.path.join(out, case + ".perf.json")
+    decoded = os.path.join(out, tag + ".perf.json")
     r = run([ehdecode, "--golden", pdata], T_DECODE, merge_stderr=False)
     with open(decoded, "w", encoding="utf-8", errors="surrogateescape") as fo:
         fo.write(r.output)
-    with open(os.path.join(out, case + ".ehdecode.log"), "w", encoding="utf-8") as fe:
+    with open(os.path.join(out, tag + ".ehdecode.log"), "w", encoding="utf-8") as fe:
         fe.write(r.stderr)
     if r.error or r.timed_out:
         raise StepFailed(f"ehdecode --golden: {r.how()}")
     rc = r.returncode
     steps["decode"] = round(time.monotonic() - t0, 3)
-    res["decoded"] = case + ".perf.json"
+    res["decoded"] = tag + ".perf.json"
     res["ehdecode_exit"] = rc
     if rc != 0:
-        with open(os.path.join(out, case + ".ehdecode.log"), encoding="utf-8", errors="replace") as f:
+        with open(os.path.join(out, tag + ".ehdecode.log"), encoding="utf-8", errors="replace") as f:
             res["ehdecode_problem"] = one_line(f.read())
 
 

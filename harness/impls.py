@@ -55,11 +55,14 @@ class Profile:
     lacks: Dict[str, str] = field(default_factory=dict)  # feature -> reason
     # (case, ordinal) -> reason (with the source line it comes from)
     differs: Dict[Tuple[str, int], str] = field(default_factory=dict)
+    # contract row -> (observation, reason): Documentation/impl-contract.md
+    contract: Dict[str, Tuple[str, str]] = field(default_factory=dict)
 
 
 def read_profile(impl: Impl) -> Profile:
-    """impl/<name>/profile.txt: `lacks <feature> <reason>` and
-    `differs <case> <event ordinal> <reason>`; a missing file is an empty profile."""
+    """impl/<name>/profile.txt: `lacks <feature> <reason>`,
+    `differs <case> <event ordinal> <reason>` and `contract <row> <observation> | <reason>`;
+    a missing file is an empty profile."""
     p = Profile()
     path = os.path.join(impl.folder, "profile.txt")
     if not os.path.exists(path):
@@ -73,9 +76,14 @@ def read_profile(impl: Impl) -> Profile:
                 p.lacks[words[1]] = " ".join(words[2:]).strip()
             elif words[0] == "differs" and len(words) == 4 and words[2].isdigit():
                 p.differs[(words[1], int(words[2]))] = words[3].strip()
+            elif words[0] == "contract" and len(words) == 4 and " | " in line:
+                row, rest = line.split(None, 2)[1:]
+                seen, _, why = rest.partition(" | ")
+                p.contract[row] = (" ".join(seen.split()), why.strip())
             else:
-                raise ValueError(f"{path}:{n}: expected `lacks <feature> <reason>` or "
-                                 f"`differs <case> <ordinal> <reason>`")
+                raise ValueError(f"{path}:{n}: expected `lacks <feature> <reason>`, "
+                                 f"`differs <case> <ordinal> <reason>` or "
+                                 f"`contract <row> <observation> | <reason>`")
     return p
 
 

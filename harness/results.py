@@ -54,6 +54,8 @@ RUNNERS: Dict[str, RunnerInfo] = {r.name: r for r in (
     RunnerInfo("vm", "vm", "make check-vm", ("vm", "slow")),
     # {variant} is the implementation's name here (pytest: --ehconf-build <any>/<name>).
     RunnerInfo("impl", "impl-{variant}", "make check-impl IMPL={variant}"),
+    # The same implementations on the real kernel: one boot, one folder per implementation.
+    RunnerInfo("impl-vm", "impl-vm/{variant}", "make check-impl IMPL={variant}", ("vm", "slow")),
 )}
 
 

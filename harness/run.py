@@ -10,6 +10,8 @@ files that pytest then judges (harness/results.py describes them).
     harness/run.py impl    --impl NAME [--impl-src PATH]
                                                   the cases through another implementation,
                                                   offline (make check-impl)
+    harness/run.py impl-vm --impls "NAME..."      the same implementations on the real
+                                                  kernel, one boot (after `impl` for each)
 
 Common options: --build (EHCONF_BUILD, default build/gcc), --results (EHCONF_RESULTS,
 default <build>/../results), --timeout seconds per program (EHCONF_TIMEOUT, default 20).
@@ -37,7 +39,7 @@ def _absolute(p: str) -> str:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("runner", choices=("unit", "offline", "wine", "vm", "impl"))
+    ap.add_argument("runner", choices=("unit", "offline", "wine", "vm", "impl", "impl-vm"))
     ap.add_argument("--build", default=os.environ.get("EHCONF_BUILD", "build/gcc"))
     ap.add_argument("--results", default=os.environ.get("EHCONF_RESULTS", ""))
     ap.add_argument("--timeout", type=float, default=float(os.environ.get("EHCONF_TIMEOUT", "20")))
@@ -48,6 +50,7 @@ def main(argv=None) -> int:
     ap.add_argument("--no-crash-test", action="store_true",
                     help="vm: skip the second boot that panics the kernel on purpose")
     ap.add_argument("--impl", default="", help="impl: a name of impl/implementations.txt")
+    ap.add_argument("--impls", default="", help="impl-vm: the implementations, space separated")
     ap.add_argument("--impl-src", default="",
                     help="impl: its checkout (else $IMPL_SRC_<checkout> of its registry row)")
     args = ap.parse_args(argv)
@@ -66,6 +69,12 @@ def main(argv=None) -> int:
         from run_wine import run_wine
         mingw = os.path.abspath(_absolute(args.mingw or os.path.join(os.path.dirname(build), "mingw")))
         folder, entries = run_wine(build, mingw, results, args.timeout, REPO_ROOT)
+    elif args.runner == "impl-vm":
+        from run_impl_vm import write_all
+        n = write_all(args.impls.split(), build, results, REPO_ROOT, lambda: time.monotonic() - t0)
+        print(f"run impl-vm: {n} entries in {display_path(results)}/impl-vm/*/summary.json "
+              f"({time.monotonic() - t0:.1f} s); pytest judges them")
+        return 0
     elif args.runner == "impl":
         from run_impl import run_impl, use_checkout
         use_checkout(args.impl, args.impl_src)

@@ -28,10 +28,11 @@ from common import REPO_ROOT, display_path, safe_id
 from golden import compare
 from impls import (Impl, Profile, description_path, parse_emitter_output, read_description,
                    read_profile, read_registry, without_events)
-from results import check_entry, golden_entry, write_text
+from results import check_entry, golden_entry, runner_dir, write_text
 from runner import run
 from transports import REFERENCE
 
+PLAN = "plan.json"  # what the VM run takes from this one (harness/run_impl_vm.py)
 BUILD_TIMEOUT = 900  # cmake or cargo from scratch on 2 cores: a few minutes at most
 DIRECTIVE = '{"ehconf"'
 
@@ -66,10 +67,10 @@ def _build(impl: Impl, build: str, out: str) -> Tuple[str, dict]:
     return last, check_entry(ident, "pass", f"built in {r.seconds:.0f} s: {display_path(last)}")
 
 
-def _golden_parts(case: str) -> Tuple[List[str], List[str]]:
-    """(directives, event lines) of golden/<case>.json. Of the directives only the order
-    stays: the others declare what other transports change (perf's size limit, ETW's
-    types), never the reference transport an implementation is judged as, and they
+def golden_parts(case: str, keep=("order",)) -> Tuple[List[str], List[str]]:
+    """(directives, event lines) of golden/<case>.json. Of the directives only the keys
+    `keep` stay: offline only the order, since the others declare what other transports
+    change (perf's size limit, ETW's types), never the reference transport, and some
     name events that a left-out subset may no longer have."""
     with open(os.path.join(REPO_ROOT, "golden", case + ".json"), encoding="utf-8",
               errors="surrogateescape") as f:
@@ -77,17 +78,17 @@ def _golden_parts(case: str) -> Tuple[List[str], List[str]]:
     directives = []
     for ln in lines:
         if ln.startswith(DIRECTIVE):
-            d = json.loads(ln).get("ehconf", {})
-            if "order" in d:
-                directives.append(json.dumps({"ehconf": {"order": d["order"]}}))
+            d = {k: v for k, v in json.loads(ln).get("ehconf", {}).items() if k in keep}
+            if d:
+                directives.append(json.dumps({"ehconf": d}))
     return directives, [ln for ln in lines if not ln.startswith(DIRECTIVE)]
 
 
 def _one_case(impl: Impl, profile: Profile, emitter: str, standin: str, ehdecode: str, case: str,
-              out: str, timeout: float, counts: Dict[str, dict]) -> List[dict]:
+              out: str, timeout: float, counts: Dict[str, dict], plan: dict) -> List[dict]:
     base = safe_id(f"impl/{impl.name}/{case}")
     desc = read_description(description_path(case))
-    directives, golden = _golden_parts(case)
+    directives, golden = golden_parts(case)
     c = counts.setdefault(case, {"events": len(golden), "reproduced": 0, "skipped": {},
                                  "declared": [], "failed": []})
     if desc.problems or len(desc.events) != len(golden):
@@ -111,6 +112,9 @@ def _one_case(impl: Impl, profile: Profile, emitter: str, standin: str, ehdecode
         return entries
     events_file = os.path.join(out, case + ".events")
     write_text(events_file, without_events(desc, set(lacked)))
+    # What the VM run (harness/run_impl_vm.py) needs: the same description, and for the
+    # declared differences what this implementation wrote instead of the golden event.
+    mine = plan.setdefault(case, {"events": events_file, "kept": kept, "declared": {}})
     dat = os.path.join(out, case + ".dat")
     if os.path.exists(dat):
         os.unlink(dat)
@@ -132,6 +136,9 @@ def _one_case(impl: Impl, profile: Profile, emitter: str, standin: str, ehdecode
     decoded = [ln for ln in (d.text if d else "").split("\n") if ln.strip()]
     aligned = d is not None and d.ok and len(decoded) == len(written)
     unordered = any('"unordered"' in ln for ln in directives)
+    if aligned and not unordered:
+        mine["declared"] = {str(o): decoded[position[o]] for o in written
+                            if (case, o) in profile.differs}
     for o in kept:
         state, why = status[o]
         declared = profile.differs.get((case, o))
@@ -180,6 +187,9 @@ def run_impl(name: str, build: str, results: str, timeout: float):
     impls = {i.name: i for i in read_registry()}
     out = folder_of(results, name)
     shutil.rmtree(out, ignore_errors=True)
+    # The VM results of the same implementation belong to the previous offline run (its
+    # plan, its emitter): they must not be reported next to this one.
+    shutil.rmtree(runner_dir(results, "impl-vm", name), ignore_errors=True)
     os.makedirs(out)
     if name not in impls:
         return out, [check_entry(f"impl/{name}", "fail", f"unknown implementation {name!r}: "
@@ -198,6 +208,7 @@ def run_impl(name: str, build: str, results: str, timeout: float):
     emitter, entry = _build(impl, build, out)
     entries = [entry]
     counts: Dict[str, dict] = {}
+    plan: Dict[str, dict] = {}
     if emitter:
         cases = sorted(f[:-5] for f in os.listdir(os.path.join(REPO_ROOT, "golden"))
                        if f.endswith(".json"))
@@ -207,7 +218,9 @@ def run_impl(name: str, build: str, results: str, timeout: float):
                                            f"no description impl/events/{case}.events"))
                 continue
             entries += _one_case(impl, profile, emitter, standin, ehdecode, case, out, timeout,
-                                 counts)
+                                 counts, plan)
+        with open(os.path.join(out, PLAN), "w", encoding="utf-8") as f:
+            json.dump({"implementation": name, "emitter": emitter, "cases": plan}, f, indent=1)
     return out, entries, {"implementation": name, "counts": counts,
                           "checkout": os.environ.get(impl.variable, "") if impl.checkout != "-"
                           else "(this repository)"}

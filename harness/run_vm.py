@@ -44,7 +44,7 @@ import re
 import shutil
 import time
 from dataclasses import asdict, dataclass, field
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Tuple
 
 from cases import declares_no_golden, find_cases
 from common import safe_id
@@ -180,8 +180,10 @@ def locate_kernel(repo: str):
     return k, (sdir if os.path.isdir(sdir) else ""), time.monotonic() - t0, ""
 
 
-def boot(repo: str, build: str, results: str, cases: List[str]) -> VmRun:
-    """One vm/run boot running guest_run.py for every case."""
+def boot(repo: str, build: str, results: str, cases: List[str], guest: Optional[List[str]] = None,
+         summary: str = "guest-results.json") -> VmRun:
+    """One vm/run boot running guest_run.py for every case (or the guest command `guest`,
+    which writes <results>/<summary> as guest_run.py does)."""
     kernel, sdir, ksecs, problem = locate_kernel(repo)
     if problem:
         return VmRun(False, problem, kernel_build_seconds=round(ksecs, 3))
@@ -195,13 +197,16 @@ def boot(repo: str, build: str, results: str, cases: List[str]) -> VmRun:
             os.unlink(old)  # stale results must never pass for a new run
     shutil.rmtree(os.path.join(results, "selftests"), ignore_errors=True)
     argv = [vmrun, "--kernel", kernel, "--timeout", str(timeout), "--results", results,
-            "--allow-warning", ALLOWED_WARNING, "--",
-            "/usr/bin/python3", os.path.join(repo, "harness", "guest_run.py"),
-            "--results", results, "--build", build, "--deadline", str(max(60, timeout - 60))]
-    if sdir:
-        argv += ["--selftests", sdir]
-    for c in cases:
-        argv += ["--case", c]
+            "--allow-warning", ALLOWED_WARNING, "--"]
+    if guest:
+        argv += guest
+    else:
+        argv += ["/usr/bin/python3", os.path.join(repo, "harness", "guest_run.py"),
+                 "--results", results, "--build", build, "--deadline", str(max(60, timeout - 60))]
+        if sdir:
+            argv += ["--selftests", sdir]
+        for c in cases:
+            argv += ["--case", c]
     t0 = time.monotonic()
     # vm/run kills QEMU at its own timeout; this one is the guard around vm/run itself
     # (a timeout kills its whole session, QEMU included).
@@ -214,7 +219,7 @@ def boot(repo: str, build: str, results: str, cases: List[str]) -> VmRun:
     if os.path.exists(vm_json):
         with open(vm_json, encoding="utf-8") as f:
             run.vm = json.load(f)
-    guest_json = os.path.join(results, "guest-results.json")
+    guest_json = os.path.join(results, summary)
     if os.path.exists(guest_json):
         with open(guest_json, encoding="utf-8") as f:
             run.guest = json.load(f)
@@ -230,7 +235,7 @@ def boot(repo: str, build: str, results: str, cases: List[str]) -> VmRun:
             tail = _tail(f.read())
         why = {124: "guest timed out", 125: "guest ended without finishing (panic?)",
                126: "vm/run setup error"}.get(rc, f"exit {rc}")
-        run.ok, run.problem = False, f"vm/run: {why}, no guest-results.json: {tail}"
+        run.ok, run.problem = False, f"vm/run: {why}, no {summary}: {tail}"
     return run
 
 
@@ -339,6 +344,20 @@ def read_text(path: str) -> Optional[str]:
         return None
 
 
+def kernel_log(run: VmRun) -> Tuple[str, str]:
+    """(status, message) of the console log's scan: any WARNING/BUG/Oops/panic but the
+    allowed ones fails."""
+    findings = run.vm.get("findings", []) if run.vm else []
+    bad = [f for f in findings if not f.get("allowed")]
+    if not run.vm:
+        return "fail", "no vm.json: the console log was not scanned"
+    if bad:
+        return "fail", "kernel log findings:\n" + "\n".join(
+            f"  {f.get('kind')}: {f.get('line')}" for f in bad[:20])
+    allowed = [f.get("line", "") for f in findings if f.get("allowed")]
+    return "pass", f"{len(allowed)} allowed finding(s)" if allowed else "clean"
+
+
 def outcomes_for(s, run: VmRun, cases: List[str]):
     """s: anything with .repo, .build and .results (the paths of this run)."""
     """All items plus the data report.py needs."""
@@ -368,18 +387,8 @@ def outcomes_for(s, run: VmRun, cases: List[str]):
                            f"{len(exp)} expectation(s) for {gi.get('kernel_release', '?')}: "
                            + (", ".join(f"{w}={e['value']} (since {e['since']})"
                                         for w, e in sorted(exp.items())) or "no row applies"), "vm"))
-    findings = run.vm.get("findings", []) if run.vm else []
-    bad = [f for f in findings if not f.get("allowed")]
-    if not run.vm:
-        out.append(Outcome("vm/kernel-log", "fail", "no vm.json: the console log was not scanned", "vm"))
-    elif bad:
-        out.append(Outcome("vm/kernel-log", "fail", "kernel log findings:\n" + "\n".join(
-            f"  {f.get('kind')}: {f.get('line')}" for f in bad[:20]), "vm"))
-    else:
-        allowed = [f.get("line", "") for f in findings if f.get("allowed")]
-        out.append(Outcome("vm/kernel-log", "pass",
-                           f"{len(allowed)} allowed finding(s)" if allowed else "clean", "vm"))
-    report["kernel_findings"] = findings
+    out.append(Outcome("vm/kernel-log", *kernel_log(run), "vm"))
+    report["kernel_findings"] = run.vm.get("findings", []) if run.vm else []
 
     gcases = run.guest.get("cases", {})
     for case in cases:

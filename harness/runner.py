@@ -93,10 +93,10 @@ def _environment(env: Optional[Dict[str, Optional[str]]]) -> Dict[str, str]:
 
 def start(argv: List[str], env: Optional[Dict[str, Optional[str]]] = None,
           cwd: Optional[str] = None, stdout=subprocess.PIPE,
-          stderr=subprocess.STDOUT) -> subprocess.Popen:
+          stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL) -> subprocess.Popen:
     """Start argv in a session of its own (so stop() reaches every process it forks).
     Raises OSError when it cannot be started."""
-    return subprocess.Popen(argv, stdout=stdout, stderr=stderr, stdin=subprocess.DEVNULL,
+    return subprocess.Popen(argv, stdout=stdout, stderr=stderr, stdin=stdin,
                             env=_environment(env), cwd=cwd, start_new_session=True)
 
 
@@ -123,7 +123,7 @@ def stop(proc: Optional[subprocess.Popen], timeout: float,
 
 def run(argv: List[str], timeout: float, env: Optional[Dict[str, Optional[str]]] = None,
         cwd: Optional[str] = None, merge_stderr: bool = True,
-        stdout_path: Optional[str] = None) -> Run:
+        stdout_path: Optional[str] = None, input_text: Optional[str] = None) -> Run:
     """Run argv with stderr merged into stdout (or apart, for programs whose stdout is
     data); kill its whole session on timeout.
 
@@ -131,19 +131,21 @@ def run(argv: List[str], timeout: float, env: Optional[Dict[str, Optional[str]]]
     TEST in a child; cases fork writers) are killed with it and never outlive the run.
     With stdout_path the output goes straight into that file as it is printed (what a
     program said before the machine died stays on disk), and is read back afterwards.
-    env values None remove a variable.
+    env values None remove a variable. input_text, when given, is the program's stdin.
     """
     t0 = time.monotonic()
     sink = open(stdout_path, "wb") if stdout_path else subprocess.PIPE
     try:
         try:
             proc = start(argv, env, cwd, stdout=sink,
-                         stderr=subprocess.STDOUT if merge_stderr else subprocess.PIPE)
+                         stderr=subprocess.STDOUT if merge_stderr else subprocess.PIPE,
+                         stdin=subprocess.DEVNULL if input_text is None else subprocess.PIPE)
         except OSError as e:
             return Run(argv, None, "", False, 0.0, timeout, error=f"cannot run {argv[0]}: {e}")
         timed_out = False
         try:
-            out, err = proc.communicate(timeout=timeout)
+            out, err = proc.communicate(None if input_text is None else input_text.encode(),
+                                        timeout=timeout)
         except subprocess.TimeoutExpired:
             timed_out = True
             kill_session(proc.pid)

@@ -31,22 +31,33 @@ ALL_TARGETS += $(STANDIN_SO) $(STANDIN_TEST)
 endif
 
 # make check-impl: the cases' descriptions (impl/events/) through each implementation of
-# impl/implementations.txt, offline under the stand-in, judged against golden/ (harness/
-# run_impl.py), one JUnit file per implementation and impls.md side by side.
+# impl/implementations.txt, judged against golden/: offline under the stand-in (harness/
+# run_impl.py), then all of them in ONE boot of the guest kernel under perf, with the
+# contract rows (harness/run_impl_vm.py; IMPL_VM=0 leaves the VM out). One JUnit file per
+# implementation (both halves) and impls.md side by side.
 #   make check-impl IMPL=lttp-cpp IMPL_SRC=~/LinuxTracepoints
 #   make check-impl IMPL=all IMPL_SRC_LTTP=... IMPL_SRC_RUST=...   (registry's checkout column)
 # Without a checkout an implementation is one skip naming the variable to pass.
 IMPL ?= all
+IMPL_VM ?= 1
 IMPL_NAMES := $(shell awk '!/^\#/ && NF { print $$1 }' impl/implementations.txt)
 IMPL_CHECKOUTS = $(foreach v,$(filter IMPL_SRC_%,$(.VARIABLES)),$(v)='$($(v))')
+IMPL_RUNNERS := --ehconf-runner impl $(if $(filter 1,$(IMPL_VM)),--ehconf-runner impl-vm)
 
-## check-impl: the cases through other implementations offline (IMPL=name|all, IMPL_SRC= or IMPL_SRC_LTTP/IMPL_SRC_RUST=)
+## check-impl: the cases through other implementations, offline and on the VM's kernel (IMPL=name|all, IMPL_SRC= or IMPL_SRC_LTTP/IMPL_SRC_RUST=, IMPL_VM=0)
 check-impl: all
 	@mkdir -p $(JUNIT_DIR)
-	@rc=0; for i in $(if $(filter all,$(IMPL)),$(IMPL_NAMES),$(IMPL)); do \
+	@rc=0; names="$(if $(filter all,$(IMPL)),$(IMPL_NAMES),$(IMPL))"; for i in $$names; do \
 	  $(IMPL_CHECKOUTS) $(RUN) impl --impl $$i $(if $(IMPL_SRC),--impl-src '$(IMPL_SRC)') --build $(B) --results $(O)/results || rc=1; \
+	done; \
+	if [ "$(IMPL_VM)" = 1 ]; then \
+	  echo "check-impl: kernel: vm/build-kernel (cached after the first build)"; \
+	  KASAN=0 vm/build-kernel >/dev/null || echo "check-impl: vm/build-kernel failed; the impl-vm items say why" >&2; \
+	  KASAN=0 timeout $(VM_GUARD_SECONDS) $(RUN) impl-vm --impls "$$names" --build $(B) --results $(O)/results || rc=1; \
+	fi; \
+	for i in $$names; do \
 	  $(PYTEST) -q harness/test_results.py --ehconf-build $(O)/$$i --ehconf-results $(O)/results \
-	    --ehconf-runner impl --junitxml=$(JUNIT_DIR)/impl-$$i.xml || rc=1; \
+	    $(IMPL_RUNNERS) --junitxml=$(JUNIT_DIR)/impl-$$i.xml || rc=1; \
 	done; \
 	/usr/bin/python3 harness/impl_report.py $(O)/results impls.md || rc=1; exit $$rc
 

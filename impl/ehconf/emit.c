@@ -203,11 +203,14 @@ int main(int argc, char **argv)
 {
     struct desc d;
     char err[512];
+    if (argc == 2 && !strcmp(argv[1], "--contract"))
+        return contract_main();
     if (argc != 2 || argv[1][0] == '-') {
-        fputs("usage: emit FILE.events\n"
+        fputs("usage: emit FILE.events | emit --contract\n"
               "Writes the events of a case description through libeventheader's dynamic\n"
               "builder (EHCONF_CAPTURE=FILE: into a capture file). Exit status: 0 every event\n"
-              "written, 1 some failed, 2 the description cannot be parsed.\n",
+              "written, 1 some failed, 2 the description cannot be parsed.\n"
+              "--contract: the line protocol of Documentation/impl-contract.md.\n",
               stderr);
         return 2;
     }

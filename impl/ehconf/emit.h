@@ -13,4 +13,8 @@
  * errno of the first call that failed, with that call, the field and the errno in why. */
 int emit_event(eh_builder *b, const struct desc_event *e, char *why, size_t cap);
 
+/* emit --contract (contract.c): the protocol of Documentation/impl-contract.md on
+ * stdin/stdout until "quit" or end of input. Returns the exit status. */
+int contract_main(void);
+
 #endif /* EMIT_H */

@@ -20,7 +20,8 @@
  *   event <n> failed <macro> returned <ERRNO>
  * and `emit: N written, N skipped, N failed`. Exit status 0 when every event was written,
  * 1 otherwise, 2 for a file it cannot use (`file:line: reason` or the one line above).
- * `emit --cases` lists the compiled-in cases.
+ * `emit --cases` lists the compiled-in cases; `emit --contract` answers the line protocol of
+ * Documentation/impl-contract.md (contract.c).
  */
 #define _GNU_SOURCE
 
@@ -33,6 +34,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "contract.h"
 #include "lttpc.h"
 
 extern const struct lttpc_case *const lttpc_cases[];
@@ -378,8 +380,10 @@ int main(int argc, char **argv)
                    lttpc_cases[i]->source);
         return 0;
     }
+    if (argc == 2 && strcmp(argv[1], "--contract") == 0)
+        return lttpc_contract_main();
     if (argc != 2) {
-        fprintf(stderr, "usage: emit <file.events> | emit --cases\n");
+        fprintf(stderr, "usage: emit <file.events> | emit --cases | emit --contract\n");
         return 2;
     }
     size_t len;

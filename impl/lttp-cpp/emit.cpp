@@ -11,7 +11,8 @@
 //   event <n> failed <call> returned <errno name>
 // then `emit: N written, N skipped, N failed`. Exit status 0 when every event was
 // written, 1 otherwise, 2 for a description it cannot parse (`file:line: reason`).
-// `emit --types` prints its type table (name, encoding, format).
+// `emit --types` prints its type table (name, encoding, format). `emit --contract` answers
+// the line protocol of Documentation/impl-contract.md (its section below says how).
 //
 // Each field type maps to the builder call that gives the same encoding and format
 // (the table below, checked against impl/events/types.txt by
@@ -36,11 +37,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iostream>
 #include <memory>
 #include <mutex>
 #include <new>
+#include <sstream>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -1044,6 +1048,21 @@ void fail_all(std::vector<Step> const &steps, std::string const &why)
         report(o, "failed", why);
 }
 
+// Reads up to `size` bytes, across short reads and EINTR; returns how many came.
+size_t read_full(int fd, void *buf, size_t size)
+{
+    size_t got = 0;
+    while (got < size) {
+        ssize_t n = read(fd, static_cast<char *>(buf) + got, size - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        got += static_cast<size_t>(n);
+    }
+    return got;
+}
+
 // The child writes blocks[0] and exits; the parent writes blocks[1] meanwhile, then
 // waits. The child's lines go to the same stdout; its counts come back through a pipe.
 void run_fork(Step const &st)
@@ -1081,15 +1100,7 @@ void run_fork(Step const &st)
     close(fds[1]);
     run_steps(st.blocks[1]);
     int counts[3] = {0, 0, 0};
-    size_t got = 0;
-    while (got < sizeof(counts)) {
-        ssize_t n = read(fds[0], reinterpret_cast<char *>(counts) + got, sizeof(counts) - got);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        got += static_cast<size_t>(n);
-    }
+    size_t got = read_full(fds[0], counts, sizeof(counts));
     close(fds[0]);
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
@@ -1149,14 +1160,169 @@ void run_steps(std::vector<Step> const &steps)
     }
 }
 
+// ---- emit --contract -------------------------------------------------------------------
+// Documentation/impl-contract.md: one command a line on stdin, one answer line on stdout,
+// flushed at once (the guest reads through a pipe). Every write is the one event:
+// EhconfContract (no group), Contract, level 4, keyword 0x1, `seq` u32 and `pad` str8.
+//
+// The state is what a user of the API holds: the Provider and the shared_ptr<EventSet>
+// RegisterSet gave. `unregister` calls Unregister() and keeps both: the API hands out
+// shared_ptr so that a set may outlive its registration, and a user's check or write after
+// it goes to that set (the close resets it: Enabled() false, Write EBADF). `register`
+// constructs a new Provider each time, as the case steps do: RegisterSet on a Provider
+// after its Unregister() gives a set with Errno() 0 that is never connected (the closed
+// provider's data_file is -1), so re-registering the same object would fail silently.
+// Before any `register`, `write` goes to the header's placeholder, a default EventSet, and
+// answers what Write returns for it (EBADF), as for an unregistered provider's event above.
+// Commands run one at a time (thread-register joins before answering): no lock.
+
+event_level const CONTRACT_LEVEL = static_cast<event_level>(4);
+uint64_t const CONTRACT_KEYWORD = 0x1;
+// A bound on what one command may allocate, far above the 64 KB an event can carry.
+unsigned long long const CONTRACT_MAX_PAD = 1u << 20;
+
+std::unique_ptr<ehd::Provider> g_contract;
+std::shared_ptr<ehd::EventSet const> g_contract_set;
+
+std::string contract_error(int err)
+{
+    return "error " + std::to_string(err);
+}
+
+std::string contract_register()
+{
+    g_contract_set.reset();
+    g_contract.reset(new (std::nothrow) ehd::Provider("EhconfContract")); // the old one unregisters
+    if (g_contract)
+        g_contract_set = g_contract->RegisterSet(CONTRACT_LEVEL, CONTRACT_KEYWORD);
+    if (!g_contract_set)
+        return contract_error(ENOMEM); // RegisterSet's nullptr means out of memory
+    // The set's Errno() carries the constructor's (eventheader_open_provider) as well.
+    return g_contract_set->Errno() ? contract_error(g_contract_set->Errno()) : "ok";
+}
+
+int contract_enabled()
+{
+    return ehd::Enabled(g_contract_set) ? 1 : 0;
+}
+
+int contract_write(uint32_t seq, size_t pad)
+{
+    ehd::EventSet const placeholder;
+    ehd::EventBuilder eb;
+    eb.Reset("Contract");
+    eb.AddValue("seq", seq, event_field_format_default);
+    eb.AddString<char>("pad", std::string(pad, 'p'), event_field_format_default);
+    return eb.Write(g_contract_set ? *g_contract_set : placeholder);
+}
+
+// The child checks and writes with what it inherited, reports both through a pipe and
+// _exits (no destructor may unregister the parent's provider from the child).
+std::string contract_fork(uint32_t seq)
+{
+    int fds[2];
+    if (pipe(fds) != 0)
+        return contract_error(errno);
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid < 0) {
+        int err = errno;
+        close(fds[0]);
+        close(fds[1]);
+        return contract_error(err);
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        int const both[2] = {contract_enabled(), contract_write(seq, 0)};
+        _exit(write(fds[1], both, sizeof(both)) == static_cast<ssize_t>(sizeof(both)) ? 0 : 1);
+    }
+    close(fds[1]);
+    int both[2] = {0, 0};
+    size_t got = read_full(fds[0], both, sizeof(both));
+    close(fds[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    if (got != sizeof(both))
+        return WIFSIGNALED(status) ? "error child signal " + std::to_string(WTERMSIG(status))
+                                   : "error child exit " + std::to_string(WEXITSTATUS(status));
+    return "child " + std::to_string(both[0]) + " " + std::to_string(both[1]);
+}
+
+std::string contract_thread_register()
+{
+    std::string answer;
+    try {
+        std::thread t([&answer] { answer = contract_register(); });
+        t.join();
+    } catch (std::system_error const &e) {
+        return contract_error(e.code().value()); // pthread_create's errno
+    }
+    return answer;
+}
+
+// A decimal number of at most `max`: digits only, no sign.
+bool contract_number(std::string const &s, unsigned long long max, unsigned long long &out)
+{
+    out = 0;
+    for (char c : s) {
+        if (c < '0' || c > '9' || out > (max - static_cast<unsigned>(c - '0')) / 10)
+            return false;
+        out = out * 10 + static_cast<unsigned>(c - '0');
+    }
+    return !s.empty();
+}
+
+std::string contract_command(std::vector<std::string> const &w)
+{
+    std::string const cmd = w.empty() ? "" : w[0];
+    size_t const n = w.size();
+    unsigned long long seq = 0, pad = 0;
+    if (cmd == "register" && n == 1)
+        return contract_register();
+    if (cmd == "unregister" && n == 1) {
+        if (g_contract)
+            g_contract->Unregister(); // returns nothing: "does nothing" when not registered
+        return "ok";
+    }
+    if (cmd == "enabled" && n == 1)
+        return std::to_string(contract_enabled());
+    if (cmd == "write" && n == 3 && contract_number(w[1], UINT32_MAX, seq) &&
+        contract_number(w[2], CONTRACT_MAX_PAD, pad))
+        return std::to_string(contract_write(static_cast<uint32_t>(seq), pad));
+    if (cmd == "fork" && n == 2 && contract_number(w[1], UINT32_MAX, seq))
+        return contract_fork(static_cast<uint32_t>(seq));
+    if (cmd == "thread-register" && n == 1)
+        return contract_thread_register();
+    return "error usage";
+}
+
+int contract_main()
+{
+    std::string line;
+    while (std::getline(std::cin, line)) {
+        std::vector<std::string> words;
+        std::istringstream in(line);
+        for (std::string word; in >> word;)
+            words.push_back(word);
+        if (words.size() == 1 && words[0] == "quit")
+            break;
+        printf("%s\n", contract_command(words).c_str());
+        fflush(stdout);
+    }
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
 {
     if (argc != 2) {
-        fprintf(stderr, "usage: emit <file.events> | emit --types\n");
+        fprintf(stderr, "usage: emit <file.events> | emit --types | emit --contract\n");
         return 2;
     }
+    if (strcmp(argv[1], "--contract") == 0)
+        return contract_main();
     if (strcmp(argv[1], "--types") == 0) {
         // The type table, for tests/harness/test_impl_lttp_cpp.py to hold against
         // impl/events/types.txt: name, encoding and format in hex.

@@ -11,6 +11,9 @@
  * returns a /dev/null fd that this file remembers, and the ioctls, write and writev on
  * it are answered here as the kernel would (Documentation/user-events-abi.md), except
  * that every registered event counts as listened to: its enable bit is set at once.
+ * With EHCONF_STANDIN_LISTENING=0 nobody listens instead: no bit is ever set and every
+ * write fails with EBADF, as the kernel answers when no tracer is attached (K29), so a
+ * library's "no consumer" path can be tested offline too.
  * Every other call, and every call while the variable is unset, goes to the next
  * definition (libc's), unchanged: its return value and errno are the real ones.
  *
@@ -191,6 +194,13 @@ static int is_data_path(const char *path)
         if (strcmp(path, DATA_PATHS[i]) == 0)
             return 1;
     return 0;
+}
+
+/* EHCONF_STANDIN_LISTENING=0: no consumer (see the top of the file). */
+static int listening(void)
+{
+    const char *p = getenv("EHCONF_STANDIN_LISTENING");
+    return !(p && strcmp(p, "0") == 0);
 }
 
 static const char *capture_path(void)
@@ -502,8 +512,9 @@ static int do_reg(struct standin_file *f, void *arg)
     if (err)
         return err;
     /* "As if a session listened": the kernel writes the current state at registration
-     * (K09), and here some consumer is always attached. */
-    flip_bit(addr, reg.enable_size, reg.enable_bit, 1);
+     * (K09), and here some consumer is always attached, unless told otherwise. */
+    if (listening())
+        flip_bit(addr, reg.enable_size, reg.enable_bit, 1);
     uint32_t widx = (uint32_t)slot;
     memcpy((unsigned char *)arg + offsetof(struct eh_user_reg, write_index), &widx, sizeof widx);
     return 0;
@@ -647,6 +658,10 @@ static ssize_t standin_writev(const struct standin_file *f, const struct iovec *
 {
     struct record r = {0};
     int err = prepare(f, iov, iovcnt, &r);
+    if (!err && !listening()) {
+        free(r.buf);
+        err = EBADF; /* K29: the kernel's answer once the index is known to be valid */
+    }
     int cfd = g_capture_fd;
     pthread_mutex_unlock(&g_lock);
     if (err) {

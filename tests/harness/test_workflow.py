@@ -371,3 +371,28 @@ def test_jobs_have_timeouts_and_bash(wf):
         assert j.get("timeout-minutes"), f"{name}: no timeout-minutes"
         assert ((j.get("defaults") or {}).get("run") or {}).get("shell") == "bash", \
             f"{name}: the Debian container's default shell is sh; the steps use bash"
+
+
+def test_implementations_job_checks_out_each_upstream_at_the_cited_commit(wf):
+    """Every implementation with a checkout (impl/implementations.txt) is checked out by
+    actions/checkout at a full commit, the one its profile's line numbers belong to, and
+    `make check-impl IMPL=all` gets each checkout's path in its IMPL_SRC_* variable."""
+    from impls import read_registry
+    j = job(wf, "implementations")
+    checkouts = {s["with"]["repository"]: s["with"] for s in steps(j)
+                 if str(s.get("uses", "")).startswith("actions/checkout@")
+                 and (s.get("with") or {}).get("repository")}
+    make = [runs(s) for s in steps(j) if "make check-impl IMPL=all" in runs(s)]
+    assert make, "no step runs make check-impl IMPL=all"
+    for impl in read_registry():
+        if impl.checkout == "-":
+            continue
+        w = checkouts.get(impl.upstream)
+        assert w, f"{impl.name}: no actions/checkout of {impl.upstream}"
+        assert re.fullmatch(r"[0-9a-f]{40}", str(w.get("ref", ""))), \
+            f"{impl.upstream}: ref {w.get('ref')!r} is not a pinned commit"
+        with open(os.path.join(impl.folder, "profile.txt"), encoding="utf-8") as f:
+            assert w["ref"][:8] in f.read(), \
+                f"impl/{impl.name}/profile.txt cites another commit than {w['ref'][:8]}"
+        assert f"{impl.variable}=\"$GITHUB_WORKSPACE/{w['path']}\"" in make[0], \
+            f"{impl.variable} is not the path of the {impl.upstream} checkout"

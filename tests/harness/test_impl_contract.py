@@ -1,0 +1,103 @@
+# SPDX-License-Identifier: GPL-2.0
+"""`emit --contract` (Documentation/impl-contract.md) of every implementation of
+impl/implementations.txt, offline under the user_events stand-in: the answers of the
+protocol with a consumer and without one (EHCONF_STANDIN_LISTENING=0), and the event every
+implementation must write byte for byte alike. The rows themselves run on the real kernel
+(make check-impl, harness/guest_impl.py); here also how the host judges a row
+(harness/run_impl_vm.judge_contract) and that the document lists every row's promise.
+Without an implementation's checkout its tests skip with one line."""
+
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+
+from common import REPO_ROOT
+from contract_rows import EVENT, ROWS
+from impl_emitters import by_name, ehconf_build, judged, need, standin_of, tool_of
+from impls import Profile, read_registry
+from run_impl_vm import judge_contract
+from runner import run
+
+NAMES = [i.name for i in read_registry()]
+SESSION = ["register", "enabled", "write 1 0", "write 2 5", "fork 3", "unregister",
+           "enabled", "write 4 0", "bogus"]
+
+
+def emitter_of(name: str, pytestconfig, tmp_path_factory) -> str:
+    impl = by_name(name)
+    if impl.checkout == "-":
+        return need(os.path.join(ehconf_build(pytestconfig), "impl", name, "emit"),
+                    "the reference emitter")
+    return judged(impl, pytestconfig, tmp_path_factory).emitter
+
+
+def converse(pytestconfig, emitter: str, dat: str, commands, listening: bool):
+    env = {"LD_PRELOAD": standin_of(ehconf_build(pytestconfig)), "EHCONF_STANDIN_CAPTURE": dat,
+           "EHCONF_CAPTURE": None, "EHCONF_CAPTURE_TL": None,
+           "EHCONF_STANDIN_LISTENING": None if listening else "0"}
+    r = run([emitter, "--contract"], 60, env=env, merge_stderr=False,
+            input_text="\n".join(commands) + "\nquit\n")
+    assert not r.how(), f"{emitter} --contract: {r.how()}: {r.stderr.strip()[-300:]}"
+    return r.output.splitlines()
+
+
+def decoded(pytestconfig, dat: str):
+    if not os.path.exists(dat):
+        return []
+    r = run([tool_of(ehconf_build(pytestconfig), "ehdecode"), "--golden", dat], 60)
+    return [ln for ln in r.output.splitlines() if ln.strip()]
+
+
+def contract_event(seq: int, pad: int) -> str:
+    return (f'{{ "n": "{EVENT}", "seq": {seq}, "pad": "{"p" * pad}", '
+            f'"meta": {{ "level": 4, "keyword": "0x1" }} }}')
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_answers_and_event_with_a_consumer(name, pytestconfig, tmp_path_factory, tmp_path):
+    emitter = emitter_of(name, pytestconfig, tmp_path_factory)
+    dat = str(tmp_path / "contract.dat")
+    got = converse(pytestconfig, emitter, dat, SESSION, listening=True)
+    assert got == ["ok", "1", "0", "0", "child 1 0", "ok", "0", "9", "error usage"], \
+        f"{name}: answers to {SESSION}"
+    # The child's event (3) and the parent's: the same bytes from every implementation.
+    assert decoded(pytestconfig, dat) == [contract_event(1, 0), contract_event(2, 5),
+                                          contract_event(3, 0)]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_no_consumer_means_disabled_and_ebadf(name, pytestconfig, tmp_path_factory, tmp_path):
+    emitter = emitter_of(name, pytestconfig, tmp_path_factory)
+    dat = str(tmp_path / "contract.dat")
+    got = converse(pytestconfig, emitter, dat, ["register", "enabled", "write 1 0", "fork 2"],
+                   listening=False)
+    assert got == ["ok", "0", "9", "child 0 9"], name
+    assert decoded(pytestconfig, dat) == [], f"{name} sent events nobody listened to"
+
+
+def test_judging_a_row():
+    row = ROWS[0]
+    p = Profile()
+    [e] = judge_contract("x", p, {row.name: {"observed": row.promise}})[:1]
+    assert e["status"] == "pass"
+    [e] = judge_contract("x", p, {row.name: {"observed": "ok 1 0"}})[:1]
+    assert e["status"] == "fail" and "not declared" in e["message"]
+    p.contract[row.name] = ("ok 1 0", "why")
+    [e] = judge_contract("x", p, {row.name: {"observed": "ok 1 0"}})[:1]
+    assert e["status"] == "xfail" and e["message"].startswith("why")
+    [e] = judge_contract("x", p, {row.name: {"observed": row.promise}})[:1]
+    assert e["status"] == "fail" and "remove the line" in e["message"]
+    [e] = judge_contract("x", p, {})[:1]
+    assert e["status"] == "fail" and "not run" in e["message"]
+
+
+def test_the_document_lists_every_row_and_its_promise():
+    with open(os.path.join(REPO_ROOT, "Documentation", "impl-contract.md"), encoding="utf-8") as f:
+        doc = f.read()
+    for row in ROWS:
+        assert re.search(rf"^\| `{re.escape(row.name)}` \|.*\| `{re.escape(row.promise)}`",
+                         doc, re.M), f"Documentation/impl-contract.md: no row {row.name} " \
+                                     f"promising `{row.promise}`"
