@@ -14,6 +14,10 @@
 #                     user_events (K42's fork/unregister race) panics the guest at once and
 #                     fails the run with KASAN's report. Slower: the guest gets
 #                     EHCONF_VM_TIMEOUT=1800 unless set. Report: report-kasan.md.
+#   make check-vm IMPL_SRC_LTTP=... IMPL_SRC_RUST=...
+#                     then also the implementations under test on the same kernel
+#                     (make check-impl IMPL=all: impls.md, impl-<name>.xml); check-matrix
+#                     likewise per kernel (<results>/matrix/<k>/impls.md, matrix-<k>-impl-*.xml)
 #   make bench-vm     the `make bench` figures on the real kernel: harness/bench_vm.c (built
 #                     as $(B)/bench/bench_vm) in the guest while perf records its tracepoint:
 #                     ns per enabled 5-field event through libeventheader next to a raw
@@ -46,6 +50,7 @@ check-vm: all
 	if [ -f $(O)/results/vm-results.json ]; then \
 	  /usr/bin/python3 harness/report.py $(O)/results/vm-results.json $(VM_REPORT) || rc=1; \
 	else echo "check-vm: no $(O)/results/vm-results.json, so no $(VM_REPORT)" >&2; rc=1; fi; \
+	$(call impl_also,$(O)/results,$(if $(filter 1,$(KASAN)),impls-kasan.md,impls.md),$(if $(filter 1,$(KASAN)),kasan-impl,impl)) \
 	exit $$rc
 
 INC.harness := $(EH_INC) -Itests
@@ -68,6 +73,7 @@ check-matrix: all
 	  KERNEL_VERSION=$$k KASAN=0 timeout $(VM_GUARD_SECONDS) $(RUN) vm --build $(B) --results $$res --no-crash-test || rc=1; \
 	  $(call judge,vm,matrix-$$k,$(B),,$$res) || rc=1; \
 	  /usr/bin/python3 harness/report.py $$res/vm-results.json $$res/report.md || rc=1; \
+	  export KERNEL_VERSION=$$k; $(call impl_also,$$res,$$res/impls.md,matrix-$$k-impl) \
 	done; \
 	/usr/bin/python3 harness/matrix_report.py matrix.md $(foreach k,$(KERNELS),$(k)=$(MATRIX_RESULTS)/$(k)/vm-results.json) || rc=1; \
 	exit $$rc

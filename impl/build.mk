@@ -40,6 +40,11 @@ endif
 # Without a checkout an implementation is one skip naming the variable to pass.
 IMPL ?= all
 IMPL_VM ?= 1
+# Where check-matrix and check-vm put a run of their own (one per kernel): results folder,
+# report and the JUnit files' prefix.
+IMPL_RESULTS ?= $(O)/results
+IMPL_REPORT ?= impls.md
+IMPL_JUNIT ?= impl
 IMPL_NAMES := $(shell awk '!/^\#/ && NF { print $$1 }' impl/implementations.txt)
 IMPL_CHECKOUTS = $(foreach v,$(filter IMPL_SRC_%,$(.VARIABLES)),$(v)='$($(v))')
 IMPL_RUNNERS := --ehconf-runner impl $(if $(filter 1,$(IMPL_VM)),--ehconf-runner impl-vm)
@@ -48,17 +53,22 @@ IMPL_RUNNERS := --ehconf-runner impl $(if $(filter 1,$(IMPL_VM)),--ehconf-runner
 check-impl: all
 	@mkdir -p $(JUNIT_DIR)
 	@rc=0; names="$(if $(filter all,$(IMPL)),$(IMPL_NAMES),$(IMPL))"; for i in $$names; do \
-	  $(IMPL_CHECKOUTS) $(RUN) impl --impl $$i $(if $(IMPL_SRC),--impl-src '$(IMPL_SRC)') --build $(B) --results $(O)/results || rc=1; \
+	  $(IMPL_CHECKOUTS) $(RUN) impl --impl $$i $(if $(IMPL_SRC),--impl-src '$(IMPL_SRC)') --build $(B) --results $(IMPL_RESULTS) || rc=1; \
 	done; \
 	if [ "$(IMPL_VM)" = 1 ]; then \
 	  echo "check-impl: kernel: vm/build-kernel (cached after the first build)"; \
-	  KASAN=0 vm/build-kernel >/dev/null || echo "check-impl: vm/build-kernel failed; the impl-vm items say why" >&2; \
-	  KASAN=0 timeout $(VM_GUARD_SECONDS) $(RUN) impl-vm --impls "$$names" --build $(B) --results $(O)/results || rc=1; \
+	  $(VM_ENV) vm/build-kernel >/dev/null || echo "check-impl: vm/build-kernel failed; the impl-vm items say why" >&2; \
+	  $(VM_ENV) timeout $(VM_GUARD_SECONDS) $(RUN) impl-vm --impls "$$names" --build $(B) --results $(IMPL_RESULTS) || rc=1; \
 	fi; \
 	for i in $$names; do \
-	  $(PYTEST) -q harness/test_results.py --ehconf-build $(O)/$$i --ehconf-results $(O)/results \
-	    $(IMPL_RUNNERS) --junitxml=$(JUNIT_DIR)/impl-$$i.xml || rc=1; \
+	  $(PYTEST) -q harness/test_results.py --ehconf-build $(O)/$$i --ehconf-results $(IMPL_RESULTS) \
+	    $(IMPL_RUNNERS) --junitxml=$(JUNIT_DIR)/$(IMPL_JUNIT)-$$i.xml || rc=1; \
 	done; \
-	/usr/bin/python3 harness/impl_report.py $(O)/results impls.md || rc=1; exit $$rc
+	/usr/bin/python3 harness/impl_report.py $(IMPL_RESULTS) $(IMPL_REPORT) || rc=1; exit $$rc
+
+# check-vm and check-matrix run the implementations too when a checkout is given
+# (IMPL_SRC_LTTP=..., IMPL_SRC_RUST=...): $(call impl_also,RESULTS,REPORT,JUNIT PREFIX).
+impl_also = $(if $(IMPL_CHECKOUTS),$(MAKE) --no-print-directory check-impl IMPL=all \
+	IMPL_RESULTS=$(1) IMPL_REPORT=$(2) IMPL_JUNIT=$(3) || rc=1;)
 
 .PHONY: check-impl

@@ -22,6 +22,10 @@ from run_impl_vm import judge_contract
 from runner import run
 
 NAMES = [i.name for i in read_registry()]
+# Implementations whose enabled check is known not to follow the stand-in's bit: what they
+# answer instead is asserted exactly, so a fix upstream fails here and gets noticed.
+ENABLED_NEVER = {"rust-macro": "provider_enabled! is false in a release build "
+                               "(impl/rust-macro/profile.txt, contract perf)"}
 SESSION = ["register", "enabled", "write 1 0", "write 2 5", "fork 3", "unregister",
            "enabled", "write 4 0", "bogus"]
 
@@ -61,8 +65,10 @@ def test_answers_and_event_with_a_consumer(name, pytestconfig, tmp_path_factory,
     emitter = emitter_of(name, pytestconfig, tmp_path_factory)
     dat = str(tmp_path / "contract.dat")
     got = converse(pytestconfig, emitter, dat, SESSION, listening=True)
-    assert got == ["ok", "1", "0", "0", "child 1 0", "ok", "0", "9", "error usage"], \
-        f"{name}: answers to {SESSION}"
+    on = "0" if name in ENABLED_NEVER else "1"
+    assert got == ["ok", on, "0", "0", f"child {on} 0", "ok", "0", "9", "error usage"], \
+        f"{name}: answers to {SESSION}" + (f" ({ENABLED_NEVER[name]})" if name in ENABLED_NEVER
+                                           else "")
     # The child's event (3) and the parent's: the same bytes from every implementation.
     assert decoded(pytestconfig, dat) == [contract_event(1, 0), contract_event(2, 5),
                                           contract_event(3, 0)]

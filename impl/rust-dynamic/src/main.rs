@@ -17,7 +17,8 @@
 // then `emit: N written, N skipped, N failed`. Exit status 0 when every event was
 // written, 1 otherwise, 2 for a description it cannot parse (`file:line: reason` on
 // stderr). `emit --types` prints the type table it was built with (name, encoding and
-// format in hex, unit size).
+// format in hex, unit size). `emit --contract`: Documentation/impl-contract.md's line
+// protocol (src/contract_api.rs).
 //
 // A field type name means the encoding and format impl/events/types.txt gives it (compiled
 // in by impl/rust-dynamic/build); the emitter then calls the EventBuilder method that
@@ -48,6 +49,10 @@ mod desc;
 #[path = "../../rust-common/report.rs"]
 mod report;
 use report::{errno_name, install_panic_hook, take_panic};
+// emit --contract: the protocol both Rust emitters share, and this crate's calls for it.
+#[path = "../../rust-common/contract.rs"]
+mod contract;
+mod contract_api;
 use desc::{
     read_types, unit_size, Array, Event, Field, Kind, ProviderKey, Step, ENC_BINARY8, ENC_STRING16,
     ENC_STRING32, ENC_STRING8, ENC_VALUE128, ENC_VALUE16, ENC_VALUE32, ENC_VALUE64, ENC_VALUE8, ENC_ZSTRING16,
@@ -517,8 +522,11 @@ fn fail_all(r: &Runner, steps: &[Step], why: &str) {
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.len() != 2 {
-        eprintln!("usage: emit <file.events> | emit --types");
+        eprintln!("usage: emit <file.events> | emit --types | emit --contract");
         process::exit(2);
+    }
+    if args[1] == "--contract" {
+        contract::run(&mut contract_api::Dynamic::new());
     }
     let types = match read_types(TYPES_TXT, std::mem::size_of::<usize>()) {
         Ok(t) => t,

@@ -30,6 +30,8 @@
 // runs each `thread` block on a thread of its own (std::thread::scope), released together
 // by a barrier; `fork` runs the child's block in a forked child (libc::fork) while this
 // process runs the `parent` block, then waits for it.
+//
+// `emit --contract`: Documentation/impl-contract.md's line protocol (src/contract_api.rs).
 
 use std::fs;
 use std::io::{self, Read, Write};
@@ -45,6 +47,10 @@ mod desc;
 #[path = "../../rust-common/report.rs"]
 mod report;
 use report::{errno_name, install_panic_hook, take_panic};
+// emit --contract: the protocol both Rust emitters share, and this crate's calls for it.
+#[path = "../../rust-common/contract.rs"]
+mod contract;
+mod contract_api;
 
 /// A compiled-in case.
 pub struct Case {
@@ -298,8 +304,11 @@ fn match_items(case: &Case, given: &[desc::Item], last_line: usize) -> Result<Ve
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.len() != 2 {
-        eprintln!("usage: emit <file.events> | emit --cases | emit --register-twice");
+        eprintln!("usage: emit <file.events> | emit --cases | emit --register-twice | emit --contract");
         process::exit(2);
+    }
+    if args[1] == "--contract" {
+        contract::run(&mut contract_api::Macro);
     }
     if args[1] == "--register-twice" {
         process::exit(register_twice());

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// `emit --contract`: the line protocol of Documentation/impl-contract.md, shared by both Rust
+// emitters. Each implements Api (impl/rust-*/src/contract_api.rs) with its crate's calls for
+// the one event; this file reads the commands, forks, runs the thread and words the answers.
+// Included by `#[path = "../../rust-common/contract.rs"] mod contract;`, as desc.rs is.
+//
+// Nothing here catches a panic: a panic inside the crate (a static provider registered twice
+// asserts, tracepoint/src/native.rs) ends the process as it ends a user's program (status
+// 101, the message on stderr), and the guest records that as the answer. A panic on the
+// thread of `thread-register` is resumed on the main thread for the same reason: answering
+// it would hide what the user would see.
+
+use std::io::{self, BufRead, Read, Write};
+use std::os::unix::io::FromRawFd;
+
+/// The crate's calls for the event `EhconfContract`/`Contract` (level 4, keyword 0x1).
+pub trait Api: Send {
+    /// 0 or the errno the crate returned.
+    fn register(&mut self) -> i32;
+    fn unregister(&mut self) -> i32;
+    fn enabled(&self) -> bool;
+    /// The event: `seq`, then `pad` as a str8; the crate's return.
+    fn write(&self, seq: u32, pad: &[u8]) -> i32;
+}
+
+fn ok_or_errno(e: i32) -> String {
+    if e == 0 {
+        "ok".into()
+    } else {
+        format!("error {}", e)
+    }
+}
+
+fn errno() -> i32 {
+    io::Error::last_os_error().raw_os_error().unwrap_or(0)
+}
+
+/// `pad` bytes of `p`; ENOMEM (as the C reference answers) rather than an abort for a size
+/// that cannot be allocated.
+fn write(api: &dyn Api, seq: u32, pad: usize) -> i32 {
+    let mut bytes = Vec::new();
+    if bytes.try_reserve_exact(pad).is_err() {
+        return libc::ENOMEM;
+    }
+    bytes.resize(pad, b'p');
+    api.write(seq, &bytes)
+}
+
+/// The child checks and writes on its own and reports through a pipe: its stdout is the
+/// parent's, and two writers on one answer stream would interleave.
+fn fork(api: &dyn Api, seq: u32) -> String {
+    let mut fds = [0 as libc::c_int; 2];
+    if unsafe { libc::pipe(fds.as_mut_ptr()) } != 0 {
+        return format!("error {}", errno());
+    }
+    let pid = unsafe { libc::fork() };
+    if pid < 0 {
+        let e = errno();
+        unsafe {
+            libc::close(fds[0]);
+            libc::close(fds[1]);
+        }
+        return format!("error {}", e);
+    }
+    if pid == 0 {
+        let msg = format!("{} {}", api.enabled() as u8, write(api, seq, 0));
+        // _exit: the child must not run the parent's exit handlers or flush its buffers.
+        unsafe {
+            let n = libc::write(fds[1], msg.as_ptr() as *const libc::c_void, msg.len());
+            libc::_exit(if n == msg.len() as isize { 0 } else { 1 });
+        }
+    }
+    unsafe { libc::close(fds[1]) };
+    let mut got = String::new();
+    let _ = unsafe { std::fs::File::from_raw_fd(fds[0]) }.read_to_string(&mut got);
+    let mut status = 0;
+    while unsafe { libc::waitpid(pid, &mut status, 0) } < 0 && errno() == libc::EINTR {}
+    if !got.is_empty() {
+        format!("child {}", got)
+    } else if libc::WIFSIGNALED(status) {
+        format!("error child-signal-{}", libc::WTERMSIG(status))
+    } else {
+        format!("error child-exit-{}", libc::WEXITSTATUS(status))
+    }
+}
+
+fn thread_register(api: &mut dyn Api) -> String {
+    let joined = std::thread::scope(|s| s.spawn(|| api.register()).join());
+    match joined {
+        Ok(e) => ok_or_errno(e),
+        Err(panic) => std::panic::resume_unwind(panic),
+    }
+}
+
+/// One answer; None for `quit`.
+fn answer(api: &mut dyn Api, line: &str) -> Option<String> {
+    let w: Vec<&str> = line.split_ascii_whitespace().collect();
+    Some(match w[..] {
+        ["quit"] => return None,
+        ["register"] => ok_or_errno(api.register()),
+        ["unregister"] => ok_or_errno(api.unregister()),
+        ["enabled"] => (api.enabled() as u8).to_string(),
+        ["write", seq, pad] => match (seq.parse(), pad.parse()) {
+            (Ok(seq), Ok(pad)) => write(api, seq, pad).to_string(),
+            _ => "error usage".into(),
+        },
+        ["fork", seq] => match seq.parse() {
+            Ok(seq) => fork(api, seq),
+            _ => "error usage".into(),
+        },
+        ["thread-register"] => thread_register(api),
+        _ => "error usage".into(),
+    })
+}
+
+/// Answers stdin's commands until `quit` or its end, then exits 0.
+pub fn run(api: &mut dyn Api) -> ! {
+    let mut input = io::stdin().lock();
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        match input.read_until(b'\n', &mut line) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        let Some(a) = answer(api, &String::from_utf8_lossy(&line)) else {
+            break;
+        };
+        let mut out = io::stdout().lock();
+        let _ = writeln!(out, "{}", a);
+        // At once: the guest changes the tracers between an answer and the next command.
+        let _ = out.flush();
+    }
+    std::process::exit(0)
+}
