@@ -1,0 +1,67 @@
+# SPDX-License-Identifier: GPL-2.0
+"""harness/run_impl_vm.py judge_case: how one implementation's capture on the real kernel
+becomes items, from what the guest saved (no VM here). A case the guest lost, an emitter
+that crashed or reported too few events, an event it refused without a declaration: each
+one item failing with its reason, and only that implementation's case; a declared
+difference is held to what the same emitter wrote offline, never to the golden event."""
+
+from __future__ import annotations
+
+import json
+
+from impls import Profile
+from run_impl import golden_parts
+from run_impl_vm import judge_case
+
+CASE = "activity"  # 10 golden events, in order
+
+
+def plan(declared=None):
+    return {"events": "unused", "kept": list(range(1, 11)), "declared": declared or {}}
+
+
+def log(folder, states):
+    (folder / f"{CASE}.log").write_text("".join(f"event {n} {s}\n" for n, s in states) +
+                                        "emit: done\n")
+
+
+def ok_res():
+    return {"status": "ok", "problem": "", "live_exit": 0}
+
+
+def test_a_case_the_guest_never_ran_fails(tmp_path):
+    [e] = judge_case("x", Profile(), CASE, plan(), None, str(tmp_path))
+    assert (e["id"], e["status"]) == ("impl-vm/x/activity", "fail") and "not run" in e["message"]
+
+
+def test_a_failed_step_is_the_reason(tmp_path):
+    res = {"status": "failed", "problem": "perf record did not start"}
+    [e] = judge_case("x", Profile(), CASE, plan(), res, str(tmp_path))
+    assert e["status"] == "fail" and e["message"] == "perf record did not start"
+
+
+def test_an_emitter_that_stopped_early_fails(tmp_path):
+    log(tmp_path, [(n, "written") for n in range(1, 4)])
+    [e] = judge_case("x", Profile(), CASE, plan(), ok_res(), str(tmp_path))
+    assert e["status"] == "fail" and "3 of 10" in e["message"]
+
+
+def test_expected_events_are_the_written_ones(tmp_path):
+    states = [(n, "written") for n in range(1, 11)]
+    states[4] = (5, "failed EBADF")  # undeclared: its own failing item
+    states[6] = (7, "failed ERANGE")  # declared, not written: no item, left out
+    log(tmp_path, states)
+    p = Profile()
+    p.differs[(CASE, 7)] = "refused"
+    p.differs[(CASE, 9)] = "written differently"
+    offline_9 = '{"n": "as written offline"}'
+    entries = judge_case("x", p, CASE, plan({"9": offline_9}), ok_res(), str(tmp_path))
+    fails = [e for e in entries if e["kind"] == "check"]
+    assert [(e["id"], e["status"]) for e in fails] == [("impl-vm/x/activity/5", "fail")]
+    [g] = [e for e in entries if e["kind"] == "golden"]
+    assert g["transport"] == "perf" and g["decoded"] == "activity.perf.json"
+    _, golden = golden_parts(CASE)
+    expected = [ln for ln in (tmp_path / "activity.expected.json").read_text().splitlines()
+                if not ln.startswith('{"ehconf"')]
+    want = [golden[o - 1] for o in (1, 2, 3, 4, 6, 8)] + [offline_9, golden[9]]
+    assert [json.loads(x) for x in expected] == [json.loads(x) for x in want]
