@@ -563,6 +563,11 @@ static void parse_values(struct field *f, char const *text)
 
 static void parse_fields(struct field **out, size_t *nout, int in_element);
 
+/* Structs within structs, as deep as the reference parser takes them (impl/ehconf/
+ * desc_parse.c): deeper, the recursion below would run out of stack. */
+#define MAX_DEPTH 1024
+static int g_depth;
+
 /* One field statement (g_words), its block included. */
 static void parse_field(struct field *f)
 {
@@ -576,7 +581,10 @@ static void parse_field(struct field *f)
         f->enc = E_STRUCT;
         f->name = unescape(g_words[1]);
         f->tag = field_tag(2);
+        if (++g_depth > MAX_DEPTH)
+            die(g_line, "structs nested deeper than %d", MAX_DEPTH);
         parse_fields(&f->members, &f->nmembers, 0);
+        g_depth--;
         return;
     }
     if (strcmp(w, "struct_slice") == 0) {
@@ -589,6 +597,8 @@ static void parse_field(struct field *f)
         f->name = unescape(g_words[1]);
         f->count = (size_t)number("count", g_words[2], 65535, 0);
         f->tag = field_tag(3);
+        if (++g_depth > MAX_DEPTH)
+            die(g_line, "structs nested deeper than %d", MAX_DEPTH);
         size_t blocks = 0;
         while (next_statement()) {
             if (strcmp(g_words[0], "end") == 0)
@@ -610,6 +620,7 @@ static void parse_field(struct field *f)
         if (blocks != (f->count ? f->count : 1))
             die(line, "struct_slice %s: %zu element blocks for a count of %zu", g_words[1], blocks,
                 f->count);
+        g_depth--;
         return;
     }
     if (g_nwords < 3)

@@ -672,6 +672,9 @@ class Parser
                     found = true;
                     break;
                 }
+            // Arrays exist of value types only (Documentation/case-descriptions.md).
+            if (found && (f.varray || f.carray) && !is_value(f.encoding))
+                fail("`" + type + "`: arrays exist of value types only");
         }
         if (!found)
             fail("unknown field type `" + type + "`");
