@@ -73,6 +73,7 @@ include lib/eventheader/build.mk lib/decode/build.mk tools/build.mk tests/build.
 # which make expands as it reads the rule.
 include harness/bisect.mk harness/build.mk harness/vm.mk harness/windows.mk
 include cases/build.mk vm/build.mk impl/build.mk
+include cases/kselftest.mk
 include impl/ehconf/build.mk
 
 ## all: build the library, tools, cases, benchmarks and fuzz replayers of VARIANT (default gcc) into build/VARIANT

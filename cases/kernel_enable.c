@@ -205,6 +205,7 @@ TEST(K36_enable_bit_raw)
     int fd, pfd;
 
     NEED_USER_EVENTS();
+    NEED_PERF();
     ue_event_name(name, sizeof name, "bit");
     fd = ue_open();
     ASSERT_LE(0, fd);
@@ -255,6 +256,7 @@ TEST(K36_enable_bit_library)
     int pfd;
 
     NEED_USER_EVENTS();
+    NEED_PERF();
     unsetenv("EHCONF_CAPTURE"); /* this test is about the kernel, never the capture file */
     ASSERT_EQ(0, eh_provider_register(&enable_provider));
     ASSERT_STREQ("user_events", eh_backend_name());
@@ -288,6 +290,7 @@ TEST(K36_perf_sets_only_its_own_events_bit)
     int fd, pa, pb;
 
     NEED_USER_EVENTS();
+    NEED_PERF();
     ue_event_name(a, sizeof a, "only_a");
     ue_event_name(b, sizeof b, "only_b");
     fd = ue_open();
@@ -395,6 +398,7 @@ TEST(K36_K37_bit_stays_set_while_any_tracer_remains)
     int fd, pfd;
 
     NEED_USER_EVENTS();
+    NEED_PERF();
     /* The bit means "any consumer attached": with ftrace and perf attached, taking
 	 * either away must leave it set; the last one clears it. */
     ue_event_name(name, sizeof name, "any_tracer");
@@ -454,6 +458,7 @@ TEST(K38_misaligned_32bit_word_gets_the_right_bit)
     int fd, pfd;
 
     NEED_USER_EVENTS();
+    NEED_PERF();
     /* The kernel updates the word through the aligned long below it (+32 on LE): bits 0
 	 * and 31 must land in this word, never in the low half of the long or the next word. */
     ASSERT_EQ(4u, (unsigned)((uintptr_t)word % 8));
@@ -534,6 +539,7 @@ TEST(K39_fork_child_copy_keeps_updating)
     pid_t pid;
 
     NEED_USER_EVENTS();
+    NEED_PERF();
     /* The child's word is its own copy-on-write page: only an enabler duplicated at fork
 	 * can make the kernel write it. */
     ue_event_name(name, sizeof name, "fork_copy");
@@ -618,6 +624,7 @@ TEST(K39_child_unregister_leaves_the_parent_alone)
     pid_t pid;
 
     NEED_USER_EVENTS();
+    NEED_PERF();
     ue_event_name(name, sizeof name, "fork_unreg");
     fd = ue_open();
     ASSERT_LE(0, fd);
@@ -709,6 +716,7 @@ TEST(K40_threads_share_the_enablers)
     int fd, pfd, seen = 0;
 
     NEED_USER_EVENTS();
+    NEED_PERF();
     /* The thread sees the process's word flip, finds the pair taken (EADDRINUSE), and what
 	 * it registers keeps working for the process after it has exited. */
     ue_event_name(name, sizeof name, "thread_main");
@@ -790,6 +798,7 @@ TEST(K40_first_use_in_a_thread_is_that_threads_alone)
     int fd, pfd, ok = 0;
 
     NEED_USER_EVENTS();
+    NEED_PERF();
     /* 6.12 keeps the enablers in a per-task state that threads cloned LATER share; a
 	 * thread registering before the process ever did gets a state of its own, dropped at
 	 * its exit (like a process exit) while the process lives on. Asserted so a change
@@ -954,6 +963,7 @@ TEST(K41_exec_drops_enablers_keeps_the_fd)
     pid_t pid;
 
     NEED_USER_EVENTS();
+    NEED_PERF();
     /* Design in the file comment: an enabler kept across exec would keep `dropped` alive
 	 * (or write into the new image); closed fd slots would refuse the pre-exec index. */
     if (access("/proc/self/exe", X_OK) != 0)
@@ -1232,6 +1242,7 @@ static void fork_unregister_race(struct __test_metadata *_metadata)
 TEST(K42_fork_races_register_and_unregister)
 {
     NEED_USER_EVENTS();
+    NEED_PERF();
     fork_unregister_race(_metadata);
 }
 
@@ -1241,6 +1252,7 @@ TEST(K42_kasan_kernel_reports_nothing_after_the_race)
     char *log;
 
     NEED_USER_EVENTS();
+    NEED_PERF();
     log = ue_kernel_log();
     if (!log)
         SKIP(return, "cannot read the kernel log (klogctl)");

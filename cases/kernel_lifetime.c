@@ -92,6 +92,7 @@ TEST(K22_unregister_frees_the_address_and_bit)
     int fd, pfd;
 
     NEED_USER_EVENTS();
+    NEED_PERF();
     ue_event_name(name, sizeof name, "unreg_pair");
     ue_event_name(other, sizeof other, "unreg_pair_other");
     fd = ue_open();
@@ -129,6 +130,7 @@ TEST(K22_unregistered_word_is_not_updated)
     int fd, pfd;
 
     NEED_USER_EVENTS();
+    NEED_PERF();
     ue_event_name(name, sizeof name, "unreg_quiet");
     fd = ue_open();
     ASSERT_LE(0, fd);
@@ -166,6 +168,7 @@ TEST(K23_unregister_clears_the_bit_of_an_enabled_event)
     int fd, pfd;
 
     NEED_USER_EVENTS();
+    NEED_PERF();
     ue_event_name(name, sizeof name, "unreg_clear");
     fd = ue_open();
     ASSERT_LE(0, fd);
@@ -305,6 +308,7 @@ TEST(K25_delete_of_a_referenced_event_is_EBUSY)
     int fd, pfd, err;
 
     NEED_USER_EVENTS();
+    NEED_PERF();
     ue_event_name(name, sizeof name, "del_busy");
     ue_event_name(persist, sizeof persist, "del_busy_persist");
     fd = ue_open();
@@ -432,6 +436,7 @@ TEST(K28_each_reference_keeps_the_event_until_the_last_goes)
     int fd, fd2, pfd;
 
     NEED_USER_EVENTS();
+    NEED_PERF();
     ue_event_name(by_fd, sizeof by_fd, "life_fd");
     ue_event_name(by_enabler, sizeof by_enabler, "life_enabler");
     ue_event_name(by_perf, sizeof by_perf, "life_perf");

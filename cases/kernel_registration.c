@@ -436,6 +436,7 @@ TEST(K06_enable_size_alignment_and_bit_range)
     int fd, pfd;
 
     NEED_USER_EVENTS();
+    NEED_PERF();
     if (sizeof(void *) != 8)
         SKIP(return, "8-byte enable words need a 64-bit process");
     memset(&w, 0, sizeof w);
@@ -585,6 +586,7 @@ TEST(K09_bit_reflects_the_event_state_at_registration)
     int fd, fd2, pfd;
 
     NEED_USER_EVENTS();
+    NEED_PERF();
     ue_event_name(name, sizeof name, "k09");
     ue_event_name(quiet, sizeof quiet, "k09_quiet");
     fd = ue_open();
@@ -716,6 +718,7 @@ TEST(K11_another_process_shares_the_event)
     ssize_t n;
 
     NEED_USER_EVENTS();
+    NEED_PERF();
     ue_event_name(name, sizeof name, "k11");
     fd = ue_open();
     ASSERT_LE(0, fd);
@@ -1204,6 +1207,7 @@ TEST(K19_names_over_255_bytes)
     int fd, pfd, err;
 
     NEED_USER_EVENTS();
+    NEED_PERF();
     ue_event_name(prefix, sizeof prefix, "k19_long");
     fd = ue_open();
     ASSERT_LE(0, fd);

@@ -419,6 +419,7 @@ TEST(K43_status_lists_consumers_and_totals)
     long id;
 
     NEED_USER_EVENTS();
+    NEED_PERF();
     ue_event_name(name, sizeof name, "status");
     snprintf(enable, sizeof enable, TRACEFS "/events/user_events/%s/enable", name);
     fd = ue_open();
@@ -818,6 +819,7 @@ TEST(K45_group_grant_lets_nonroot_open_register_and_write)
     pid_t pid;
 
     NEED_USER_EVENTS();
+    NEED_PERF();
     if (geteuid() != 0)
         SKIP(return, "needs root to hand user_events_data to a group");
     ue_event_name(name, sizeof name, "grant");
@@ -1128,6 +1130,7 @@ TEST(K46_32bit_process_gets_enotty_from_the_ioctls)
     pid_t pid;
 
     NEED_USER_EVENTS();
+    NEED_PERF();
     if (compat32_path(probe, sizeof probe) != 0 || access(probe, X_OK) != 0)
         SKIP(return, "no 32-bit build: install gcc-multilib");
     ue_event_name(name, sizeof name, "compat");
@@ -1331,6 +1334,7 @@ TEST(K49_bpf_attach_accepted_but_never_run)
 	 * trace_call_bpf(): a program that ran would count the writes and, returning 0,
 	 * drop their samples. The sched_process_fork control proves the program counts. */
     NEED_USER_EVENTS();
+    NEED_PERF();
     ue_event_name(name, sizeof name, "bpf");
     ASSERT_EQ(0, ue_pin_cpu0());
     map_fd = bpf_counter_map();

@@ -103,6 +103,7 @@ TEST(K21_payload_recorded_packed_after_common_header)
     int err;
 
     NEED_USER_EVENTS();
+    NEED_PERF();
     ASSERT_EQ(0, ue_pin_cpu0());
     why = traced_open(&t, "packed", "u32 a;u16 b;u8 c", &err);
     ASSERT_EQ(NULL, why)
@@ -167,6 +168,7 @@ TEST(K29_K30_write_without_tracer_is_ebadf)
     int fd, pfd;
 
     NEED_USER_EVENTS();
+    NEED_PERF();
     unsetenv("EHCONF_CAPTURE"); /* about the kernel, never the capture file */
     ue_event_name(name, sizeof name, "nolistener");
     fd = ue_open();
@@ -209,6 +211,7 @@ TEST(K30_unregistered_index_is_enoent)
     int err, fresh;
 
     NEED_USER_EVENTS();
+    NEED_PERF();
     ASSERT_EQ(0, ue_pin_cpu0());
     why = traced_open(&t, "enoent", "u32 value", &err);
     ASSERT_EQ(NULL, why)
@@ -243,6 +246,7 @@ TEST(K31_negative_index_is_einval)
     int err, fresh;
 
     NEED_USER_EVENTS();
+    NEED_PERF();
     ASSERT_EQ(0, ue_pin_cpu0());
     why = traced_open(&t, "negidx", "u32 value", &err);
     ASSERT_EQ(NULL, why)
@@ -275,6 +279,7 @@ TEST(K32_short_payload_is_einval)
     int err;
 
     NEED_USER_EVENTS();
+    NEED_PERF();
     ASSERT_EQ(0, ue_pin_cpu0());
     why = traced_open(&t, "short", "u32 a;u64 b", &err); /* 12 bytes of fields */
     ASSERT_EQ(NULL, why)
@@ -310,6 +315,7 @@ TEST(K33_bad_buffer_and_pwrite_offset_are_efault)
     int err;
 
     NEED_USER_EVENTS();
+    NEED_PERF();
     ASSERT_EQ(0, ue_pin_cpu0());
     bad = bad_page();
     ASSERT_NE(NULL, bad);
@@ -406,6 +412,7 @@ TEST(K16_K33_loc_validator_is_efault)
     };
 
     NEED_USER_EVENTS();
+    NEED_PERF();
     ASSERT_EQ(0, ue_pin_cpu0());
     for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
         const char *why;
@@ -450,6 +457,7 @@ TEST(K34_oversize_write_returns_full_length)
     int err;
 
     NEED_USER_EVENTS();
+    NEED_PERF();
     ASSERT_EQ(0, ue_pin_cpu0());
     payload = calloc(1, 1u << 20);
     ASSERT_NE(NULL, payload);
@@ -485,6 +493,7 @@ TEST(K35_fieldless_event_index_only_write)
     int err;
 
     NEED_USER_EVENTS();
+    NEED_PERF();
     ASSERT_EQ(0, ue_pin_cpu0());
     why = traced_open(&t, "nofields", "", &err);
     ASSERT_EQ(NULL, why)

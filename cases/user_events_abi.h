@@ -38,11 +38,32 @@
 /* Flag bits of struct user_reg beyond PERSIST (6.9+). */
 #define UE_REG_MULTI_FORMAT 2u
 
-/* Every kernel test starts with this: a distro kernel has no user_events. */
-#define NEED_USER_EVENTS()                                   \
-    do {                                                     \
-        if (access(UE_DATA, F_OK) != 0)                      \
-            SKIP(return, "kernel lacks CONFIG_USER_EVENTS"); \
+/*
+ * Every kernel test starts with NEED_USER_EVENTS(), and every test that opens a perf
+ * event with NEED_PERF() after it: each program decides alone (ehconf's runners or
+ * kselftest's run_kselftest.sh), so a missing requirement is a SKIP that names it,
+ * never a failure. NULL when the requirement is met, else the reason.
+ */
+static inline const char *ue_missing(void)
+{
+    if (access(UE_DATA, F_OK) != 0) {
+        if (errno == EACCES)
+            return "not root: " TRACEFS " is not readable (the kernel cases need root)";
+        if (access(TRACEFS "/trace", F_OK) == 0 || access(TRACEFS, F_OK) != 0)
+            return "kernel lacks CONFIG_USER_EVENTS (no " UE_DATA ")";
+        return "tracefs is not mounted on " TRACEFS " (mount -t tracefs nodev " TRACEFS ")";
+    }
+    /* Trace instances, sysctls, PERSIST, the kernel log, setuid children: root. */
+    if (geteuid() != 0)
+        return "not root: the kernel cases need root (tracefs, sysctl, perf, setuid)";
+    return NULL;
+}
+
+#define NEED_USER_EVENTS()                   \
+    do {                                     \
+        const char *missing_ = ue_missing(); \
+        if (missing_)                        \
+            SKIP(return, "%s", missing_);    \
     } while (0)
 
 /* How long a test waits for something the kernel does asynchronously (an enable bit,
@@ -217,6 +238,62 @@ static inline int read_text(const char *path, char *buf, size_t len)
         return -1;
     buf[used] = '\0';
     return 0;
+}
+
+/* Whether the effective capability set (/proc/self/status CapEff) holds `cap`. */
+static inline bool ue_has_cap(unsigned cap)
+{
+    char text[4096], *at;
+
+    if (read_text("/proc/self/status", text, sizeof text) != 0 || !(at = strstr(text, "CapEff:")))
+        return false;
+    return (strtoull(at + 7, NULL, 16) >> cap) & 1;
+}
+
+#define UE_CAP_SYS_ADMIN 21
+#define UE_CAP_PERFMON   38
+
+/* The perf rows open tracepoint events on cpu 0 for every task with raw samples:
+ * CAP_PERFMON (or CAP_SYS_ADMIN), or kernel.perf_event_paranoid -1. NULL or why not. */
+static inline const char *ue_perf_missing(void)
+{
+    char text[32];
+
+    if (read_text("/proc/sys/kernel/perf_event_paranoid", text, sizeof text) != 0)
+        return "kernel lacks CONFIG_PERF_EVENTS (no /proc/sys/kernel/perf_event_paranoid)";
+    if (ue_has_cap(UE_CAP_PERFMON) || ue_has_cap(UE_CAP_SYS_ADMIN) || strtol(text, NULL, 10) <= -1)
+        return NULL;
+    return "no permission for perf_event_open on tracepoints (needs CAP_PERFMON or "
+           "kernel.perf_event_paranoid=-1)";
+}
+
+#define NEED_PERF()                               \
+    do {                                          \
+        const char *missing_ = ue_perf_missing(); \
+        if (missing_)                             \
+            SKIP(return, "%s", missing_);         \
+    } while (0)
+
+/*
+ * kselftest_harness.h exits 0 when every test skipped, so a runner (run_kselftest.sh)
+ * would report "ok" for a program that tested nothing. kselftest's convention is exit
+ * status 4 (KSFT_SKIP) for a skipped program: this exit handler turns "every test
+ * skipped" into 4. It is registered first, so it runs last, after any other handler;
+ * children of the tests never see the condition (the running test is not counted yet).
+ */
+static void ue_exit_skip_if_all_skipped(void)
+{
+    if (ksft_plan > 0 && ksft_test_num() == ksft_plan &&
+        (unsigned)ksft_get_xskip_cnt() == ksft_plan) {
+        fflush(stdout);
+        fflush(stderr);
+        _exit(KSFT_SKIP);
+    }
+}
+
+static void __attribute__((constructor)) ue_register_exit_skip(void)
+{
+    atexit(ue_exit_skip_if_all_skipped);
 }
 
 /* Writes `text` to a file in one write(): 0 or errno. `flags` adds O_APPEND or O_TRUNC. */

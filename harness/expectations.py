@@ -3,6 +3,10 @@
 
     for_kernel("7.2.13-amd64") -> {"perf_max_payload": Expectation(8184, "6.4", why), ...}
     environment(expectations)  -> {"EHCONF_EXPECT_PERF_MAX_PAYLOAD": "8184", ...}
+    python3 harness/expectations.py --c-header OUT
+                               -> the same rows as a C header the cases compile in
+                                  (cases/kernel_expect.h looks them up by `uname -r`
+                                  when EHCONF_EXPECT_<NAME> is unset: kselftest runs)
 
 A row holds from its version on until a later row for the same name; rows are parsed
 strictly (a line that is not a comment must have a name, a MAJOR.MINOR, an integer and a
@@ -13,6 +17,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from dataclasses import dataclass
 from typing import Dict, List, Tuple
 
@@ -70,3 +75,32 @@ def for_kernel(release: str, rows=None) -> Dict[str, Expectation]:
 
 def environment(exp: Dict[str, Expectation]) -> Dict[str, str]:
     return {f"EHCONF_EXPECT_{what.upper()}": str(e.value) for what, e in exp.items()}
+
+
+def c_header(rows, source: str = "cases/kernel-expectations.txt") -> str:
+    """The rows as a C X-macro list: EHCONF_EXPECTATION(name, major, minor, value), one
+    per row in table order. Generated at build time, never committed: the table stays
+    the one source (cases/kernel_expect.h reads the list)."""
+    out = [f"/* Generated from {source} by harness/expectations.py --c-header: do not edit. */",
+           "#define EHCONF_EXPECTATIONS(X) \\"]
+    for what, since, e in rows:
+        major, minor = version_key(since)[:2]
+        out.append(f"    X(\"{what}\", {major}, {minor}, {e.value}) \\")
+    out.append("    /* end */")
+    return "\n".join(out) + "\n"
+
+
+def main(argv) -> int:
+    if len(argv) != 3 or argv[1] != "--c-header":
+        print("usage: expectations.py --c-header OUT", file=sys.stderr)
+        return 2
+    text = c_header(load())
+    tmp = argv[2] + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, argv[2])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -15,7 +15,9 @@ Diagnostics belong to the result line that FOLLOWS them: both producers print a 
 finish() applies the process outcome: a program that crashed, timed out or ended early
 gets its missing tests reported as failures ("exited with signal 11 after test 3"), a
 program with no KTAP output at all becomes one failure, and a non-zero exit status with
-every test passing is a failure too (something went wrong that no test owned).
+every test passing is a failure too (something went wrong that no test owned). Exit
+status 4 (kselftest's KSFT_SKIP) is normal when every test skipped: the kernel cases
+exit so when a requirement is missing, for kselftest's runner to report them skipped.
 
 Pure functions and dataclasses only: no pytest, no subprocess (see runner.py).
 """
@@ -28,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import List, Optional
 
 PASS, FAIL, SKIP, TODO = "pass", "fail", "skip", "todo"
+KSFT_SKIP = 4  # kselftest's exit status of a program whose every test skipped
 
 _VERSION_RE = re.compile(r"^(?:KTAP|TAP) version (\d+)\s*$")
 _PLAN_RE = re.compile(r"^1\.\.(\d+)\s*(?:#\s*(.*))?$")
@@ -228,6 +231,9 @@ def finish(rep: Report, returncode: Optional[int], timed_out: bool = False,
            timeout: Optional[float] = None, output: str = "") -> Report:
     """Apply the program's exit outcome to a parsed report (modifies and returns rep)."""
     abnormal = timed_out or returncode is None or returncode != 0
+    if returncode == KSFT_SKIP and not timed_out and rep.results and rep.plan == len(rep.results) \
+            and all(r.status == SKIP for r in walk(rep.results)):
+        abnormal = False
     how = describe_exit(returncode, timed_out, timeout)
     last = rep.results[-1] if rep.results else None
     last_no = (last.number if last and last.number is not None else len(rep.results))

@@ -56,3 +56,64 @@ def test_the_repository_table_parses_and_every_name_reaches_a_case():
     for what, _since, _e in rows:
         assert re.search(rf'"EHCONF_EXPECT_{what.upper()}"', sources), f"no case reads {what}"
     assert set(ex.for_kernel("6.12")) == {w for w, _s, _e in rows}
+
+
+C_PROBE = r"""
+#include "kernel_expect.h"
+
+int main(int argc, char **argv)
+{
+    if (argc == 2) { /* an EHCONF_EXPECT_<NAME>: what a case gets on this kernel */
+        char from[128];
+        long value = -1;
+        int err = kernel_expect(argv[1], &value, from, sizeof from);
+
+        printf("%d %ld %s\n", err, value, err ? "-" : from);
+        return 0;
+    }
+    for (int i = 2; i < argc; i++) {
+        const struct kernel_expect_row *r = kernel_expect_row(argv[1], argv[i]);
+
+        printf("%s %ld\n", argv[i], r ? r->value : -1L);
+    }
+    return 0;
+}
+"""
+
+
+def test_the_compiled_in_table_picks_the_rows_python_picks(tmp_path):
+    """kselftest runs have no guest runner to pass EHCONF_EXPECT_*: cases/kernel_expect.h
+    looks the table up itself, from the header harness/expectations.py --c-header writes.
+    Both must pick the same row for every kernel release."""
+    import os
+    import shutil
+    import subprocess
+    cc = shutil.which("gcc") or shutil.which("clang")
+    if not cc:
+        pytest.skip("no C compiler")
+    here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    rows = ex.parse(TABLE, "t")
+    (tmp_path / "kernel_expectations.gen.h").write_text(ex.c_header(rows))
+    (tmp_path / "probe.c").write_text(C_PROBE)
+    exe = str(tmp_path / "probe")
+    subprocess.run([cc, "-std=c11", "-D_GNU_SOURCE", "-Wall", "-Wextra", "-Werror",
+                    "-I", str(tmp_path), "-I", os.path.join(here, "cases"),
+                    "-o", exe, str(tmp_path / "probe.c")], check=True)
+    releases = ["6.3.1", "6.4", "6.12.117-ehconf", "7.2.13", "7.3.4", "7.10", "8", "junk"]
+    for what in ("perf_max_payload", "ftrace_max_payload", "unknown"):
+        out = subprocess.run([exe, what] + releases, check=True, stdout=subprocess.PIPE,
+                             text=True).stdout.split()
+        got = dict(zip(out[0::2], (int(v) for v in out[1::2])))
+        want = {r: (ex.for_kernel(r, rows)[what].value if what in ex.for_kernel(r, rows) else -1)
+                for r in releases}
+        assert got == want, what
+    # The whole lookup: the environment first (the guest runner), else this kernel's row.
+    env = {k: v for k, v in os.environ.items() if not k.startswith("EHCONF_EXPECT_")}
+    out = subprocess.run([exe, "EHCONF_EXPECT_PERF_MAX_PAYLOAD"], check=True, env=env,
+                         stdout=subprocess.PIPE, text=True).stdout.split(" ", 2)
+    mine = ex.for_kernel(os.uname().release, rows).get("perf_max_payload")
+    assert out[:2] == (["0", str(mine.value)] if mine else [str(2), "-1"])  # 2 = ENOENT
+    env["EHCONF_EXPECT_PERF_MAX_PAYLOAD"] = "123"
+    out = subprocess.run([exe, "EHCONF_EXPECT_PERF_MAX_PAYLOAD"], check=True, env=env,
+                         stdout=subprocess.PIPE, text=True).stdout.split(" ", 2)
+    assert out == ["0", "123", "EHCONF_EXPECT_PERF_MAX_PAYLOAD from the environment\n"]

@@ -129,6 +129,20 @@ def test_whole_program_skip():
     assert [(r.status, r.reason) for r in rep.results] == [(SKIP, "SKIP no user_events")]
 
 
+def test_exit_4_when_every_test_skipped_is_kselftests_skip():
+    """The kernel cases exit with KSFT_SKIP (4) when every test skipped (run_kselftest.sh
+    then says "# SKIP"); that is normal, but 4 with a passing test is not."""
+    skipped = "TAP version 13\n1..2\nok 1 global.a # SKIP no user_events\nok 2 global.b # SKIP no\n"
+    rep = finish(parse(skipped), 4)
+    assert [r.status for r in rep.results] == [SKIP, SKIP]
+    one_passed = "TAP version 13\n1..2\nok 1 global.a # SKIP no user_events\nok 2 global.b\n"
+    rep = finish(parse(one_passed), 4)
+    assert [r.status for r in rep.results] == [SKIP, PASS, FAIL]
+    assert "exited with status 4" in rep.results[-1].reason
+    rep = finish(parse(skipped), 4, timed_out=True, timeout=5)
+    assert rep.results[-1].status == FAIL
+
+
 def test_unit_header_output():
     text = ("KTAP version 1\n1..3\nok 1 roundtrip\n# t.c:9: x == 1, want y == 2\n"
             "not ok 2 sizes\nok 3 big # SKIP too slow\n# 1 passed, 1 failed, 1 skipped\n")
