@@ -57,4 +57,9 @@ golden: all
 	@echo "golden: REVIEW every changed line against cases/<case>.c before committing:"
 	@git diff --stat -- golden/ ; git status --short -- golden/
 
-.PHONY: kselftest check-offline golden
+# A new case from cases/template/ (scripts/new-case.sh; Documentation/adding.md).
+## new-case: a new conformance case and its golden skeleton from cases/template/ (NAME=my_case)
+new-case:
+	@scripts/new-case.sh '$(NAME)'
+
+.PHONY: kselftest check-offline golden new-case

@@ -17,3 +17,8 @@ lint-help:
 	@mk/check-help.sh $(MAKE) $(HELP_MAKEFILES)
 
 .PHONY: help lint-help
+
+# `make print-VAR`: the value of a make variable, for scripts and tests that must build the
+# way make does (tests/harness/test_new_case.py compiles a case with CASE_CFLAGS).
+print-%:
+	@echo '$($*)'

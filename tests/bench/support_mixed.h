@@ -2,7 +2,7 @@
 /*
  * The "mixed" perf.data of the decoder benchmark (issue 15): EventHeader events of five
  * realistic shapes written through libeventheader, rotating over many values, then
- * replayed as perf samples. Used by tests/bench/bench_mixed.c (make bench) and by the
+ * replayed as perf samples. Used by tests/bench/bench_decode.c (make bench) and by the
  * unit test that pins ehdecode's output on a small mixed file.
  *
  * The shapes: a log line (cstr8, u32, i64, u32 hex, struct {str8, i32, cstr8}); metrics
