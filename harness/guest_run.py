@@ -395,6 +395,30 @@ def run_selftests(sdir: str, out: str, deadline: float) -> dict:
     return results
 
 
+KSELFTEST_COLLECTION = "ehconf_user_events"  # cases/kselftest.mk's target
+T_KSELFTEST_INSTALL = 900  # the collection's six programs, each under its 300 s setting
+
+
+def run_kselftest_install(tree: str, out: str, deadline: float) -> dict:
+    """The second pass (issue 22): the installed kselftest tree (make kselftest-install) run
+    by the kernel's own run_kselftest.sh, as LKFT runs it, with none of this runner's
+    environment: the cases pick their expectations by uname -r themselves. Its output goes
+    through a pipe: the 6.12 runner writes /dev/stdout twice, and a file opened with
+    truncation would let the second write overwrite the first."""
+    ktap = "kselftest-install.ktap"
+    runner = os.path.join(tree, "run_kselftest.sh")
+    if not os.access(runner, os.X_OK):
+        return {"status": "failed", "problem": f"{runner} not found (make kselftest-install)"}
+    env = {k: None for k in os.environ if k.startswith(("EHCONF_EXPECT_", "EHCONF_CAPTURE"))}
+    limit = max(10.0, min(T_KSELFTEST_INSTALL, deadline - time.monotonic()))
+    r = run(["/bin/sh", "-c", f'"$0" -c {KSELFTEST_COLLECTION} 2>&1 | cat', runner], limit,
+            env=env, stdout_path=os.path.join(out, ktap))
+    log(f"kselftest-install: run_kselftest.sh exit {r.returncode} in {r.seconds:.1f} s"
+        + (" (timed out)" if r.timed_out else ""))
+    return {"status": "ran", "ktap": ktap, "exit": r.returncode, "seconds": round(r.seconds, 3),
+            "timed_out": r.timed_out, "problem": r.error}
+
+
 def run_bench(args, out: str, tmp: str) -> dict:
     """`make bench-vm`: harness/bench_vm (built as <build>/bench/bench_vm) while perf records
     its tracepoint; returns its figures (stdout lines) or the reason it could not run."""
@@ -451,6 +475,9 @@ def main(argv=None) -> int:
     ap.add_argument("--build", default="build/gcc", help="build variant dir (cases/, bin/)")
     ap.add_argument("--case", action="append", default=[], help="case name (default: all built)")
     ap.add_argument("--selftests", default="", help="dir with the kernel's user_events selftests")
+    ap.add_argument("--kselftest-install", default="",
+                    help="an installed kselftest tree (make kselftest-install): run it after "
+                         "the selftests with its own run_kselftest.sh")
     ap.add_argument("--bench", action="store_true",
                     help="only run harness/bench_vm under perf (make bench-vm)")
     ap.add_argument("--deadline", type=float, default=600,
@@ -520,6 +547,10 @@ def main(argv=None) -> int:
         else:
             summary["selftests"] = {n: {"status": "skipped", "problem": NO_USER_EVENTS}
                                     for n in SELFTESTS}
+    if args.kselftest_install and info["user_events"]:
+        summary["running"] = "the installed kselftest tree (run_kselftest.sh)"
+        save_summary(out, summary)
+        summary["kselftest_install"] = run_kselftest_install(args.kselftest_install, out, deadline)
     summary["seconds"] = round(time.monotonic() - t_start, 3)
     summary["complete"], summary["running"] = True, ""
     save_summary(out, summary)

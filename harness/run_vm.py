@@ -50,6 +50,7 @@ from cases import declares_no_golden, find_cases
 from common import safe_id
 from golden import compare, expected_events, parse_lines
 from inventory import load as load_inventory, rows_with_results
+from kselftest_pass import compare as kselftest_compare
 from ktap import FAIL, PASS, SKIP, TODO, finish, format_failure, item_names, parse
 from runner import run as run_program
 from transports import REFERENCE, get, live_of
@@ -180,6 +181,11 @@ def locate_kernel(repo: str):
     return k, (sdir if os.path.isdir(sdir) else ""), time.monotonic() - t0, ""
 
 
+def kselftest_tree(build: str) -> str:
+    """Where `make kselftest-install` puts the tree by default: $(O)/kselftest_install."""
+    return os.path.join(os.path.dirname(build), "kselftest_install")
+
+
 def boot(repo: str, build: str, results: str, cases: List[str], guest: Optional[List[str]] = None,
          summary: str = "guest-results.json") -> VmRun:
     """One vm/run boot running guest_run.py for every case (or the guest command `guest`,
@@ -205,6 +211,9 @@ def boot(repo: str, build: str, results: str, cases: List[str], guest: Optional[
                  "--results", results, "--build", build, "--deadline", str(max(60, timeout - 60))]
         if sdir:
             argv += ["--selftests", sdir]
+        tree = kselftest_tree(build)
+        if os.path.isfile(os.path.join(tree, "run_kselftest.sh")):
+            argv += ["--kselftest-install", tree]
         for c in cases:
             argv += ["--case", c]
     t0 = time.monotonic()
@@ -342,6 +351,23 @@ def read_text(path: str) -> Optional[str]:
             return f.read()
     except OSError:
         return None
+
+
+def kselftest_install_outcomes(run: VmRun, cases: List[str], own: Dict[str, str]) -> List[Outcome]:
+    """The second pass (harness/kselftest_pass.py): the installed tree under the kernel's
+    run_kselftest.sh must agree with this runner, test by test. Nothing when the guest had
+    no tree to run; a failure when it had one and could not run it."""
+    k = run.guest.get("kselftest_install") if run.guest else None
+    if not k:
+        return []
+    ident = "kselftest-install/run"
+    if k.get("status") != "ran" or k.get("timed_out"):
+        return [Outcome(ident, "fail", k.get("problem") or "run_kselftest.sh timed out", "kselftest")]
+    text = read_text(os.path.join(run.results, k["ktap"])) or ""
+    kernel = [c for c in cases if c.startswith("kernel_")]
+    return [Outcome(ident, "pass", f"run_kselftest.sh exit {k.get('exit')} in {k.get('seconds')} s",
+                    "kselftest")] + [Outcome(safe_id(i), st, msg, "kselftest", c)
+                                     for i, st, msg, c in kselftest_compare(text, own, kernel)]
 
 
 def kernel_log(run: VmRun) -> Tuple[str, str]:
@@ -537,6 +563,7 @@ def outcomes_for(s, run: VmRun, cases: List[str]):
             "skip": sum(o.status == "skip" for o in items),
             "known": [o.ident for o in items if o.status == "xfail"],
             "failed": [o.ident for o in items if o.status == "fail"]}
+    out += kselftest_install_outcomes(run, cases, {o.ident: o.status for o in out})
     report["items"] = [asdict(o) for o in out]
     # Documentation/kernel-behaviours.md row by row; a broken document must not cost the
     # run its items (make ci-lint's tests/harness/test_inventory.py names the problem).

@@ -6,6 +6,10 @@
 #                     user_events selftests (harness/guest_run.py); the runner
 #                     (harness/run.py vm, harness/run_vm.py) decides the outcomes, then a
 #                     second boot checks that a kernel crash ends the run (crash test);
+#                     the same boot then runs the kernel cases once more as the installed
+#                     kselftest collection (make kselftest-install) under the kernel's own
+#                     run_kselftest.sh, which must report every test as the first pass did
+#                     (harness/kselftest_pass.py, items kselftest-install/...);
 #                     pytest turns the results into items (JUnit: $(JUNIT_DIR)/vm.xml) and
 #                     harness/report.py writes report.md at the top of the checkout.
 #   make check-vm KASAN=1
@@ -41,7 +45,7 @@ endif
 # lines reach the terminal. A failed build is reported by the VM items: the runner tries
 # vm/build-kernel again and names its error.
 ## check-vm: the cases under perf on a real kernel in QEMU (KASAN=1: the KASAN kernel; KERNEL=bzImage)
-check-vm: all
+check-vm: all kselftest-install
 	@mkdir -p $(JUNIT_DIR)
 	@if [ -z "$${KERNEL:-}" ]; then echo "check-vm: kernel: vm/build-kernel (cached after the first build)"; \
 	  $(VM_ENV) vm/build-kernel >/dev/null || echo "check-vm: vm/build-kernel failed; the VM items say why" >&2; fi
