@@ -89,6 +89,11 @@
  *                 K19: names of 255, 256 and 400 bytes register; on 6.12 they are also
  *                 visible in tracefs (lookup, readdir at full length, id, status) and a
  *                 perf event on the 400-byte one sets its bit.
+ *   K52_char_array_format_shows_its_length
+ *                 K52: the tracefs format of a `char[20]` field says `f[20]`; on the
+ *                 kernels whose row of cases/kernel-expectations.txt says so (the length
+ *                 is never set, the brackets show heap) it must show something else, so a
+ *                 fixed kernel fails here and gets its own row.
  *
  * K04 (PERSIST without CAP_PERFMON) and K20 (user_events_max) are asserted by other
  * cases; so are the write-side checks of K16 (EFAULT for a bad loc or missing NUL).
@@ -107,6 +112,7 @@
 #include <unistd.h>
 
 #include "case_harness.h"
+#include "kernel_expect.h"
 #include "user_events_abi.h"
 
 #define SENTINEL_INDEX 0xdeadbeefu
@@ -1249,6 +1255,48 @@ TEST(K19_names_over_255_bytes)
     close(fd);
     for (int i = 0; i < NLENS; i++)
         EXPECT_TRUE(wait_event_presence(names[i], false, UE_WAIT_MS));
+}
+
+/* K52: what the format file shows between the brackets of a char[20] field. The kernel
+ * prints field->len there, which user_events never sets (its field is kmalloc'ed, not
+ * zeroed: trace_events_user.c, user_event_add_field), so on those kernels the brackets
+ * hold whatever the heap held. The expectation (1: shows 20, 0: does not) is the table's. */
+TEST(K52_char_array_format_shows_its_length)
+{
+    char name[64], path[256], format[4096], from[128];
+    const char *line, *open_b;
+    uint32_t word = 0, index = 0;
+    long want = -1;
+    int fd, err, shows;
+
+    NEED_USER_EVENTS();
+    err = kernel_expect("EHCONF_EXPECT_CHAR_ARRAY_FORMAT_LEN", &want, from, sizeof from);
+    ASSERT_EQ(0, err)
+    {
+        TH_LOG("char_array_format_len: no row of cases/kernel-expectations.txt (%s)",
+               strerror(err));
+    }
+    ue_event_name(name, sizeof name, "k52");
+    fd = ue_open();
+    ASSERT_LE(0, fd);
+    ASSERT_EQ(0, ue_register(fd, name, "char[20] f", &word, 0, &index));
+    snprintf(path, sizeof path, TRACEFS "/events/user_events/%s/format", name);
+    ASSERT_EQ(0, read_text(path, format, sizeof format));
+    line = strstr(format, "field:char f[");
+    ASSERT_NE(NULL, line)
+    {
+        TH_LOG("no `field:char f[` in %s:\n%s", path, format);
+    }
+    open_b = strchr(line, '[');
+    shows = strncmp(open_b, "[20];", 5) == 0;
+    TH_LOG("char[20] field in the format: %.*s (%s)", (int)strcspn(line, ";"), line, from);
+    EXPECT_EQ(want, shows)
+    {
+        TH_LOG("the format %s the length; cases/kernel-expectations.txt says it %s (%s)",
+               shows ? "shows" : "does not show", want ? "does" : "does not", from);
+    }
+    EXPECT_EQ(0, ue_unregister(fd, &word, 0));
+    close(fd);
 }
 
 TEST_HARNESS_MAIN

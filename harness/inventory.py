@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """The kernel behaviour inventory, Documentation/kernel-behaviours.md, as data.
 
-One job: read the document's tables (rows K01..K51 with behaviour, since and the case
+One job: read the document's tables (rows K01..K55 with behaviour, since and the case
 that decides each) and its "Rows not asserted on every run" reasons, and tell, from the
 VM run's items, what each row's result was on the kernel that ran.
 
