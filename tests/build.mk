@@ -16,11 +16,26 @@ $(B)/tests/%: $(B)/obj/tests/%.o $$(call support_of,$$(firstword $$(subst /, ,$$
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# The test-only MS-XCA compressors (tests/etl_compress/, never in the library): linked
+# into the tests and fuzz targets of compressed .etl files, and etl_compress, the tool
+# that writes their fuzz seeds (tests/etl_compress/README.md).
+ETL_COMPRESS_OBJS := $(call objs,$(filter-out %_main.c,$(wildcard tests/etl_compress/*.c)))
+$(B)/tests/decode/test_xca_vectors $(B)/tests/decode/test_etl_compressed: $(ETL_COMPRESS_OBJS)
+ETL_COMPRESS_TOOL := $(B)/bin/etl_compress
+$(ETL_COMPRESS_TOOL): $(B)/obj/tests/etl_compress/etl_compress_main.o $(ETL_COMPRESS_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+ALL_TARGETS += $(ETL_COMPRESS_TOOL)
+
 # Benchmarks: tests/bench/bench_*.c, run by `make bench` (print figures only).
 BENCH_SRCS := $(wildcard tests/bench/bench_*.c)
 BENCHES := $(patsubst tests/bench/%.c,$(B)/bench/%,$(BENCH_SRCS))
 # The decoder benchmark writes its mixed file with tests/bench/support_mixed.c.
 $(B)/bench/bench_decode: $(B)/obj/tests/bench/support_mixed.o
+# bench_xca times the MS-XCA decompressors (internal interface) on data the test
+# compressors make.
+INC.tests/bench := $(INC.tests) $(EHD_INTERNAL_INC)
+$(B)/bench/bench_xca: $(ETL_COMPRESS_OBJS)
 $(B)/bench/%: $(B)/obj/tests/bench/%.o $(EHD_LIB) $(EH_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(filter-out %.o,$^) $(LDLIBS)
@@ -37,6 +52,10 @@ bench: $(BENCHES) $(TOOLS)
 #  - VARIANT=fuzz (top Makefile): libFuzzer builds, build/fuzz/bin/fuzz_<name> (make fuzz-build,
 #    also run by make test); `make fuzz` runs each for FUZZ_SECONDS and prints a table.
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
+# fuzz_xca* test the decompressors' internal interface (lib/decode/internal/ehd_xca.h);
+# the round trip links the test compressors.
+INC.tests/fuzz := $(INC.tests) $(EHD_INTERNAL_INC)
+$(B)/tests/fuzz/test_fuzz_xca_roundtrip $(O)/fuzz/bin/fuzz_xca_roundtrip: $(ETL_COMPRESS_OBJS)
 FUZZ_REPLAYERS := $(patsubst tests/fuzz/%.c,$(B)/tests/fuzz/test_%,$(FUZZ_SRCS))
 $(B)/obj/tests/fuzz/replay_main.o: CFLAGS += -DFUZZ_SEEDS_ROOT='"$(CURDIR)/tests/fuzz"'
 $(B)/tests/fuzz/test_%: $(B)/obj/tests/fuzz/%.o $(B)/obj/tests/fuzz/replay_main.o $(EHD_LIB) $(EH_LIB)

@@ -21,7 +21,10 @@
              wpr -start scripts\windows\ehconf.wprp!ehconf -filemode -instancename ehconf
              <case>.exe
              wpr -stop <Results>\<case>.etl -instancename ehconf
-           (item case/<case>: the case's own checks; etw/<case>: the recording).
+           (item case/<case>: the case's own checks; etw/<case>: the recording), then
+           once more recorded compressed (wpr -stop <Results>\<case>.compressed.etl
+           -instancename ehconf -compress; items case-compressed/, etw-compressed/):
+           both files are compared with the same golden file.
   Decode:  with -Ehdecode PATH (an ehdecode that reads .etl, e.g. one built on Windows) and
            Python, scripts/windows/compare_etl.py decodes every <case>.etl with
            `ehdecode --golden` and compares it with golden/<case>.json as transport "etw"
@@ -172,38 +175,48 @@ $caseExes = @(Get-ChildItem -Path $caseDir -Filter "*.exe" -ErrorAction Silently
 if ($caseExes.Count -eq 0) {
     Add-Result "cases" "FAIL" "no case binaries in $caseDir (make VARIANT=mingw windows-build builds them)" 0
 }
+# Every case is recorded twice: as WPR writes it, and with `wpr -stop ... -compress`, which
+# writes compressed buffers (Documentation/etl-format.md §9) as the relogger, xperf -compress
+# and UIforETW do. Both files are decoded against the same golden file (compare_etl.py:
+# <case>.etl and <case>.compressed.etl; items etw/ and etw-compressed/).
 foreach ($exe in $caseExes) {
     $case = $exe.BaseName
     $golden = Join-Path $Repo "golden\$case.json"
     if (-not (Test-Path $golden)) { Add-Result "etw/$case" "SKIP" "no golden\$case.json" 0; continue }
-    $etl = Join-Path $Results "$case.etl"
-    Remove-Item -Force -ErrorAction SilentlyContinue $etl
-    $t0 = Get-Date
-    $start = Invoke-Wpr @("-start", "$WprProfile!ehconf", "-filemode", "-instancename", $Instance)
-    if ($start.Code -ne 0) {
-        Add-Result "etw/$case" "FAIL" ("wpr -start exit $($start.Code): " + $start.Out) 0
-        continue
-    }
-    $r = Invoke-Guarded $exe.FullName @()
-    $stop = Invoke-Wpr @("-stop", $etl, "-instancename", $Instance)
-    $stopCode = $stop.Code
-    $secs = ((Get-Date) - $t0).TotalSeconds
-    ($r.Out + "`n" + $r.Err + "`n" + $start.Out + "`n" + $stop.Out) | Set-Content -Encoding utf8 (Join-Path $Results "$case.log")
-    if ($r.TimedOut) { Add-Result "case/$case" "FAIL" "timed out after $TimeoutSeconds s" $secs }
-    elseif ($r.Code -ne 0) { Add-Result "case/$case" "FAIL" "the case itself failed, exit $($r.Code) (see $case.log)" $secs }
-    else { Add-Result "case/$case" "PASS" "" $secs }
-    if ($stopCode -ne 0 -or -not (Test-Path $etl)) {
-        Add-Result "etw/$case" "FAIL" ("wpr -stop exit $($stopCode): " + $stop.Out) $secs
-        continue
-    }
-    Add-Result "etw/$case" "PASS" "" $secs
-    if ($TdhCheck) {
-        $capArgs = @()
-        foreach ($p in (Get-Providers $golden)) { $capArgs += @("-p", $p) }
-        $capArgs += @("--tdh-check", "-o", (Join-Path $Results "$case.tdh.json"), "--decode-etl", $etl)
-        $t = Invoke-Guarded $EtwCapture $capArgs
-        if ($t.Code -eq 0) { Add-Result "tdh/$case" "PASS" "" 0 }
-        else { Add-Result "tdh/$case" "FAIL" ("etwcapture --tdh-check exit $($t.Code): " + $t.Err) 0 }
+    foreach ($compress in @($false, $true)) {
+        $sfx = if ($compress) { "-compressed" } else { "" }
+        $name = if ($compress) { "$case.compressed" } else { $case }
+        $etl = Join-Path $Results "$name.etl"
+        Remove-Item -Force -ErrorAction SilentlyContinue $etl
+        $t0 = Get-Date
+        $start = Invoke-Wpr @("-start", "$WprProfile!ehconf", "-filemode", "-instancename", $Instance)
+        if ($start.Code -ne 0) {
+            Add-Result "etw$sfx/$case" "FAIL" ("wpr -start exit $($start.Code): " + $start.Out) 0
+            continue
+        }
+        $r = Invoke-Guarded $exe.FullName @()
+        $stopArgs = @("-stop", $etl, "-instancename", $Instance)
+        if ($compress) { $stopArgs += "-compress" }
+        $stop = Invoke-Wpr $stopArgs
+        $stopCode = $stop.Code
+        $secs = ((Get-Date) - $t0).TotalSeconds
+        ($r.Out + "`n" + $r.Err + "`n" + $start.Out + "`n" + $stop.Out) | Set-Content -Encoding utf8 (Join-Path $Results "$name.log")
+        if ($r.TimedOut) { Add-Result "case$sfx/$case" "FAIL" "timed out after $TimeoutSeconds s" $secs }
+        elseif ($r.Code -ne 0) { Add-Result "case$sfx/$case" "FAIL" "the case itself failed, exit $($r.Code) (see $name.log)" $secs }
+        else { Add-Result "case$sfx/$case" "PASS" "" $secs }
+        if ($stopCode -ne 0 -or -not (Test-Path $etl)) {
+            Add-Result "etw$sfx/$case" "FAIL" ("wpr -stop exit $($stopCode): " + $stop.Out) $secs
+            continue
+        }
+        Add-Result "etw$sfx/$case" "PASS" "" $secs
+        if ($TdhCheck -and -not $compress) {
+            $capArgs = @()
+            foreach ($p in (Get-Providers $golden)) { $capArgs += @("-p", $p) }
+            $capArgs += @("--tdh-check", "-o", (Join-Path $Results "$case.tdh.json"), "--decode-etl", $etl)
+            $t = Invoke-Guarded $EtwCapture $capArgs
+            if ($t.Code -eq 0) { Add-Result "tdh/$case" "PASS" "" 0 }
+            else { Add-Result "tdh/$case" "FAIL" ("etwcapture --tdh-check exit $($t.Code): " + $t.Err) 0 }
+        }
     }
 }
 

@@ -3,19 +3,24 @@
 """The Windows runner's WPR captures, decoded and compared with golden/ (Linux or Windows).
 
 scripts/windows/check.ps1 runs each case under its own WPR recording with
-scripts/windows/ehconf.wprp and keeps it as <case>.etl. This script decodes every
-<case>.etl of a folder with `ehdecode --golden` (ehdecode reads .etl files: lib/decode)
-and compares the events of the case's providers with golden/<case>.json as transport
-"etw" (harness/golden.py: the same rules and the same declared differences as the
-.tlcap path of `make check-offline`). Events of other providers (the kernel's header
-and rundown events that every .etl holds) are counted and left out; an event of the
-case's providers that does not decode is a failure.
+scripts/windows/ehconf.wprp and keeps it as <case>.etl, then once more recorded with
+`wpr -stop ... -compress` as <case>.compressed.etl. This script decodes every .etl of a
+folder with `ehdecode --golden` (ehdecode reads .etl files, compressed ones too:
+lib/decode, Documentation/etl-format.md §9) and compares the events of the case's
+providers with golden/<case>.json as transport "etw" (harness/golden.py: the same rules
+and the same declared differences as the .tlcap path of `make check-offline`); both
+recordings of a case against the same golden file. Events of other providers (the
+kernel's header and rundown events that every .etl holds) are counted and left out; an
+event of the case's providers that does not decode is a failure, and so is a
+<case>.compressed.etl without a single compressed buffer (then the compressed path was
+not tested at all).
 
     python3 scripts/windows/compare_etl.py [--ehdecode PATH] [--junit FILE] DIR
 
 The workflow's windows-decode job runs it on Linux on the windows job's artifact;
-check.ps1 runs it on Windows when given an ehdecode (-Ehdecode). Writes <case>.json and
-<case>.decode.log beside each .etl; ends with "N passed, N failed, N skipped"; exit 1 if
+check.ps1 runs it on Windows when given an ehdecode (-Ehdecode). Writes <name>.json and
+<name>.decode.log beside each <name>.etl; items etl-golden/<case> and
+etl-golden-compressed/<case>; ends with "N passed, N failed, N skipped"; exit 1 if
 anything failed or DIR holds no .etl.
 """
 
@@ -34,6 +39,24 @@ from golden import compare  # noqa: E402
 from runner import run  # noqa: E402
 
 TIMEOUT = 300.0
+COMPRESSED = ".compressed"  # <case>.compressed.etl: the same case, recorded compressed
+BUFFER_FLAG_COMPRESSED = 0x40  # buffer flags (u16 at 0x34) of a compressed buffer
+
+
+def compressed_buffers(path: str) -> int:
+    """How many buffers of an .etl have the compressed flag (etl-format.md §9): every
+    buffer's size is at offset 0, its flags at 0x34, the next one right after it."""
+    with open(path, "rb") as f:
+        data = f.read()
+    pos, count = 0, 0
+    while pos + 0x48 <= len(data):
+        size = int.from_bytes(data[pos:pos + 4], "little")
+        if size < 0x48:
+            break
+        if int.from_bytes(data[pos + 0x34:pos + 0x36], "little") & BUFFER_FLAG_COMPRESSED:
+            count += 1
+        pos += size
+    return count
 
 
 def golden_providers(golden_text: str) -> set:
@@ -79,30 +102,36 @@ def main(argv) -> int:
     if not etls:
         results.append(("etl", "FAIL", f"no .etl files in {a.dir} (did the windows job capture?)"))
     for f in etls:
-        case = f[:-4]
+        name = f[:-4]
+        compressed = name.endswith(COMPRESSED)
+        case = name[:-len(COMPRESSED)] if compressed else name
+        item = f"etl-golden-compressed/{case}" if compressed else f"etl-golden/{case}"
         etl = os.path.join(a.dir, f)
         golden_path = os.path.join(REPO, "golden", case + ".json")
         if not os.path.exists(golden_path):
-            results.append((f"etl-golden/{case}", "SKIP", f"no golden/{case}.json"))
+            results.append((item, "SKIP", f"no golden/{case}.json"))
+            continue
+        if compressed and compressed_buffers(etl) == 0:
+            results.append((item, "FAIL", f"{f} holds no compressed buffer: the recording was "
+                            "not compressed, so the compressed path is untested"))
             continue
         with open(golden_path, encoding="utf-8") as g:
             golden_text = g.read()
         d = run([a.ehdecode, "--golden", etl], TIMEOUT, merge_stderr=False)
-        with open(os.path.join(a.dir, case + ".decode.log"), "w", encoding="utf-8",
+        with open(os.path.join(a.dir, name + ".decode.log"), "w", encoding="utf-8",
                   errors="surrogateescape") as log:
             log.write(d.stderr or d.error or "")
         if d.error or d.timed_out or d.returncode != 0:
             why = " | ".join((d.stderr or d.error or "").strip().splitlines()[:3])
-            results.append((f"etl-golden/{case}", "FAIL",
-                            f"ehdecode --golden {f}: exit {d.returncode}: {why}"))
+            results.append((item, "FAIL", f"ehdecode --golden {f}: exit {d.returncode}: {why}"))
             continue
         kept, others = case_events(d.output, golden_providers(golden_text))
-        with open(os.path.join(a.dir, case + ".json"), "w", encoding="utf-8",
+        with open(os.path.join(a.dir, name + ".json"), "w", encoding="utf-8",
                   errors="surrogateescape") as out:
             out.write("".join(line + "\n" for line in kept))
         res = compare(golden_text, "".join(line + "\n" for line in kept), case, transport="etw")
         note = f" ({others} events of other providers left out)" if others else ""
-        results.append((f"etl-golden/{case}", "PASS" if res.ok else "FAIL", res.message + note))
+        results.append((item, "PASS" if res.ok else "FAIL", res.message + note))
     for name, status, msg in results:
         print(f"{status} {name}: {msg}")
     counts = {s: sum(1 for r in results if r[1] == s) for s in ("PASS", "FAIL", "SKIP")}

@@ -321,7 +321,9 @@ static void test_malformed(void)
     expect_damage("used size beyond the buffer", c, n, 3, "etl:", 8192, "used size");
     memcpy(c, d, n);
     c[8192 + 0x34] |= 0x40;
-    expect_damage("compressed buffer", c, n, 3, "etl:", 8192, "compressed");
+    /* the flag on records that are not compressed: they do not decompress (test_etl_compressed
+     * has the files that do) */
+    expect_damage("compressed buffer", c, n, 3, "etl:", 8192, "do not decompress");
     memcpy(c, d, n);
     memset(c + 0x21C0, 0x11, 8); /* garbage where Venus starts: Mercury survives */
     expect_damage("garbage record", c, n, 4, "etl:", 0x21C0, "trace header flag");

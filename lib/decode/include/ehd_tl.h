@@ -98,8 +98,9 @@ int ehd_etl_is_magic(const void *head, size_t n);
  * in meta; other events as { "n": "etw:<provider guid>", "id": N, "raw": "<hex>",
  * "meta": { ... } }. Damaged buffers or records are emitted as { "n": ..., "error":
  * "<reason>", "fileOffset": N } and reported to diag; reading goes on where the layout
- * allows (Documentation/etl-format.md §6, §7). Returns 0 if everything decoded, 1
- * otherwise. */
+ * allows (Documentation/etl-format.md §6, §7). Compressed buffers (XPRESS, LZNT1 or
+ * XPRESS Huffman, §9) are decompressed first and read the same way. Returns 0 if
+ * everything decoded, 1 otherwise. */
 int ehd_etl_decode(FILE *f, unsigned flags, ehd_tl_emit_fn *emit, void *emit_ctx,
                    ehd_tl_diag_fn *diag, void *diag_ctx);
 

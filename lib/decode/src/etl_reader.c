@@ -5,11 +5,12 @@
  * listing every other event with its provider, id and raw bytes. The format facts this
  * relies on, with the section numbers cited below, are in Documentation/etl-format.md.
  *
- * Streaming, one buffer at a time: memory is bounded by the largest buffer. What cannot
- * be decoded is an error object { "n": ..., "error": ..., "fileOffset": ... } plus a
+ * Streaming, one buffer at a time: memory is bounded by the largest buffer (and, for a
+ * compressed buffer, its declared uncompressed size, at most 64 MiB). What cannot be
+ * decoded is an error object { "n": ..., "error": ..., "fileOffset": ... } plus a
  * diagnostic, and reading goes on where the layout still says where the next thing is
  * (etl-format.md §6): a bad record loses the rest of its buffer, a bad buffer size loses
- * the rest of the file.
+ * the rest of the file, a compressed buffer that does not decompress is skipped.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -19,6 +20,7 @@
 
 #include "ehd_internal.h"
 #include "ehd_tl.h"
+#include "ehd_xca.h"
 #include "eventheader_read.h"
 
 /* etl-format.md §2: the buffer header. */
@@ -27,6 +29,7 @@ enum {
     ETL_BUF_SIZE = 0x00,       /* u32 the whole buffer, header included */
     ETL_BUF_SAVED = 0x04,      /* u32 bytes in use, header included */
     ETL_BUF_CPU = 0x28,        /* u8 processor number */
+    ETL_BUF_OFFSET = 0x30,     /* u32 bytes in use; of a compressed buffer, once decompressed */
     ETL_BUF_FLAGS = 0x34,      /* u16 */
     ETL_BUF_COMPRESSED = 0x40, /* buffer flag: payload compressed */
     ETL_BUF_MAX = 64 << 20,    /* ehconf bound (ETW's own maximum is far below) */
@@ -82,6 +85,11 @@ struct etl {
     uint8_t *buf;
     size_t cap;
     uint64_t buf_off; /* file offset of the current buffer */
+    /* a compressed buffer decompressed (etl-format.md §9): its records have no file
+     * offset of their own, so errors give the buffer's and say where in it they are */
+    uint8_t *dbuf;
+    size_t dcap;
+    int in_decompressed;
     int status;
     ehd_buf out;
     /* clock, from the logfile header (§5); have_clock 0 until it is seen */
@@ -111,10 +119,21 @@ static void emit_out(struct etl *e)
     e->emit(e->emit_ctx, e->out.data ? e->out.data : "", e->out.len);
 }
 
-/* The error object (decoder-json.md §2.2) for what is at file offset off. */
+/* The error object (decoder-json.md §2.2) for what is at file offset off; inside a
+ * decompressed buffer, off counts from the buffer's file offset as if it were not
+ * compressed, and the error names the buffer's offset and the position in it. */
 static void report_why(struct etl *e, const char *n, const char *reason, const char *why,
                        uint64_t off)
 {
+    char r2[800], w2[800];
+    if (e->in_decompressed && off >= e->buf_off) {
+        uint64_t at = off - e->buf_off;
+        snprintf(r2, sizeof r2, "%s (at byte %" PRIu64 " of the decompressed buffer)", reason, at);
+        snprintf(w2, sizeof w2, "%s (at byte %" PRIu64 " of the decompressed buffer)", why, at);
+        reason = r2;
+        why = w2;
+        off = e->buf_off;
+    }
     ehd_buf_reset(&e->out);
     ehd_error_json(&e->out, n, strlen(n), reason, off, e->flags);
     emit_out(e);
@@ -381,10 +400,9 @@ static void event_record(struct etl *e, const uint8_t *r, size_t size, uint64_t 
     emit_out(e);
 }
 
-/* The records of the buffer in e->buf, used bytes [ETL_BUF_HEADER, used). */
-static void buffer_records(struct etl *e, size_t used)
+/* The records of the buffer b (header included), used bytes [ETL_BUF_HEADER, used). */
+static void buffer_records(struct etl *e, const uint8_t *b, size_t used)
 {
-    const uint8_t *b = e->buf;
     uint32_t cpu = b[ETL_BUF_CPU];
     size_t pos = ETL_BUF_HEADER;
     while (used - pos >= 4) {
@@ -444,6 +462,58 @@ static void buffer_records(struct etl *e, size_t used)
     }
 }
 
+/*
+ * A compressed buffer of size bytes in e->buf (etl-format.md §9): its 72-byte header is
+ * stored as it is and the rest is one compressed stream that must yield exactly the
+ * declared offset minus the header, the records as an uncompressed buffer holds them.
+ * Decompressed into e->dbuf, never past that size (itself at most ETL_BUF_MAX), then
+ * read like any other buffer. Returns -1 when out of memory (reading stops).
+ */
+static int compressed_buffer(struct etl *e, uint32_t size)
+{
+    uint32_t off = eh_read_u32(e->buf + ETL_BUF_OFFSET, 0);
+    if (off < ETL_BUF_HEADER || off > ETL_BUF_MAX) {
+        char why[120];
+        snprintf(why, sizeof why,
+                 "compressed buffer's uncompressed size %" PRIu32 " out of range; buffer skipped",
+                 off);
+        report(e, "etl:", why, e->buf_off);
+        return 0;
+    }
+    if (e->dcap < off) {
+        uint8_t *q = realloc(e->dbuf, off);
+        if (!q) {
+            report(e, "etl:", "out of memory", e->buf_off);
+            return -1;
+        }
+        e->dbuf = q;
+        e->dcap = off;
+    }
+    memcpy(e->dbuf, e->buf, ETL_BUF_HEADER);
+    struct ehd_xca_err err;
+    enum ehd_xca_alg alg;
+    int rc = ehd_xca_decompress_any(e->buf + ETL_BUF_HEADER, size - ETL_BUF_HEADER,
+                                    e->dbuf + ETL_BUF_HEADER, off - ETL_BUF_HEADER, &alg, &err);
+    if (rc == ENOMEM) {
+        report(e, "etl:", "out of memory", e->buf_off);
+        return -1;
+    }
+    if (rc) {
+        char why[700];
+        snprintf(why, sizeof why,
+                 "compressed buffer: its records do not decompress to the %" PRIu32
+                 " bytes its header declares with XPRESS, LZNT1 or XPRESS Huffman (%s); buffer "
+                 "skipped",
+                 off - ETL_BUF_HEADER, err.msg);
+        report(e, "etl:", why, e->buf_off);
+        return 0;
+    }
+    e->in_decompressed = 1;
+    buffer_records(e, e->dbuf, off);
+    e->in_decompressed = 0;
+    return 0;
+}
+
 int ehd_etl_decode(FILE *f, unsigned flags, ehd_tl_emit_fn *emit, void *emit_ctx,
                    ehd_tl_diag_fn *diag, void *diag_ctx)
 {
@@ -492,12 +562,14 @@ int ehd_etl_decode(FILE *f, unsigned flags, ehd_tl_emit_fn *emit, void *emit_ctx
             report(&e, "etl:", ferror(f) ? "read error" : why, e.buf_off);
             break;
         }
-        if (eh_read_u16(h + ETL_BUF_FLAGS, 0) & ETL_BUF_COMPRESSED)
-            report(&e, "etl:", "compressed buffer (not supported); skipped", e.buf_off);
-        else if (used < ETL_BUF_HEADER || used > size)
+        if (eh_read_u16(h + ETL_BUF_FLAGS, 0) & ETL_BUF_COMPRESSED) {
+            if (compressed_buffer(&e, size))
+                break;
+        } else if (used < ETL_BUF_HEADER || used > size) {
             report(&e, "etl:", "buffer's used size out of range; buffer skipped", e.buf_off);
-        else
-            buffer_records(&e, used);
+        } else {
+            buffer_records(&e, e.buf, used);
+        }
         if (e.out.oom) {
             e.diag(e.diag_ctx, e.buf_off, "out of memory");
             e.status = 1;
@@ -507,5 +579,6 @@ int ehd_etl_decode(FILE *f, unsigned flags, ehd_tl_emit_fn *emit, void *emit_ctx
     }
     ehd_buf_free(&e.out);
     free(e.buf);
+    free(e.dbuf);
     return e.status;
 }
