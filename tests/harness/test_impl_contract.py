@@ -107,3 +107,12 @@ def test_the_document_lists_every_row_and_its_promise():
         assert re.search(rf"^\| `{re.escape(row.name)}` \|.*\| `{re.escape(row.promise)}`",
                          doc, re.M), f"Documentation/impl-contract.md: no row {row.name} " \
                                      f"promising `{row.promise}`"
+
+
+def test_profiles_declare_only_rows_that_exist():
+    """A declaration for a row that does not exist would never be judged: a typo fails."""
+    from contract_rows import BY_NAME
+    from impls import read_profile
+    for impl in read_registry():
+        unknown = set(read_profile(impl).contract) - set(BY_NAME)
+        assert not unknown, f"impl/{impl.name}/profile.txt: no contract row {sorted(unknown)}"

@@ -109,3 +109,19 @@ def test_profile_lacks_and_differs(tmp_path, monkeypatch):
     (folder / "profile.txt").write_text("differs size_64k twelve why\n")
     with pytest.raises(ValueError, match="profile.txt:1"):
         read_profile(impl)
+
+
+def test_profile_contract_rows(tmp_path, monkeypatch):
+    """`contract <row> <observation> | <reason>`: the observation is every word up to ` | `
+    (spaces normalised), the reason the rest; without ` | ` the line is an error."""
+    folder = tmp_path / "impl" / "x"
+    folder.mkdir(parents=True)
+    impl = impls.Impl("x", "c", "X", "up/x", "demo")
+    monkeypatch.setattr(impls, "REPO_ROOT", str(tmp_path))
+    (folder / "profile.txt").write_text(
+        "contract size ok 0 sent  0 lost 34 lost | ERANGE at 65,535 (x.h:8)\n")
+    assert read_profile(impl).contract == {"size": ("ok 0 sent 0 lost 34 lost",
+                                                    "ERANGE at 65,535 (x.h:8)")}
+    (folder / "profile.txt").write_text("contract size ok 0 sent no reason\n")
+    with pytest.raises(ValueError, match="profile.txt:1"):
+        read_profile(impl)
