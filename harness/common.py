@@ -26,3 +26,14 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9_.+/#-]+")
 def safe_id(text: str) -> str:
     """A pytest/JUnit friendly id: no spaces, brackets or '::' (which would split names)."""
     return _UNSAFE.sub("_", text).strip("_") or "_"
+
+
+# What the host and the guest both say about the kernel under test.
+NO_USER_EVENTS = "kernel lacks CONFIG_USER_EVENTS"
+SELFTESTS = ("abi_test", "dyn_test", "ftrace_test", "perf_test")  # the kernel's user_events ones
+
+
+def one_line(text: str, limit: int = 300) -> str:
+    """Text squashed to one line for a reason ("a | b | c"), cut at limit characters."""
+    text = " | ".join(x.strip() for x in (text or "").strip().splitlines() if x.strip())
+    return text if len(text) <= limit else text[:limit - 3] + "..."

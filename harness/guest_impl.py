@@ -28,8 +28,9 @@ import subprocess
 import sys
 import time
 
-from guest_run import (NO_USER_EVENTS, T_CASE, T_DECODE, UE_DATA, Recording, StepFailed,
-                       capture_program, guest_info, log, one_line, save_summary)
+from common import NO_USER_EVENTS, one_line
+from guest_run import (T_CASE, T_DECODE, UE_DATA, Recording, StepFailed, capture_program,
+                       guest_info, log, save_summary)
 from contract_rows import BY_NAME, EVENT, ROWS, SIZES, TRACEPOINT
 from runner import run, start, stop
 

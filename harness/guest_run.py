@@ -44,11 +44,10 @@ import time
 
 TRACING = "/sys/kernel/tracing"
 UE_DATA = TRACING + "/user_events_data"
-NO_USER_EVENTS = "kernel lacks CONFIG_USER_EVENTS"
-SELFTESTS = ("abi_test", "dyn_test", "ftrace_test", "perf_test")
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(REPO, "harness"))
 from cases import declares_no_golden  # noqa: E402  (harness/cases.py: the marker's one home)
+from common import NO_USER_EVENTS, SELFTESTS, one_line  # noqa: E402
 # The one process runner of the harness (harness/runner.py), as on the host: every program
 # in a session of its own, every wait bounded, a timeout kills the whole session.
 from runner import run, start, stop  # noqa: E402
@@ -73,11 +72,6 @@ def log(msg: str) -> None:
 
 class StepFailed(Exception):
     """A step of one case failed: the message is the one-line reason."""
-
-
-def one_line(text: str, limit: int = 300) -> str:
-    text = " | ".join(x.strip() for x in text.strip().splitlines() if x.strip())
-    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def save_summary(out: str, summary: dict, name: str = "guest-results.json") -> None:

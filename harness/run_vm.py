@@ -47,7 +47,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Dict, List, Optional, Tuple
 
 from cases import declares_no_golden, find_cases
-from common import safe_id
+from common import NO_USER_EVENTS, SELFTESTS, one_line, safe_id
 from golden import compare, expected_events, parse_lines
 from inventory import load as load_inventory, rows_with_results
 from kselftest_pass import compare as kselftest_compare
@@ -62,14 +62,12 @@ OFFLINE = REFERENCE
 PERF = get("perf").golden
 CONSUMERS = tuple(t.golden for t in live_of("user_events"))
 
-NO_USER_EVENTS = "kernel lacks CONFIG_USER_EVENTS"
 ALLOWED_WARNING = "perf buffer not large enough"
 # The case that measures the delivery limits ("# perf max payload: N", K47/K48).
 LIMITS_CASE = "kernel_limits"
 LIMIT_RE = re.compile(r"^#\s*(perf|ftrace) max payload:\s*(\d+)\s*$")
 # Other measured kernel behaviours the kernel cases print as "# <what>: <result>" diagnostics.
 BEHAVIOUR_RE = re.compile(r"^#\s*(persist delete after unregister):\s*(.*)$")
-SELFTESTS = ("abi_test", "dyn_test", "ftrace_test", "perf_test")
 T_KERNEL_BUILD = 4000  # vm/build-kernel when the cache misses (a full kernel build)
 
 # Selftest results that fail (some only sometimes) on Debian's 6.12.117 in the ehconf
@@ -151,8 +149,7 @@ class VmRun:
 
 
 def _tail(text: str, n: int = 3) -> str:
-    lines = [x for x in text.strip().splitlines() if x.strip()]
-    return " | ".join(lines[-n:])
+    return one_line("\n".join(text.strip().splitlines()[-n:]))
 
 
 def locate_kernel(repo: str):

@@ -40,15 +40,15 @@ import re
 import sys
 from typing import List, Optional, Tuple
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                "harness"))
+from common import NO_USER_EVENTS, one_line  # noqa: E402
+
+SHORT = 160  # a verdict line's reasons stay short: git bisect prints them per step
+
 GOOD, BAD, SKIP = 0, 1, 125
-NO_USER_EVENTS = "kernel lacks CONFIG_USER_EVENTS"
 GUEST_BEGIN = "EHCONF-GUEST: begin"
 MAX_NAMED = 3
-
-
-def one_line(text: str, limit: int = 160) -> str:
-    text = " | ".join(x.strip() for x in (text or "").strip().splitlines() if x.strip())
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def reason_line(message: str) -> str:
@@ -116,8 +116,8 @@ def verdict(results: str, cases: List[str], ignore_kernel_log: bool = False) -> 
     if problem:
         # The run as a whole failed: did the kernel get as far as our command?
         if not guest_began(results):
-            return SKIP, f"boot failed before the test command ran: {one_line(problem)}"
-        return BAD, f"guest started the cases but did not finish: {one_line(problem)}"
+            return SKIP, f"boot failed before the test command ran: {one_line(problem, SHORT)}"
+        return BAD, f"guest started the cases but did not finish: {one_line(problem, SHORT)}"
 
     guest = report.get("guest") or {}
     if guest.get("user_events") is False:
@@ -146,7 +146,7 @@ def verdict(results: str, cases: List[str], ignore_kernel_log: bool = False) -> 
               and i.get("ident") not in ("vm/boot", "vm/kernel-log")]
     if not tested:
         skipped = [i for i in items if i.get("status") == "skip"]
-        why = one_line(skipped[0].get("message", "")) if skipped else "no items"
+        why = one_line(skipped[0].get("message", ""), SHORT) if skipped else "no items"
         return SKIP, f"nothing was tested (every selected item skipped: {why})"
     return GOOD, f"{len(tested)} item(s) passed ({', '.join(cases)})"
 
