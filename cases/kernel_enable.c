@@ -227,7 +227,7 @@ TEST(K36_enable_bit_raw)
 }
 
 /* The library's write site; level 4 (informational), keyword 1. */
-static int library_write(uint32_t value)
+static int emit_enable_probe(uint32_t value)
 {
     return EH_WRITE(enable_provider, EH_EVENT("EnableProbe", EH_LEVEL_INFORMATIONAL, 0x1),
                     EH_U32("value", value));
@@ -262,7 +262,7 @@ TEST(K36_enable_bit_library)
     ASSERT_STREQ("user_events", eh_backend_name());
     ASSERT_EQ(0, eh_tracepoint_name(name, "EhconfKernelEnable", NULL, EH_LEVEL_INFORMATIONAL, 0x1));
     EXPECT_FALSE(library_enabled());
-    EXPECT_EQ(EBADF, library_write(1));
+    EXPECT_EQ(EBADF, emit_enable_probe(1));
     id = tracepoint_id(name);
     ASSERT_LT(0, id)
     {
@@ -274,10 +274,10 @@ TEST(K36_enable_bit_library)
         TH_LOG("perf_event_open: %s", strerror(errno));
     }
     EXPECT_TRUE(wait_library(true, UE_WAIT_MS));
-    EXPECT_EQ(0, library_write(2)); /* a listener: the kernel accepts the write */
+    EXPECT_EQ(0, emit_enable_probe(2)); /* a listener: the kernel accepts the write */
     close(pfd);
     EXPECT_TRUE(wait_library(false, UE_WAIT_MS));
-    EXPECT_EQ(EBADF, library_write(3));
+    EXPECT_EQ(EBADF, emit_enable_probe(3));
     EXPECT_EQ(0, eh_provider_unregister(&enable_provider));
 }
 

@@ -122,7 +122,7 @@ struct ue_status {
 };
 
 /* A whole number on a line of its own after `prefix`, or -1. */
-static int status_total(const char *line, const char *prefix)
+static int status_line_number(const char *line, const char *prefix)
 {
     size_t n = strlen(prefix);
     char *end;
@@ -167,10 +167,10 @@ static void status_read(const char *name, struct ue_status *st)
                 snprintf(st->consumers, sizeof st->consumers, "%s", line + nlen);
             }
         } else if (tail == 0) {
-            st->active = status_total(line, "Active: ");
+            st->active = status_line_number(line, "Active: ");
             tail++;
         } else if (tail == 1) {
-            st->busy = status_total(line, "Busy: ");
+            st->busy = status_line_number(line, "Busy: ");
             tail++;
         } else {
             tail++;

@@ -152,7 +152,7 @@ TEST(K21_payload_recorded_packed_after_common_header)
 }
 
 /* The library's write site; level 4 (informational), keyword 1. */
-static int library_write(uint32_t value)
+static int emit_write_probe(uint32_t value)
 {
     return EH_WRITE(write_provider, EH_EVENT("WriteProbe", EH_LEVEL_INFORMATIONAL, 0x1),
                     EH_U32("value", value));
@@ -197,7 +197,7 @@ TEST(K29_K30_write_without_tracer_is_ebadf)
     wait_event_presence(name, false, UE_WAIT_MS);
 
     ASSERT_EQ(0, eh_provider_register(&write_provider));
-    EXPECT_EQ(EBADF, library_write(4));
+    EXPECT_EQ(EBADF, emit_write_probe(4));
     EXPECT_EQ(0, eh_provider_unregister(&write_provider));
 }
 
