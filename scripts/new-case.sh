@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # scripts/new-case.sh NAME [ROOT]: a new conformance case from cases/template/ (make new-case
-# NAME=...), as blktests' ./new does: cases/NAME.c and its golden skeleton golden/NAME.json,
+# NAME=...), as blktests' ./new does: cases/<NAME>.c and its golden skeleton golden/<NAME>.json,
 # which agree with each other as written, so `make check-offline` passes before the first
 # edit. Then: write the events that prove what the case is for, `make golden CASE=NAME`,
 # review every golden line against the case, and `scripts/gen-case-descriptions.py NAME`

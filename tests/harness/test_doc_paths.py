@@ -20,9 +20,10 @@ def lint(tmp_path, text: str):
 
 
 def test_a_renamed_file_is_named_with_its_line(tmp_path):
-    r = lint(tmp_path, "fine: `harness/run_vm.py`, `lib/decode/src/`\nold: `lib/decode/src/eh_errno.c`\n")
+    old = "lib/decode/src/" + "eh_errno.c"  # split, or the lint would flag this file too
+    r = lint(tmp_path, f"fine: `harness/run_vm.py`, `lib/decode/src/`\nold: `{old}`\n")
     assert r.returncode == 1
-    assert f"{tmp_path}/doc.md:2: lib/decode/src/eh_errno.c" in r.output
+    assert f"{tmp_path}/doc.md:2: {old}" in r.output
     assert "run_vm.py" not in r.output.split("lint-doc-paths:")[0].replace("doc.md:2", "")
 
 
