@@ -18,53 +18,11 @@
 #include "ehd_xca.h"
 #include "etl_compress/xca_compress.h"
 #include "ktap.h"
+#include "support_etl_out.h"
 #include "support_perf_util.h"
 
-#define ETL_PATH   "tests/data/etl/primitive-types.etl"
-#define FLAGS      (EHD_JSON_SPACE | EHD_JSON_FIELD_TAG)
-#define MAX_EVENTS 64
-
-struct out {
-    char *ev[MAX_EVENTS];
-    size_t n, invalid;
-    uint64_t diag_off[MAX_EVENTS];
-    size_t ndiag;
-};
-
-static void emit(void *ctx, const char *json, size_t len)
-{
-    struct out *o = ctx;
-    if (!perf_test_json_valid(json, len))
-        o->invalid++;
-    if (o->n < MAX_EVENTS)
-        o->ev[o->n++] = strndup(json, len);
-}
-
-static void diag(void *ctx, uint64_t off, const char *reason)
-{
-    struct out *o = ctx;
-    (void)reason;
-    if (o->ndiag < MAX_EVENTS)
-        o->diag_off[o->ndiag++] = off;
-}
-
-static void out_free(struct out *o)
-{
-    for (size_t i = 0; i < o->n; i++)
-        free(o->ev[i]);
-    memset(o, 0, sizeof *o);
-}
-
-static int decode(const uint8_t *d, size_t n, unsigned flags, struct out *o)
-{
-    memset(o, 0, sizeof *o);
-    FILE *f = fmemopen((void *)d, n, "rb");
-    if (!f)
-        return -1;
-    int rc = ehd_etl_decode(f, flags, emit, o, diag, o);
-    fclose(f);
-    return rc;
-}
+#define ETL_PATH "tests/data/etl/primitive-types.etl"
+#define FLAGS    (EHD_JSON_SPACE | EHD_JSON_FIELD_TAG)
 
 static uint32_t rd32(const uint8_t *p)
 {
@@ -114,15 +72,15 @@ static void test_decodes_like_the_original(void)
     KT_EXPECT(orig && twin);
     if (!orig || !twin)
         return;
-    struct out want, plain;
+    struct etl_out want, plain;
     /* the twin prints what the original prints, but for the header's LogFileMode byte */
-    KT_EXPECT_EQ(decode(orig, n, FLAGS, &plain), 0);
-    KT_EXPECT_EQ(decode(twin, n, FLAGS, &want), 0);
+    KT_EXPECT_EQ(etl_out_decode(orig, n, FLAGS, &plain), 0);
+    KT_EXPECT_EQ(etl_out_decode(twin, n, FLAGS, &want), 0);
     KT_EXPECT_EQ(want.n, 7);
     KT_EXPECT_EQ(plain.n, 7);
     for (size_t i = 0; i < want.n && i < plain.n; i++)
         KT_EXPECT_EQ(strcmp(want.ev[i], plain.ev[i]) == 0, i != 0);
-    out_free(&plain);
+    etl_out_free(&plain);
     static const enum xca_alg algs[] = {XCA_XPRESS, XCA_LZNT1, XCA_HUFFMAN, XCA_MIXED};
     for (size_t a = 0; a < 4; a++)
         for (unsigned split = 0; split < 2; split++) {
@@ -150,19 +108,19 @@ static void test_decodes_like_the_original(void)
                 KT_EXPECT(unaligned);
             for (unsigned golden = 0; golden < 2; golden++) {
                 unsigned fl = FLAGS | (golden ? EHD_META_GOLDEN : 0);
-                struct out w, got;
-                KT_EXPECT_EQ(decode(twin, n, fl, &w), 0);
-                KT_EXPECT_EQ(decode(c, cn, fl, &got), 0);
+                struct etl_out w, got;
+                KT_EXPECT_EQ(etl_out_decode(twin, n, fl, &w), 0);
+                KT_EXPECT_EQ(etl_out_decode(c, cn, fl, &got), 0);
                 KT_EXPECT_EQ(got.ndiag, 0);
                 KT_EXPECT_EQ(got.n, w.n);
                 for (size_t i = 0; i < got.n && i < w.n; i++)
                     KT_EXPECT_STR(got.ev[i], w.ev[i]);
-                out_free(&w);
-                out_free(&got);
+                etl_out_free(&w);
+                etl_out_free(&got);
             }
             free(c);
         }
-    out_free(&want);
+    etl_out_free(&want);
     free(orig);
     free(twin);
 }
@@ -203,9 +161,9 @@ static void test_each_buffer_its_algorithm(void)
 static void expect_damage(const char *what, const uint8_t *d, size_t n, size_t want_events,
                           uint64_t want_off, const char *reason_part)
 {
-    struct out o;
+    struct etl_out o;
     printf("# %s\n", what);
-    KT_EXPECT_EQ(decode(d, n, FLAGS, &o), 1);
+    KT_EXPECT_EQ(etl_out_decode(d, n, FLAGS, &o), 1);
     KT_EXPECT_EQ(o.invalid, 0);
     size_t events = 0, found = 0;
     char off[48];
@@ -222,7 +180,7 @@ static void expect_damage(const char *what, const uint8_t *d, size_t n, size_t w
     KT_EXPECT_EQ(found, 1);
     KT_EXPECT_EQ(events, want_events);
     KT_EXPECT(o.ndiag >= 1 && o.diag_off[0] == want_off);
-    out_free(&o);
+    etl_out_free(&o);
 }
 
 /* The image with buffer k's compressed stream replaced by s[0..sn), the buffers after it
@@ -281,10 +239,10 @@ static void test_damaged(void)
     /* the saved offset is not what a compressed buffer's size is read from */
     memcpy(d, c, cn);
     wr32(d + b2 + 4, 0xFFFFFFFFu);
-    struct out o;
-    KT_EXPECT_EQ(decode(d, cn, FLAGS, &o), 0);
+    struct etl_out o;
+    KT_EXPECT_EQ(etl_out_decode(d, cn, FLAGS, &o), 0);
     KT_EXPECT_EQ(o.n, 7);
-    out_free(&o);
+    etl_out_free(&o);
 
     /* a stream whose first item is a match: nothing to copy from yet */
     uint8_t *s = malloc(s2n);

@@ -15,57 +15,11 @@
 
 #include "ehd_tl.h"
 #include "ktap.h"
+#include "support_etl_out.h"
 #include "support_perf_util.h"
 
-#define ETL_PATH   "tests/data/etl/primitive-types.etl"
-#define FLAGS      (EHD_JSON_SPACE | EHD_JSON_FIELD_TAG)
-#define MAX_EVENTS 64
-
-struct etl_out {
-    char *ev[MAX_EVENTS];
-    size_t n, invalid;
-    char *diag[MAX_EVENTS];
-    uint64_t diag_off[MAX_EVENTS];
-    size_t ndiag;
-};
-
-static void emit(void *ctx, const char *json, size_t len)
-{
-    struct etl_out *o = ctx;
-    if (!perf_test_json_valid(json, len))
-        o->invalid++;
-    if (o->n < MAX_EVENTS)
-        o->ev[o->n++] = strndup(json, len);
-}
-
-static void diag(void *ctx, uint64_t off, const char *reason)
-{
-    struct etl_out *o = ctx;
-    if (o->ndiag < MAX_EVENTS) {
-        o->diag_off[o->ndiag] = off;
-        o->diag[o->ndiag++] = strdup(reason);
-    }
-}
-
-static void out_free(struct etl_out *o)
-{
-    for (size_t i = 0; i < o->n; i++)
-        free(o->ev[i]);
-    for (size_t i = 0; i < o->ndiag; i++)
-        free(o->diag[i]);
-    memset(o, 0, sizeof *o);
-}
-
-static int decode_mem(const uint8_t *d, size_t n, unsigned flags, struct etl_out *o)
-{
-    memset(o, 0, sizeof *o);
-    FILE *f = fmemopen((void *)d, n, "rb");
-    if (!f)
-        return -1;
-    int rc = ehd_etl_decode(f, flags, emit, o, diag, o);
-    fclose(f);
-    return rc;
-}
+#define ETL_PATH "tests/data/etl/primitive-types.etl"
+#define FLAGS    (EHD_JSON_SPACE | EHD_JSON_FIELD_TAG)
 
 /* The real capture, or NULL (the tests run from the top of the checkout). */
 static uint8_t *load(size_t *n)
@@ -209,7 +163,7 @@ static void test_primitive_types_against_baseline(void)
     if (!d)
         return;
     struct etl_out o;
-    KT_EXPECT_EQ(decode_mem(d, n, FLAGS, &o), 0);
+    KT_EXPECT_EQ(etl_out_decode(d, n, FLAGS, &o), 0);
     KT_EXPECT_EQ(o.invalid, 0);
     KT_EXPECT_EQ(o.ndiag, 0);
     /* COUNT Windows Kernel/EventTrace:1, COUNT solar_system/PrimitiveTypesTest:5, plus the
@@ -240,7 +194,7 @@ static void test_primitive_types_against_baseline(void)
         for (size_t i = 0; i < 5; i++)
             check_planet(o.ev[2 + i], &planets[i], hs);
     }
-    out_free(&o);
+    etl_out_free(&o);
     free(d);
 }
 
@@ -253,7 +207,7 @@ static void test_golden_form(void)
     if (!d)
         return;
     struct etl_out o;
-    KT_EXPECT_EQ(decode_mem(d, n, FLAGS | EHD_META_GOLDEN, &o), 0);
+    KT_EXPECT_EQ(etl_out_decode(d, n, FLAGS | EHD_META_GOLDEN, &o), 0);
     KT_EXPECT_EQ(o.n, 7);
     if (o.n == 7) {
         KT_EXPECT(strstr(o.ev[2], "\"meta\": { \"level\": 5 } }") != NULL);
@@ -261,7 +215,7 @@ static void test_golden_form(void)
         for (size_t i = 0; i < o.n; i++)
             KT_EXPECT(strstr(o.ev[i], "\"pid\"") == NULL);
     }
-    out_free(&o);
+    etl_out_free(&o);
     free(d);
 }
 
@@ -271,7 +225,7 @@ static void expect_damage(const char *what, const uint8_t *d, size_t n, size_t w
 {
     struct etl_out o;
     printf("# %s\n", what);
-    KT_EXPECT_EQ(decode_mem(d, n, FLAGS, &o), 1);
+    KT_EXPECT_EQ(etl_out_decode(d, n, FLAGS, &o), 1);
     KT_EXPECT_EQ(o.invalid, 0);
     KT_EXPECT_EQ(o.n, want_events);
     KT_EXPECT(o.ndiag >= 1);
@@ -290,7 +244,7 @@ static void expect_damage(const char *what, const uint8_t *d, size_t n, size_t w
             printf("#   got %.200s\n", o.ev[i]);
     KT_EXPECT(found);
     KT_EXPECT(o.ndiag >= 1 && o.diag_off[0] == want_off);
-    out_free(&o);
+    etl_out_free(&o);
 }
 
 static void put16(uint8_t *p, unsigned v)

@@ -299,7 +299,9 @@ def test_windows_job_records_with_wpr():
     ps1 = open(os.path.join(REPO, "scripts", "windows", "check.ps1"), encoding="utf-8").read()
     assert re.search(r'\$WprProfile = Join-Path \$Repo "scripts\\windows\\ehconf\.wprp"', ps1)
     assert re.search(r'Invoke-Wpr @\("-start", "\$WprProfile!ehconf", "-filemode"', ps1)
-    assert re.search(r'Invoke-Wpr @\("-stop", \$etl\b', ps1)
+    assert re.search(r'\$stopArgs = @\("-stop", \$etl\b', ps1)
+    # and once more compressed (issue 23), judged against the same golden file
+    assert re.search(r'if \(\$compress\) \{ \$stopArgs \+= "-compress" \}', ps1)
     assert "compare_etl.py" in ps1
 
 

@@ -150,18 +150,9 @@ static int block(struct bits *b, const uint8_t len[HUFF_SYMBOLS], const uint16_t
         if (consume(b, dbits))
             return ehd_xca_fail(err, "XPRESS Huffman: input ends inside the bit stream (byte %zu)",
                                 at);
-        if (dist > op)
-            return ehd_xca_fail(err,
-                                "XPRESS Huffman: match near input byte %zu reaches %zu bytes back, "
-                                "before the start (%zu bytes out)",
-                                at, dist, op);
-        if (mlen > want - op)
-            return ehd_xca_fail(err,
-                                "XPRESS Huffman: match near input byte %zu (length %llu) runs past "
-                                "the declared %zu bytes",
-                                at, (unsigned long long)mlen, want);
-        xca_copy_match(out, op, dist, (size_t)mlen);
-        op += (size_t)mlen;
+        rc = xca_match(out, &op, want, dist, mlen, "XPRESS Huffman", at, err);
+        if (rc)
+            return rc;
     }
     *op_io = op;
     return 0;

@@ -35,4 +35,27 @@ static inline void xca_copy_match(uint8_t *out, size_t op, size_t dist, size_t l
         d[i] = s[i];
 }
 
+/*
+ * A match of the two XPRESS formats, checked and copied: dist bytes back from *op, len
+ * long, within the want bytes the buffer declares. 0 (and *op advanced), or EINVAL with
+ * the reason naming the format `what` and the input byte `at` it came from.
+ */
+static inline int xca_match(uint8_t *out, size_t *op, size_t want, size_t dist, uint64_t len,
+                            const char *what, size_t at, struct ehd_xca_err *err)
+{
+    if (dist > *op)
+        return ehd_xca_fail(err,
+                            "%s: match at input byte %zu reaches %zu bytes back, before the "
+                            "start (%zu bytes out)",
+                            what, at, dist, *op);
+    if (len > want - *op)
+        return ehd_xca_fail(err,
+                            "%s: match at input byte %zu (length %llu) runs past the declared "
+                            "%zu bytes",
+                            what, at, (unsigned long long)len, want);
+    xca_copy_match(out, *op, dist, (size_t)len);
+    *op += (size_t)len;
+    return 0;
+}
+
 #endif /* XCA_INTERNAL_H */

@@ -108,17 +108,8 @@ int ehd_xca_xpress(const uint8_t *in, size_t n, uint8_t *out, size_t want, struc
             len += 7;
         }
         len += 3;
-        if (dist > op)
-            return ehd_xca_fail(err,
-                                "XPRESS: match at input byte %zu reaches %zu bytes back, before "
-                                "the start (%zu bytes out)",
-                                at, dist, op);
-        if (len > want - op)
-            return ehd_xca_fail(err,
-                                "XPRESS: match at input byte %zu (length %llu) runs past the "
-                                "declared %zu bytes",
-                                at, (unsigned long long)len, want);
-        xca_copy_match(out, op, dist, (size_t)len);
-        op += (size_t)len;
+        int rc = xca_match(out, &op, want, dist, len, "XPRESS", at, err);
+        if (rc)
+            return rc;
     }
 }
