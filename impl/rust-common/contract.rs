@@ -2,7 +2,8 @@
 //
 // `emit --contract`: the line protocol of Documentation/impl-contract.md, shared by both Rust
 // emitters. Each implements Api (impl/rust-*/src/contract_api.rs) with its crate's calls for
-// the one event; this file reads the commands, forks, runs the thread and words the answers.
+// the one event; this file reads the commands, forks (forked.rs), runs the thread and words
+// the answers.
 // Included by `#[path = "../../rust-common/contract.rs"] mod contract;`, as desc.rs is.
 //
 // Nothing here catches a panic: a panic inside the crate (a static provider registered twice
@@ -11,8 +12,7 @@
 // thread of `thread-register` is resumed on the main thread for the same reason: answering
 // it would hide what the user would see.
 
-use std::io::{self, BufRead, Read, Write};
-use std::os::unix::io::FromRawFd;
+use std::io::{self, BufRead, Write};
 
 /// The crate's calls for the event `EhconfContract`/`Contract` (level 4, keyword 0x1).
 pub trait Api: Send {
@@ -32,10 +32,6 @@ fn ok_or_errno(e: i32) -> String {
     }
 }
 
-fn errno() -> i32 {
-    io::Error::last_os_error().raw_os_error().unwrap_or(0)
-}
-
 /// `pad` bytes of `p`; ENOMEM (as the C reference answers) rather than an abort for a size
 /// that cannot be allocated.
 fn write(api: &dyn Api, seq: u32, pad: usize) -> i32 {
@@ -50,38 +46,14 @@ fn write(api: &dyn Api, seq: u32, pad: usize) -> i32 {
 /// The child checks and writes on its own and reports through a pipe: its stdout is the
 /// parent's, and two writers on one answer stream would interleave.
 fn fork(api: &dyn Api, seq: u32) -> String {
-    let mut fds = [0 as libc::c_int; 2];
-    if unsafe { libc::pipe(fds.as_mut_ptr()) } != 0 {
-        return format!("error {}", errno());
-    }
-    let pid = unsafe { libc::fork() };
-    if pid < 0 {
-        let e = errno();
-        unsafe {
-            libc::close(fds[0]);
-            libc::close(fds[1]);
+    let child = |_: &()| (format!("{} {}", api.enabled() as u8, write(api, seq, 0)), 0);
+    match crate::forked::run(&(), child, |_| {}) {
+        Err((_, e)) => format!("error {}", e),
+        Ok((got, _)) if !got.is_empty() => format!("child {}", got),
+        Ok((_, status)) if libc::WIFSIGNALED(status) => {
+            format!("error child-signal-{}", libc::WTERMSIG(status))
         }
-        return format!("error {}", e);
-    }
-    if pid == 0 {
-        let msg = format!("{} {}", api.enabled() as u8, write(api, seq, 0));
-        // _exit: the child must not run the parent's exit handlers or flush its buffers.
-        unsafe {
-            let n = libc::write(fds[1], msg.as_ptr() as *const libc::c_void, msg.len());
-            libc::_exit(if n == msg.len() as isize { 0 } else { 1 });
-        }
-    }
-    unsafe { libc::close(fds[1]) };
-    let mut got = String::new();
-    let _ = unsafe { std::fs::File::from_raw_fd(fds[0]) }.read_to_string(&mut got);
-    let mut status = 0;
-    while unsafe { libc::waitpid(pid, &mut status, 0) } < 0 && errno() == libc::EINTR {}
-    if !got.is_empty() {
-        format!("child {}", got)
-    } else if libc::WIFSIGNALED(status) {
-        format!("error child-signal-{}", libc::WTERMSIG(status))
-    } else {
-        format!("error child-exit-{}", libc::WEXITSTATUS(status))
+        Ok((_, status)) => format!("error child-exit-{}", libc::WEXITSTATUS(status)),
     }
 }
 

@@ -76,3 +76,17 @@ pub fn install_panic_hook() {
 pub fn take_panic() -> String {
     LAST_PANIC.with(|l| std::mem::take(&mut *l.borrow_mut()))
 }
+
+/// What a forked child sends its parent (impl/rust-common/forked.rs) about the events of its
+/// block: "written skipped failed" counted between `before` and `after`, and the exit
+/// status, 1 if it skipped or failed any.
+pub fn child_report(before: [usize; 3], after: [usize; 3]) -> (String, i32) {
+    let d = [after[0] - before[0], after[1] - before[1], after[2] - before[2]];
+    (format!("{} {} {}\n", d[0], d[1], d[2]), if d[1] > 0 || d[2] > 0 { 1 } else { 0 })
+}
+
+/// The counts of child_report's line, or None when the child sent no whole line.
+pub fn child_counts(line: &str) -> Option<[usize; 3]> {
+    let n: Vec<usize> = line.split_whitespace().filter_map(|w| w.parse().ok()).collect();
+    (n.len() == 3).then(|| [n[0], n[1], n[2]])
+}

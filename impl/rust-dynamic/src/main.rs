@@ -32,8 +32,7 @@
 // user's release build does.
 
 use std::collections::HashMap;
-use std::fs;
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 use std::panic::{self, AssertUnwindSafe};
 use std::process;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -48,8 +47,10 @@ mod desc;
 // Errno names and caught panics, worded as rust-macro words them.
 #[path = "../../rust-common/report.rs"]
 mod report;
-use report::{errno_name, install_panic_hook, take_panic};
+use report::{child_counts, child_report, errno_name, install_panic_hook, take_panic};
 // emit --contract: the protocol both Rust emitters share, and this crate's calls for it.
+#[path = "../../rust-common/forked.rs"]
+mod forked;
 #[path = "../../rust-common/contract.rs"]
 mod contract;
 mod contract_api;
@@ -453,54 +454,27 @@ impl Runner {
     /// The child's block in a forked child, which reports its counts to the parent over a
     /// pipe, while this process runs the parent's block; then waits for the child.
     fn fork(&self, block: &[Step], parent: &[Step]) {
-        let _ = io::stdout().flush();
-        let _ = io::stderr().flush();
-        let mut fds = [0 as libc::c_int; 2];
-        if unsafe { libc::pipe(fds.as_mut_ptr()) } != 0 {
-            let err = io::Error::last_os_error().raw_os_error().unwrap_or(0);
-            fail_all(self, block, &format!("pipe returned {}", errno_name(err)));
-            return self.run(parent);
-        }
-        let pid = unsafe { libc::fork() };
-        if pid < 0 {
-            let err = io::Error::last_os_error().raw_os_error().unwrap_or(0);
-            unsafe {
-                libc::close(fds[0]);
-                libc::close(fds[1]);
+        let counting = |r: &Runner| {
+            let before = r.counts();
+            r.run(block);
+            child_report(before, r.counts())
+        };
+        match forked::run(self, counting, |r| r.run(parent)) {
+            Err((call, err)) => {
+                fail_all(self, block, &format!("{} returned {}", call, errno_name(err)));
+                self.run(parent)
             }
-            fail_all(self, block, &format!("fork returned {}", errno_name(err)));
-            return self.run(parent);
-        }
-        if pid == 0 {
-            unsafe { libc::close(fds[0]) };
-            let before = self.counts();
-            self.run(block);
-            let after = self.counts();
-            let msg = format!("{} {} {}\n", after[0] - before[0], after[1] - before[1], after[2] - before[2]);
-            let _ = io::stdout().flush();
-            unsafe {
-                libc::write(fds[1], msg.as_ptr() as *const libc::c_void, msg.len());
-                libc::close(fds[1]);
-            }
-            process::exit(if after[1] > before[1] || after[2] > before[2] { 1 } else { 0 });
-        }
-        unsafe { libc::close(fds[1]) };
-        self.run(parent);
-        let mut got = String::new();
-        let mut pipe = unsafe { <fs::File as std::os::unix::io::FromRawFd>::from_raw_fd(fds[0]) };
-        let _ = pipe.read_to_string(&mut got);
-        let mut status = 0;
-        while unsafe { libc::waitpid(pid, &mut status, 0) } < 0
-            && io::Error::last_os_error().raw_os_error() == Some(libc::EINTR)
-        {}
-        let n: Vec<usize> = got.split_whitespace().filter_map(|w| w.parse().ok()).collect();
-        if n.len() == 3 {
-            self.written.fetch_add(n[0], Ordering::Relaxed);
-            self.skipped.fetch_add(n[1], Ordering::Relaxed);
-            self.failed.fetch_add(n[2], Ordering::Relaxed);
-        } else {
-            eprintln!("emit: the forked child ended without its counts (wait status {:#x})", status);
-            self.failed.fetch_add(1, Ordering::Relaxed);
+            Ok((got, status)) => match child_counts(&got) {
+                Some(n) => {
+                    self.written.fetch_add(n[0], Ordering::Relaxed);
+                    self.skipped.fetch_add(n[1], Ordering::Relaxed);
+                    self.failed.fetch_add(n[2], Ordering::Relaxed);
+                }
+                None => {
+                    eprintln!("emit: the forked child ended without its counts (wait status {:#x})", status);
+                    self.failed.fetch_add(1, Ordering::Relaxed);
+                }
+            },
         }
     }
 }

@@ -33,8 +33,7 @@
 //
 // `emit --contract`: Documentation/impl-contract.md's line protocol (src/contract_api.rs).
 
-use std::fs;
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 use std::panic::{self, AssertUnwindSafe};
 use std::process;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -46,8 +45,10 @@ mod desc;
 // Errno names and caught panics, worded as rust-dynamic words them.
 #[path = "../../rust-common/report.rs"]
 mod report;
-use report::{errno_name, install_panic_hook, take_panic};
+use report::{child_counts, child_report, errno_name, install_panic_hook, take_panic};
 // emit --contract: the protocol both Rust emitters share, and this crate's calls for it.
+#[path = "../../rust-common/forked.rs"]
+mod forked;
 #[path = "../../rust-common/contract.rs"]
 mod contract;
 mod contract_api;
@@ -192,52 +193,33 @@ impl Runner {
     /// `fork`: the child's block in a forked child, which sends its counts back over a pipe,
     /// while this process runs the parent's block; then waits for the child.
     pub fn fork(&self, child: fn(&Runner), parent: fn(&Runner), child_events: &[usize]) {
-        let _ = io::stdout().flush();
-        let _ = io::stderr().flush();
-        let mut fds = [0 as libc::c_int; 2];
-        if unsafe { libc::pipe(fds.as_mut_ptr()) } != 0 {
-            let err = io::Error::last_os_error().raw_os_error().unwrap_or(0);
-            self.fail(child_events, &format!("pipe returned {}", errno_name(err)));
-            return parent(self);
-        }
-        let pid = unsafe { libc::fork() };
-        if pid < 0 {
-            let err = io::Error::last_os_error().raw_os_error().unwrap_or(0);
-            unsafe {
-                libc::close(fds[0]);
-                libc::close(fds[1]);
+        match forked::run(self, |r| r.counting(child), parent) {
+            Err((call, err)) => {
+                self.fail(child_events, &format!("{} returned {}", call, errno_name(err)));
+                parent(self)
             }
-            self.fail(child_events, &format!("fork returned {}", errno_name(err)));
-            return parent(self);
+            Ok((got, status)) => match child_counts(&got) {
+                Some(n) => self.add_counts(n),
+                None => self.step_problem(format!(
+                    "the forked child ended without its counts (wait status {:#x})",
+                    status
+                )),
+            },
         }
-        if pid == 0 {
-            unsafe { libc::close(fds[0]) };
-            let before = self.counts();
-            child(self);
-            let after = self.counts();
-            let msg = format!("{} {} {}\n", after[0] - before[0], after[1] - before[1], after[2] - before[2]);
-            let _ = io::stdout().flush();
-            unsafe {
-                libc::write(fds[1], msg.as_ptr() as *const libc::c_void, msg.len());
-                libc::close(fds[1]);
-                libc::_exit(if after[1] > before[1] || after[2] > before[2] { 1 } else { 0 });
-            }
-        }
-        unsafe { libc::close(fds[1]) };
-        parent(self);
-        let mut got = String::new();
-        let mut pipe = unsafe { <fs::File as std::os::unix::io::FromRawFd>::from_raw_fd(fds[0]) };
-        let _ = pipe.read_to_string(&mut got);
-        let mut status = 0;
-        while unsafe { libc::waitpid(pid, &mut status, 0) } < 0 && io::Error::last_os_error().raw_os_error() == Some(libc::EINTR) {}
-        let n: Vec<usize> = got.split_whitespace().filter_map(|w| w.parse().ok()).collect();
-        if n.len() == 3 {
-            self.written.fetch_add(n[0], Ordering::Relaxed);
-            self.skipped.fetch_add(n[1], Ordering::Relaxed);
-            self.failed.fetch_add(n[2], Ordering::Relaxed);
-        } else {
-            self.step_problem(format!("the forked child ended without its counts (wait status {:#x})", status));
-        }
+    }
+
+    /// Runs `block` and words what it counted for the parent: "written skipped failed",
+    /// with the exit status that says whether all went well.
+    fn counting(&self, block: fn(&Runner)) -> (String, i32) {
+        let before = self.counts();
+        block(self);
+        child_report(before, self.counts())
+    }
+
+    fn add_counts(&self, n: [usize; 3]) {
+        self.written.fetch_add(n[0], Ordering::Relaxed);
+        self.skipped.fetch_add(n[1], Ordering::Relaxed);
+        self.failed.fetch_add(n[2], Ordering::Relaxed);
     }
 }
 
