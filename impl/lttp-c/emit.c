@@ -289,26 +289,23 @@ static void collect_item(void *ctx, struct lttpc_item const *item)
 static struct lttpc_case const *find_case(char const *path, char const *text, size_t len)
 {
     int line = 0;
-    size_t pos = 0;
-    while (pos < len) {
-        size_t end = pos;
-        while (end < len && text[end] != '\n')
-            end++;
-        line++;
-        char const *w = NULL;
+    size_t pos = 0, ln;
+    char const *l;
+    while (lttpc_next_line(text, len, &pos, &line, &l, &ln)) {
+        char const *w = NULL, *end = l + ln;
         size_t wn = 0;
         uint64_t h = 0;
-        if (lttpc_statement(text + pos, end - pos, &h, &w, &wn)) {
+        if (lttpc_statement(l, ln, &h, &w, &wn)) {
             char const *s = w + wn;
-            while (s < text + end && lttpc_space(*s))
+            while (s < end && lttpc_space(*s))
                 s++;
             char const *name = s;
-            while (s < text + end && !lttpc_space(*s))
+            while (s < end && !lttpc_space(*s))
                 s++;
             size_t nn = (size_t)(s - name);
-            while (s < text + end && lttpc_space(*s))
+            while (s < end && lttpc_space(*s))
                 s++;
-            if (!lttpc_word_is(w, wn, "case") || !nn || s != text + end) {
+            if (!lttpc_word_is(w, wn, "case") || !nn || s != end) {
                 fprintf(stderr, "%s:%d: the first statement must be `case <name>`\n", path, line);
                 exit(2);
             }
@@ -321,7 +318,6 @@ static struct lttpc_case const *find_case(char const *path, char const *text, si
                     path, line, (int)nn, name);
             exit(2);
         }
-        pos = end + 1;
     }
     fprintf(stderr, "%s:%d: the first statement must be `case <name>`\n", path, line);
     exit(2);

@@ -990,13 +990,10 @@ static void serialize(struct bytes *out, struct field const *f)
     }
 }
 
-static void packed_field(struct gen *g, struct field const *f)
+/* The end of a TraceLoggingPacked{Field,Metadata}[Ex] argument: its encoding, its format
+ * when the Ex form takes one, its name and tag, the closing parenthesis. */
+static void packed_tail(struct gen *g, struct field const *f)
 {
-    struct bytes data = {NULL, 0};
-    serialize(&data, f);
-    int k = gen_data(g, &data, 1);
-    begin_arg(g);
-    sb_printf(&g->args, "TraceLoggingPackedField%s(d%d, %zu, ", f->fmt ? "Ex" : "", k, data.n);
     enc_expr(&g->args, f->enc, f->varray);
     if (f->fmt) {
         sb_add(&g->args, ", ", 2);
@@ -1004,6 +1001,16 @@ static void packed_field(struct gen *g, struct field const *f)
     }
     name_tag(&g->args, &f->name, f->tag);
     sb_add(&g->args, ")", 1);
+}
+
+static void packed_field(struct gen *g, struct field const *f)
+{
+    struct bytes data = {NULL, 0};
+    serialize(&data, f);
+    int k = gen_data(g, &data, 1);
+    begin_arg(g);
+    sb_printf(&g->args, "TraceLoggingPackedField%s(d%d, %zu, ", f->fmt ? "Ex" : "", k, data.n);
+    packed_tail(g, f);
     free(data.p);
 }
 
@@ -1172,13 +1179,7 @@ static void gen_metadata(struct gen *g, struct field const *f, char const *where
     }
     begin_arg(g);
     sb_printf(&g->args, "TraceLoggingPackedMetadata%s(", f->fmt ? "Ex" : "");
-    enc_expr(&g->args, f->enc, f->varray);
-    if (f->fmt) {
-        sb_add(&g->args, ", ", 2);
-        fmt_expr(&g->args, f->fmt);
-    }
-    name_tag(&g->args, &f->name, f->tag);
-    sb_add(&g->args, ")", 1);
+    packed_tail(g, f);
 }
 
 static char *g_ident;

@@ -82,6 +82,23 @@ struct lttpc_item {
     uint64_t hash;
 };
 
+/* The next line of text[0, len) from *pos: 1 with its start *l and length *n (without the
+ * newline), *pos moved past it and *line counted; 0 at the end of the text. */
+static inline int lttpc_next_line(char const *text, size_t len, size_t *pos, int *line,
+                                  char const **l, size_t *n)
+{
+    if (*pos >= len)
+        return 0;
+    size_t end = *pos;
+    while (end < len && text[end] != '\n')
+        end++;
+    *l = text + *pos;
+    *n = end - *pos;
+    *pos = end + 1;
+    (*line)++;
+    return 1;
+}
+
 /* Cuts text[0, len) into items: calls add(ctx, &item) for each. Returns 0, or the line of
  * an `event` block that does not end (the caller reports it). */
 static inline int lttpc_items(char const *text, size_t len,
@@ -90,16 +107,13 @@ static inline int lttpc_items(char const *text, size_t len,
     struct lttpc_item cur = {0, 0, 0};
     int depth = 0; /* inside an event: its nesting, 0 outside */
     int line = 0;
-    size_t pos = 0;
-    while (pos < len) {
-        size_t end = pos;
-        while (end < len && text[end] != '\n')
-            end++;
-        line++;
+    size_t pos = 0, ln;
+    char const *l;
+    while (lttpc_next_line(text, len, &pos, &line, &l, &ln)) {
         char const *w = NULL;
         size_t wn = 0;
         uint64_t h = depth ? cur.hash : LTTPC_FNV_OFFSET;
-        if (lttpc_statement(text + pos, end - pos, &h, &w, &wn)) {
+        if (lttpc_statement(l, ln, &h, &w, &wn)) {
             if (depth) {
                 cur.hash = h;
                 if (lttpc_event_opener(w, wn))
@@ -116,7 +130,6 @@ static inline int lttpc_items(char const *text, size_t len,
                 add(ctx, &it);
             }
         }
-        pos = end + 1;
     }
     return depth ? cur.line : 0;
 }
