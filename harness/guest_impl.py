@@ -122,9 +122,8 @@ class Perf:
                              out, tmp, self.res)
         self.seqs = []
 
-    def __enter__(self):
+    def start(self):
         self.rec.start()
-        return self
 
     def mark(self, seq: int):
         self.seqs.append(seq)
@@ -145,7 +144,7 @@ class Perf:
                 got.add(e["seq"])
         return got
 
-    def __exit__(self, *exc):
+    def cleanup(self):
         self.rec.cleanup()
 
 
@@ -175,7 +174,8 @@ def run_row(row: str, emitter: str, env: dict, base: int, build: str, out: str, 
                 f.write("0")
             words.append(c.until("enabled", "0"))
         else:
-            perf = Perf(f"contract-{row}", build, out, tmp).__enter__()
+            perf = Perf(f"contract-{row}", build, out, tmp)
+            perf.start()  # assigned first: a perf that fails to start still gets cleaned up
             if row == "perf":
                 words += [c.until("enabled", "1"), c.ask("write 2 0"), perf.mark(2)]
                 got = perf.detach()
@@ -204,7 +204,7 @@ def run_row(row: str, emitter: str, env: dict, base: int, build: str, out: str, 
             with open(FTRACE_ENABLE, "w") as f:
                 f.write("0")  # a crash must not leave ftrace recording for the next row
         if perf is not None:
-            perf.__exit__()
+            perf.cleanup()
         c.close()
     return resolve(words, got)
 
