@@ -9,9 +9,10 @@
  * BOM (unless stdout is a tty or --no-bom), {"file": [ events ], ...}.
  * --json-lines prints one event object per line; --golden is --json-lines
  * with only the deterministic meta members (the golden-file form).
- * Input kind is detected from the content: perf.data magic (either byte
- * order, file or pipe header), the .tlcap magic, an ETW log file's first buffer
- * (Documentation/etl-format.md §2), else a capture file.
+ * The reader is one of the transport registry's (eh_transports.def, through
+ * ehd_readers.h): the one whose signature the file starts with (perf.data's magic in
+ * either byte order, the .tlcap magic, an ETW log file's first buffer), else the
+ * capture (.dat) reader, which has none; --reader NAME picks one by its name.
  * -j N / --jobs N formats perf.data samples on N threads (default: one per online
  * CPU) with the same output as one (ehd_perf_decode_jobs); the other inputs are
  * decoded on one thread.
@@ -40,7 +41,7 @@
 
 #include "ehd.h"
 #include "ehd_perf.h"
-#include "ehd_tl.h"
+#include "ehd_readers.h"
 
 struct opts {
     unsigned flags;
@@ -48,6 +49,7 @@ struct opts {
     int no_bom;
     const char *output;
     unsigned jobs;
+    const struct ehd_reader *reader; /* --reader; NULL: chosen per file */
 };
 
 struct out_state {
@@ -75,6 +77,8 @@ static void usage(FILE *to)
           "  -j, --jobs N       decode perf.data on N threads (default: one per online CPU;\n"
           "                     the output is the same for every N); .dat, .tlcap and\n"
           "                     .etl files are always decoded on one thread\n"
+          "      --reader NAME  read every file with this reader of the transport registry,\n"
+          "                     whatever its first bytes say (names: --reader help)\n"
           "  -h, --help         this help\n"
           "Exit status: 0 all decoded, 1 something skipped or malformed, 2 usage error.\n",
           to);
@@ -109,7 +113,7 @@ static void emit_event(void *ctx, const char *json, size_t len)
 /* A FILE that replays bytes already read from a pipe, then reads the rest. */
 struct replay {
     FILE *src;
-    unsigned char head[EHD_ETL_SNIFF];
+    unsigned char head[EHD_READER_SNIFF];
     size_t n, pos;
 };
 
@@ -130,72 +134,8 @@ static int replay_close(void *c)
     return 0;
 }
 
-static int is_perf_magic(const unsigned char *h, size_t n)
-{
-    return n >= 8 && (memcmp(h, "PERFILE2", 8) == 0 || memcmp(h, "2ELIFREP", 8) == 0);
-}
-
-static int decode_dat(FILE *f, struct out_state *o, struct diag_state *d)
-{
-    int status = 0;
-    ehd_dat_reader *r = ehd_dat_open(f);
-    if (!r) {
-        diag_print(d, 0, "out of memory");
-        return 1;
-    }
-    ehd_buf b, name;
-    ehd_buf_init(&b);
-    ehd_buf_init(&name);
-    ehd_dat_record rec;
-    const char *reason;
-    uint64_t off;
-    int rc;
-    while ((rc = ehd_dat_next(r, &rec, &reason, &off)) != 0) {
-        if (rc < 0) {
-            diag_print(d, off, reason);
-            status = 1;
-            if (!ehd_dat_can_continue(r))
-                break; /* the record size lied: nothing after it can be trusted */
-            /* Only this record's name is bad (its size was sound), so the
-             * records after it still decode. The name is unusable, hence the
-             * bare system in "n"; fileOffset is the record's start (the size
-             * field, 4 bytes before the name the reader reports). */
-            ehd_buf_reset(&b);
-            ehd_perf_error_json(&b, "user_events:", 12, reason, off - 4, o->flags);
-            emit_event(o, b.data ? b.data : "", b.len);
-            continue;
-        }
-        ehd_buf_reset(&b);
-        size_t at;
-        int err = ehd_eventheader_json(&b, rec.tp_name, rec.tp_name_len, rec.data, rec.size, NULL,
-                                       o->flags, &reason, &at);
-        if (err) {
-            /* same "n" as the perf path gives the same event: user_events:<tracepoint> */
-            ehd_buf_reset(&name);
-            ehd_buf_puts(&name, "user_events:");
-            ehd_buf_append(&name, rec.tp_name, rec.tp_name_len);
-            ehd_buf_reset(&b);
-            ehd_perf_error_json(&b, name.data, name.len, reason, rec.file_offset, o->flags);
-            char why[300];
-            snprintf(why, sizeof why, "%.*s: %s (event offset %zu)", (int)(name.len % 200),
-                     name.data, reason, at);
-            diag_print(d, rec.file_offset, why);
-            status = 1;
-        }
-        emit_event(o, b.data ? b.data : "", b.len);
-    }
-    if (b.oom || name.oom) {
-        diag_print(d, 0, "out of memory");
-        status = 1;
-    }
-    ehd_buf_free(&b);
-    ehd_buf_free(&name);
-    ehd_dat_close(r);
-    return status;
-}
-
 /* Decodes one input; returns 0 or 1. */
-static int decode_one(const char *arg, struct out_state *o, unsigned jobs)
+static int decode_one(const char *arg, struct out_state *o, const struct opts *op)
 {
     int is_stdin = arg[0] == 0 || strcmp(arg, "-") == 0;
     struct diag_state d = {is_stdin ? "stdin" : arg};
@@ -206,7 +146,7 @@ static int decode_one(const char *arg, struct out_state *o, unsigned jobs)
         diag_print(&d, 0, why);
         return 1;
     }
-    unsigned char head[EHD_ETL_SNIFF]; /* the longest signature: an .etl buffer header */
+    unsigned char head[EHD_READER_SNIFF]; /* what the longest probe needs */
     size_t n = fread(head, 1, sizeof head, f);
     FILE *in = f;
     if (fseeko(f, 0, SEEK_SET) != 0) {
@@ -228,15 +168,13 @@ static int decode_one(const char *arg, struct out_state *o, unsigned jobs)
         }
     }
     int status;
-    if (is_perf_magic(head, n)) {
-        int rc = ehd_perf_decode_jobs(in, o->flags, jobs, emit_event, o, diag_print, &d);
-        status = rc ? 1 : 0;
-    } else if (ehd_tlcap_is_magic(head, n)) { /* TraceLogging capture (EHCONF_CAPTURE_TL) */
-        status = ehd_tlcap_decode(in, o->flags, emit_event, o, diag_print, &d) ? 1 : 0;
-    } else if (ehd_etl_is_magic(head, n)) { /* ETW log file (WPR, xperf, tracelog) */
-        status = ehd_etl_decode(in, o->flags, emit_event, o, diag_print, &d) ? 1 : 0;
+    const struct ehd_reader *reader = op->reader ? op->reader : ehd_reader_choose(head, n);
+    if (!reader) { /* only if the registry lost its fallback reader */
+        diag_print(&d, 0, "no reader of the transport registry takes this file");
+        status = 1;
     } else {
-        status = decode_dat(in, o, &d);
+        struct ehd_read_args ra = {o->flags, op->jobs, emit_event, o, diag_print, &d};
+        status = reader->decode(in, &ra) ? 1 : 0;
     }
     if (ferror(in)) {
         diag_print(&d, 0, "read error");
@@ -247,6 +185,16 @@ static int decode_one(const char *arg, struct out_state *o, unsigned jobs)
     if (!is_stdin)
         fclose(f);
     return status;
+}
+
+/* The readers --reader takes: the registry's, once each, in registry order. */
+static void print_readers(FILE *to)
+{
+    fputs("readers:", to);
+    for (size_t i = 0; i < ehd_reader_count; i++)
+        if (ehd_readers[i].probe && ehd_reader_find(ehd_readers[i].name) == &ehd_readers[i])
+            fprintf(to, " %s", ehd_readers[i].name);
+    fputc('\n', to);
 }
 
 /* Prints the message and the usage text to stderr; the exit status of a usage error. */
@@ -261,8 +209,8 @@ __attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ..
     return 2;
 }
 
-/* An option with a value ("-o F", "-oF", "--output F", "--output=F"): 1 with *v set
- * (NULL if it is missing), 0 if argv[*i] is another option. */
+/* An option with a value ("-o F", "-oF", "--output F", "--output=F"; shrt NULL: a long
+ * option only): 1 with *v set (NULL if it is missing), 0 if argv[*i] is another option. */
 static int opt_value(int argc, char **argv, int *i, const char *shrt, const char *lng,
                      const char **v)
 {
@@ -272,11 +220,11 @@ static int opt_value(int argc, char **argv, int *i, const char *shrt, const char
         *v = a + n + 1;
         return 1;
     }
-    if (a[1] == shrt[1] && a[2]) {
+    if (shrt && a[1] == shrt[1] && a[2]) {
         *v = a + 2;
         return 1;
     }
-    if (strcmp(a, shrt) != 0 && strcmp(a, lng) != 0)
+    if ((!shrt || strcmp(a, shrt) != 0) && strcmp(a, lng) != 0)
         return 0;
     *v = *i + 1 < argc ? argv[++*i] : NULL;
     return 1;
@@ -304,7 +252,7 @@ static unsigned default_jobs(void)
 
 int main(int argc, char **argv)
 {
-    struct opts op = {EHD_JSON_SPACE | EHD_JSON_FIELD_TAG, 0, 0, NULL, default_jobs()};
+    struct opts op = {EHD_JSON_SPACE | EHD_JSON_FIELD_TAG, 0, 0, NULL, default_jobs(), NULL};
     const char *v;
     const char **files = calloc((size_t)argc + 1, sizeof *files);
     size_t nfiles = 0;
@@ -331,6 +279,18 @@ int main(int argc, char **argv)
             if (!v || !(op.jobs = parse_jobs(v))) {
                 free(files);
                 return usage_error("%s needs a number of threads, 1 or more\n", a);
+            }
+        } else if (opt_value(argc, argv, &i, NULL, "--reader", &v)) {
+            if (v && strcmp(v, "help") == 0) {
+                print_readers(stdout);
+                free(files);
+                return 0;
+            }
+            if (!v || !(op.reader = ehd_reader_find(v))) {
+                free(files);
+                int rc = usage_error("%s needs a reader of the transport registry\n", a);
+                print_readers(stderr);
+                return rc;
             }
         } else if (strcmp(a, "--json-lines") == 0) {
             op.json_lines = 1;
@@ -381,7 +341,7 @@ int main(int argc, char **argv)
             ehd_buf_free(&b);
         }
         o.first = 1;
-        status |= decode_one(a, &o, op.jobs);
+        status |= decode_one(a, &o, &op);
         if (!op.json_lines)
             fputs(" ]", out);
     }

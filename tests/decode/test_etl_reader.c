@@ -314,7 +314,7 @@ static void test_malformed(void)
 }
 
 /* ehdecode recognises the file by its content, from a file and from a pipe (where it
- * sniffs the first EHD_ETL_SNIFF bytes and replays them), in both output forms. */
+ * sniffs the first EHD_READER_SNIFF bytes and replays them), in both output forms. */
 static void test_ehdecode_detects_etl(void)
 {
     const char *b = getenv("EHCONF_BUILD");

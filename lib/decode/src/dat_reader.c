@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "ehd.h"
+#include "ehd_perf.h"
+#include "ehd_readers.h"
 #include "eventheader_read.h"
 
 struct ehd_dat_reader {
@@ -108,4 +110,76 @@ int ehd_dat_next(ehd_dat_reader *r, ehd_dat_record *rec, const char **reason, ui
     rec->data = nul + 1;
     rec->size = body - rec->tp_name_len - 1;
     return 1;
+}
+
+/* ---- the registry's reader `dat` (ehd_readers.h) ---- */
+
+/* A capture file has no signature: it is what a file is when no other reader claims it. */
+int ehd_reader_dat_probe(const void *head, size_t n)
+{
+    (void)head;
+    (void)n;
+    return EHD_PROBE_FALLBACK;
+}
+
+/* Capture records -> JSON, one object per record. A record whose size is sound but whose
+ * name is not NUL-terminated is reported and emitted as { "n": "user_events:", "error":
+ * ..., "fileOffset": <record offset> }; decoding goes on with the next record. */
+int ehd_reader_dat_decode(FILE *f, const struct ehd_read_args *a)
+{
+    int status = 0;
+    ehd_dat_reader *r = ehd_dat_open(f);
+    if (!r) {
+        a->diag(a->diag_ctx, 0, "out of memory");
+        return 1;
+    }
+    ehd_buf b, name;
+    ehd_buf_init(&b);
+    ehd_buf_init(&name);
+    ehd_dat_record rec;
+    const char *reason;
+    uint64_t off;
+    int rc;
+    while ((rc = ehd_dat_next(r, &rec, &reason, &off)) != 0) {
+        if (rc < 0) {
+            a->diag(a->diag_ctx, off, reason);
+            status = 1;
+            if (!ehd_dat_can_continue(r))
+                break; /* the record size lied: nothing after it can be trusted */
+            /* Only this record's name is bad (its size was sound), so the
+             * records after it still decode. The name is unusable, hence the
+             * bare system in "n"; fileOffset is the record's start (the size
+             * field, 4 bytes before the name the reader reports). */
+            ehd_buf_reset(&b);
+            ehd_perf_error_json(&b, "user_events:", 12, reason, off - 4, a->flags);
+            a->emit(a->emit_ctx, b.data ? b.data : "", b.len);
+            continue;
+        }
+        ehd_buf_reset(&b);
+        size_t at;
+        int err = ehd_eventheader_json(&b, rec.tp_name, rec.tp_name_len, rec.data, rec.size, NULL,
+                                       a->flags, &reason, &at);
+        if (err) {
+            /* same "n" as the perf path gives the same event: user_events:<tracepoint> */
+            ehd_buf_reset(&name);
+            ehd_buf_puts(&name, "user_events:");
+            ehd_buf_append(&name, rec.tp_name, rec.tp_name_len);
+            ehd_buf_reset(&b);
+            ehd_perf_error_json(&b, name.data, name.len, reason, rec.file_offset, a->flags);
+            char why[300];
+            snprintf(why, sizeof why, "%.*s: %s (event offset %zu)", (int)(name.len % 200),
+                     name.data, reason, at);
+            a->diag(a->diag_ctx, rec.file_offset, why);
+            status = 1;
+        }
+        a->emit(a->emit_ctx, b.data ? b.data : "", b.len);
+    }
+    if (b.oom || name.oom) {
+        a->diag(a->diag_ctx, 0, "out of memory");
+        status = 1;
+    }
+    ehd_buf_free(&b);
+    ehd_buf_free(&name);
+    ehd_dat_close(r);
+    return status;
 }

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "ehd_internal.h"
+#include "ehd_readers.h"
 #include "ehd_tl.h"
 #include "ehd_xca.h"
 #include "eventheader_read.h"
@@ -581,4 +582,19 @@ int ehd_etl_decode(FILE *f, unsigned flags, ehd_tl_emit_fn *emit, void *emit_ctx
     free(e.buf);
     free(e.dbuf);
     return e.status;
+}
+
+/* ---- the registry's reader `etl` (ehd_readers.h) ---- */
+
+_Static_assert((int)EHD_ETL_SNIFF <= (int)EHD_READER_SNIFF,
+               "ehdecode must sniff what ehd_etl_is_magic needs");
+
+int ehd_reader_etl_probe(const void *head, size_t n)
+{
+    return ehd_etl_is_magic(head, n) ? EHD_PROBE_SIGNATURE : EHD_PROBE_NO;
+}
+
+int ehd_reader_etl_decode(FILE *f, const struct ehd_read_args *a)
+{
+    return ehd_etl_decode(f, a->flags, a->emit, a->emit_ctx, a->diag, a->diag_ctx) ? 1 : 0;
 }

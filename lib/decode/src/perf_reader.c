@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "ehd_perf.h"
+#include "ehd_readers.h"
 #include "perf_internal.h"
 
 #define PERF_MAGIC_LE    0x32454c4946524550ull /* "PERFILE2" read as little-endian */
@@ -722,4 +723,21 @@ int ehd_perf_next_is_meta(ehd_perf_reader *r)
     if (!h)
         return 0;
     return perf_changes_reader(U32(h));
+}
+
+/* ---- the registry's reader `perf` (ehd_readers.h) ---- */
+
+/* perf.data's magic in either byte order; file and pipe mode both start with it. */
+int ehd_reader_perf_probe(const void *head, size_t n)
+{
+    return n >= 8 && (memcmp(head, "PERFILE2", 8) == 0 || memcmp(head, "2ELIFREP", 8) == 0)
+               ? EHD_PROBE_SIGNATURE
+               : EHD_PROBE_NO;
+}
+
+int ehd_reader_perf_decode(FILE *f, const struct ehd_read_args *a)
+{
+    return ehd_perf_decode_jobs(f, a->flags, a->jobs, a->emit, a->emit_ctx, a->diag, a->diag_ctx)
+               ? 1
+               : 0;
 }

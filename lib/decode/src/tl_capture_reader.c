@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ehd_internal.h"
+#include "ehd_readers.h"
 #include "ehd_tl.h"
 #include "eventheader_read.h"
 
@@ -162,4 +163,16 @@ int ehd_tlcap_decode(FILE *f, unsigned flags, ehd_tl_emit_fn *emit, void *emit_c
     ehd_buf_free(&b);
     ehd_tlcap_close(r);
     return status;
+}
+
+/* ---- the registry's reader `tlcap` (ehd_readers.h) ---- */
+
+int ehd_reader_tlcap_probe(const void *head, size_t n)
+{
+    return ehd_tlcap_is_magic(head, n) ? EHD_PROBE_SIGNATURE : EHD_PROBE_NO;
+}
+
+int ehd_reader_tlcap_decode(FILE *f, const struct ehd_read_args *a)
+{
+    return ehd_tlcap_decode(f, a->flags, a->emit, a->emit_ctx, a->diag, a->diag_ctx) ? 1 : 0;
 }
