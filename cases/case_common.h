@@ -29,10 +29,10 @@ static inline enum case_capture_kind case_capture(const char **path)
 {
     const char *v;
 
-#define EH_CAPTURE_TRANSPORT(name, env, backend, reader, golden, tl) \
-    if ((v = getenv(env)) != NULL && v[0]) {                         \
-        *path = v;                                                   \
-        return (tl) ? CASE_CAPTURE_TL : CASE_CAPTURE_DAT;            \
+#define EH_CAPTURE_TRANSPORT(name, env, backend, reader, golden, tl, prefix) \
+    if ((v = getenv(env)) != NULL && v[0]) {                                 \
+        *path = v;                                                           \
+        return (tl) ? CASE_CAPTURE_TL : CASE_CAPTURE_DAT;                    \
     }
 #include "eh_transports.def"
     *path = NULL;
@@ -69,8 +69,8 @@ static inline int case_backend_is_tracelogging(void)
 {
     const char *b = eh_backend_name();
 
-#define EH_CAPTURE_TRANSPORT(name, env, backend, reader, golden, tl) \
-    if (strcmp(b, #backend) == 0)                                    \
+#define EH_CAPTURE_TRANSPORT(name, env, backend, reader, golden, tl, prefix) \
+    if (strcmp(b, #backend) == 0)                                            \
         return tl;
 #define EH_LIVE_TRANSPORT(name, backend, reader, golden, tl) \
     if (strcmp(b, #backend) == 0)                            \

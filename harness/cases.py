@@ -1,5 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Running conformance cases offline: case -> capture file (.dat) -> ehdecode --golden."""
+"""The steps of running a conformance case, shared by every runner on the host and by the
+guest (harness/guest_run.py): find the cases, tell a KTAP-only case from one with golden
+events, capture a case through a capture transport of the registry, decode the capture
+with `ehdecode --golden`, judge it against golden/<case>.json."""
 
 from __future__ import annotations
 
@@ -24,6 +27,9 @@ def find_cases(build: str) -> List[str]:
 
 
 NO_GOLDEN_MARK = "ehconf-no-golden"
+# The two kinds of case: one whose events are captured and judged against golden, and one
+# that asserts everything itself in its KTAP (the kernel_* cases).
+CAPTURE, KTAP_ONLY = "capture", "ktap-only"
 
 
 def declares_no_golden(repo: str, name: str) -> bool:
@@ -36,33 +42,35 @@ def declares_no_golden(repo: str, name: str) -> bool:
         return False
 
 
-def capture_case(case: str, dat: str, timeout: float, log: Optional[str] = None
-                 ) -> Tuple[Run, Report]:
-    """Run one case with EHCONF_CAPTURE=dat. The capture backend appends, so any old file
-    is removed first: stale events must never make a broken case look right."""
-    os.makedirs(os.path.dirname(dat), exist_ok=True)
-    if os.path.exists(dat):
-        os.unlink(dat)
-    # Every other capture variable is removed: one set earlier in the registry would win.
-    return run_ktap([case], timeout, env=capture_env("capture", dat), stdout_path=log)
+def case_kind(repo: str, name: str) -> str:
+    """KTAP_ONLY for a case that declares ehconf-no-golden, else CAPTURE."""
+    return KTAP_ONLY if declares_no_golden(repo, name) else CAPTURE
 
 
-def capture_case_tl(case: str, tlcap: str, timeout: float, log: Optional[str] = None
-                    ) -> Tuple[Run, Report]:
-    """Run one case with EHCONF_CAPTURE_TL=tlcap: every event is translated to TraceLogging
-    exactly as the ETW backend would hand it to EventWriteTransfer and appended to a
-    .tlcap file that `ehdecode --golden` decodes. Old file removed first, as above."""
-    os.makedirs(os.path.dirname(tlcap), exist_ok=True)
-    if os.path.exists(tlcap):
-        os.unlink(tlcap)
-    return run_ktap([case], timeout, env=capture_env("tlcapture", tlcap), stdout_path=log)
+def fresh_capture(path: str) -> None:
+    """Make way for a new capture file at path. The capture backends append, so an old
+    file is removed: stale events must never make a broken case look right."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    if os.path.exists(path):
+        os.unlink(path)
+
+
+def capture_case(case: str, path: str, timeout: float, log: Optional[str] = None,
+                 transport: str = "capture") -> Tuple[Run, Report]:
+    """Run one case writing to capture transport `transport` of the registry (its variable
+    set to path, every other capture variable removed: one set earlier in the registry
+    would win), into a fresh file."""
+    fresh_capture(path)
+    return run_ktap([case], timeout, env=capture_env(transport, path), stdout_path=log)
 
 
 @dataclass
 class Decoded:
     ok: bool
-    text: str  # JSON lines on success
+    text: str  # JSON lines (all ehdecode printed, also when it failed)
     problem: str  # why it failed, with the decoder's messages
+    exit: Optional[int] = None  # ehdecode's exit status; None: it did not run to an end
+    stderr: str = ""  # the decoder's messages
 
 
 def decode(ehdecode: str, dat: str, timeout: float) -> Decoded:
@@ -70,7 +78,7 @@ def decode(ehdecode: str, dat: str, timeout: float) -> Decoded:
     2 = usage. A missing or empty capture is a failure here, never an empty success."""
     if not os.path.exists(dat):
         return Decoded(False, "", f"no capture file {dat}: the case wrote no event at all "
-                                  f"(is EHCONF_CAPTURE supported by the library?)")
+                                  f"(does the library support its capture variable?)")
     if os.path.getsize(dat) == 0:
         return Decoded(False, "", f"capture file {dat} is empty")
     if not os.access(ehdecode, os.X_OK):
@@ -78,10 +86,13 @@ def decode(ehdecode: str, dat: str, timeout: float) -> Decoded:
     r = run([ehdecode, "--golden", dat], timeout, merge_stderr=False)
     if r.error:
         return Decoded(False, "", r.error)
-    if r.timed_out or r.returncode != 0:
-        how = "timed out" if r.timed_out else f"exit status {r.returncode}"
-        return Decoded(False, r.output, f"ehdecode --golden {dat}: {how}\n{r.stderr[:4000]}")
-    return Decoded(True, r.output, "")
+    if r.timed_out:
+        return Decoded(False, r.output, f"ehdecode --golden {dat}: timed out\n{r.stderr[:4000]}",
+                       None, r.stderr)
+    if r.returncode != 0:
+        return Decoded(False, r.output, f"ehdecode --golden {dat}: exit status {r.returncode}"
+                                        f"\n{r.stderr[:4000]}", r.returncode, r.stderr)
+    return Decoded(True, r.output, "", 0, r.stderr)
 
 
 def decode_to(ehdecode: str, capture: str, decoded: str, timeout: float) -> str:

@@ -28,6 +28,7 @@ import subprocess
 import sys
 import time
 
+from cases import decode, fresh_capture
 from common import NO_USER_EVENTS, one_line
 from guest_run import (T_CASE, T_DECODE, UE_DATA, Recording, StepFailed, capture_program,
                        guest_info, log, save_summary)
@@ -132,10 +133,9 @@ class Perf:
     def detach(self) -> set:
         """Stops perf; the seqs it recorded."""
         self.rec.stop()
-        r = run([os.path.join(self.build, "bin", "ehdecode"), "--golden", self.rec.pdata],
-                T_DECODE, merge_stderr=False)
+        d = decode(os.path.join(self.build, "bin", "ehdecode"), self.rec.pdata, T_DECODE)
         got = set()
-        for ln in r.output.splitlines():
+        for ln in d.text.splitlines():
             try:
                 e = json.loads(ln)
             except ValueError:
@@ -213,8 +213,7 @@ def base_size(emitter: str, standin: str, out: str, tmp: str) -> int:
     """Bytes after the write index of the contract event with no padding, measured under
     the stand-in: the size row asks for exact sizes."""
     dat = os.path.join(tmp, "contract-size.dat")
-    if os.path.exists(dat):
-        os.unlink(dat)
+    fresh_capture(dat)
     c = Contract(emitter, os.path.join(out, "contract.log"), standin_env(standin, dat))
     try:
         c.ask("register")

@@ -46,7 +46,9 @@ TRACING = "/sys/kernel/tracing"
 UE_DATA = TRACING + "/user_events_data"
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(REPO, "harness"))
-from cases import declares_no_golden  # noqa: E402  (harness/cases.py: the marker's one home)
+# The steps the host's runners take too (harness/cases.py): finding the cases, their kind,
+# a fresh capture file, the decoder.
+from cases import KTAP_ONLY, case_kind, decode, find_cases, fresh_capture  # noqa: E402
 from common import NO_USER_EVENTS, SELFTESTS, one_line  # noqa: E402
 # The one process runner of the harness (harness/runner.py), as on the host: every program
 # in a session of its own, every wait bounded, a timeout kills the whole session.
@@ -104,11 +106,6 @@ def tracepoint_names(dat_path: str):
             names.append(name)
         off += size
     return names
-
-
-def is_ktap_only(case: str) -> bool:
-    """A case that declares `ehconf-no-golden` in its source has no events to capture."""
-    return declares_no_golden(REPO, case)
 
 
 class Fifo:
@@ -279,8 +276,7 @@ def capture_program(tag: str, argv, offline_env: dict, run_live, build: str, res
 
     # 1. offline: learn the tracepoint names
     dat = os.path.join(tmp, tag + ".dat")
-    if os.path.exists(dat):
-        os.unlink(dat)
+    fresh_capture(dat)
     r = run(argv, T_CASE, env=offline_env, stdout_path=os.path.join(out, tag + ".offline.log"))
     steps["offline"] = round(r.seconds, 3)
     if r.timed_out or r.error:
@@ -311,20 +307,19 @@ def capture_program(tag: str, argv, offline_env: dict, run_live, build: str, res
     # 6. decode
     t0 = time.monotonic()
     decoded = os.path.join(out, tag + ".perf.json")
-    r = run([ehdecode, "--golden", pdata], T_DECODE, merge_stderr=False)
+    d = decode(ehdecode, pdata, T_DECODE)
     with open(decoded, "w", encoding="utf-8", errors="surrogateescape") as fo:
-        fo.write(r.output)
-    with open(os.path.join(out, tag + ".ehdecode.log"), "w", encoding="utf-8") as fe:
-        fe.write(r.stderr)
-    if r.error or r.timed_out:
-        raise StepFailed(f"ehdecode --golden: {r.how()}")
-    rc = r.returncode
+        fo.write(d.text)
+    with open(os.path.join(out, tag + ".ehdecode.log"), "w", encoding="utf-8",
+              errors="replace") as fe:
+        fe.write(d.stderr)
+    if d.exit is None:
+        raise StepFailed(one_line(d.problem))
     steps["decode"] = round(time.monotonic() - t0, 3)
     res["decoded"] = tag + ".perf.json"
-    res["ehdecode_exit"] = rc
-    if rc != 0:
-        with open(os.path.join(out, tag + ".ehdecode.log"), encoding="utf-8", errors="replace") as f:
-            res["ehdecode_problem"] = one_line(f.read())
+    res["ehdecode_exit"] = d.exit
+    if d.exit != 0:
+        res["ehdecode_problem"] = one_line(d.stderr)
 
 
 def run_case(case: str, args, out: str, tmp: str) -> dict:
@@ -334,11 +329,10 @@ def run_case(case: str, args, out: str, tmp: str) -> dict:
     try:
         if not os.access(binary, os.X_OK):
             raise StepFailed(f"case binary {binary} not built")
-        if is_ktap_only(case):
-            res["kind"] = "ktap-only"
+        res["kind"] = case_kind(REPO, case)
+        if res["kind"] == KTAP_ONLY:
             live(binary, out, case, res)
         else:
-            res["kind"] = "capture"
             capture_case(case, binary, args, res, out, tmp)
     except StepFailed as e:
         res["status"] = "failed"
@@ -493,8 +487,7 @@ def main(argv=None) -> int:
             f.write("\n")
         return 0 if summary["bench"]["status"] == "ok" else 1
     if not cases:
-        d = os.path.join(args.build, "cases")
-        cases = sorted(f for f in os.listdir(d) if "." not in f) if os.path.isdir(d) else []
+        cases = [os.path.basename(p) for p in find_cases(args.build)]
     info = guest_info()
     # What the kernel cases expect of this kernel version: the cases inherit the values
     # as EHCONF_EXPECT_*, and the report shows which row (version, reason) chose each.
@@ -515,7 +508,7 @@ def main(argv=None) -> int:
     for case in cases:
         if not info["user_events"]:
             summary["cases"][case] = {"case": case, "status": "skipped", "problem": NO_USER_EVENTS,
-                                      "kind": "ktap-only" if is_ktap_only(case) else "capture",
+                                      "kind": case_kind(REPO, case),
                                       "steps": {}}
             continue
         if time.monotonic() > deadline:
@@ -525,8 +518,8 @@ def main(argv=None) -> int:
         log(f"{case}: start")
         summary["running"] = case
         summary["cases"][case] = {"case": case, "status": "running", "steps": {},
-                                  "problem": "", "ktap": case + ".ktap", "kind":
-                                  "ktap-only" if is_ktap_only(case) else "capture"}
+                                  "problem": "", "ktap": case + ".ktap",
+                                  "kind": case_kind(REPO, case)}
         save_summary(out, summary)
         summary["cases"][case] = run_case(case, args, out, tmp)
         summary["running"] = ""

@@ -19,6 +19,7 @@ import sys
 from collections import Counter
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cases import CAPTURE  # noqa: E402
 from run_vm import CONSUMERS, OFFLINE, PERF  # noqa: E402  (golden names of the registry)
 
 MARK = {"pass": "pass", "ok": "pass", "fail": "**FAIL**", "skip": "skip", "xfail": "xfail",
@@ -97,8 +98,8 @@ def fmt(data: dict) -> str:
     for name, c in sorted(cases.items()):
         gold = c.get("golden", {})
         tests = c.get("tests", {})
-        off = gold.get(OFFLINE) if c.get("kind") == "capture" else _worst(t.get(OFFLINE) for t in tests.values())
-        live = gold.get(PERF) if c.get("kind") == "capture" else _worst(t.get(PERF) for t in tests.values())
+        off = gold.get(OFFLINE) if c.get("kind") == CAPTURE else _worst(t.get(OFFLINE) for t in tests.values())
+        live = gold.get(PERF) if c.get("kind") == CAPTURE else _worst(t.get(PERF) for t in tests.values())
         steps = ", ".join(f"{k} {v:.1f}" for k, v in c.get("steps", {}).items())
         L.append(f"| {name} | {c.get('kind', '-')} | {mark(off)} | {mark(live)} | "
                  f"{len(c.get('tracepoints', []))} | {cell(steps) or '-'} | {cell(c.get('problem', '')) or '-'} |")

@@ -1,19 +1,24 @@
 # SPDX-License-Identifier: GPL-2.0
 """Runner `offline` (make check-offline): every case -> capture file -> ehdecode --golden.
 
-For each case binary in <build>/cases/ (two at a time, each with a timeout):
-  case/<case>/<test>   the case with EHCONF_CAPTURE=<case>.dat: its KTAP ("ktap" entry)
-  golden/<case>        that capture decoded by `ehdecode --golden` into <case>.json, to be
-                       compared with golden/<case>.json as transport "offline" ("golden"
-                       entry; a case whose source says "ehconf-no-golden" gets a skip)
-  tl-golden/<case>     the TraceLogging (ETW) path without Windows: the case again with
-                       EHCONF_CAPTURE_TL=<case>.tlcap (events as the ETW backend hands them
-                       to EventWriteTransfer), decoded, compared as transport "etw"
-  lint/<case>          no ASSERT_/EXPECT_ without its trailing ';' in cases/<case>.c
+For each case binary in <build>/cases/ (two at a time, each with a timeout), once per
+capture transport of the registry (lib/eventheader/include/eh_transports.def), the
+reference ("capture") first:
+  case/<case>/<test>       the reference run's KTAP ("ktap" entry)
+  <prefix>golden/<case>    the case's capture (<case>.<reader>, written through the
+                           transport's variable) decoded by `ehdecode --golden` into
+                           <case>.json and compared with golden/<case>.json as the
+                           transport's golden name ("golden" entry; a case whose source
+                           says "ehconf-no-golden" gets a skip and no other transport).
+                           Today: golden/<case> (EHCONF_CAPTURE, .dat, "offline") and
+                           tl-golden/<case>, the TraceLogging (ETW) path without Windows
+                           (EHCONF_CAPTURE_TL: events as the ETW backend hands them to
+                           EventWriteTransfer, .tlcap, "etw")
+  lint/<case>              no ASSERT_/EXPECT_ without its trailing ';' in cases/<case>.c
 plus a failing check for a golden file without a case and a case source without a binary.
 
-Writes <results>/offline-<variant>/ (<case>.dat, .json, .log = KTAP, summary.json) and
-<results>/tl-offline-<variant>/ (<case>.tlcap, .json, .log). A golden difference by hand:
+Writes <results>/<prefix>offline-<variant>/ per transport (<case>.<reader>, .json, .log =
+KTAP; summary.json in the reference's offline-<variant>/). A golden difference by hand:
   diff golden/<case>.json build/results/offline-gcc/<case>.json
 """
 
@@ -25,17 +30,29 @@ import shutil
 from concurrent.futures import ThreadPoolExecutor
 
 from case_lint import missing_semicolons
-from cases import capture_case, capture_case_tl, declares_no_golden, decode_to, find_cases
+from cases import capture_case, declares_no_golden, decode_to, find_cases
 from common import display_path, safe_id
 from results import check_entry, golden_entry, ktap_entry, runner_command, runner_dir
-from transports import get
+from transports import REFERENCE, Transport, captures
+
+# The registry's capture transports, the reference first: its run gives the case's KTAP.
+CAPTURES = sorted(captures(), key=lambda t: t.golden != REFERENCE)
+# The registry rows this runner runs (tests/harness/test_transports.py: every row is some
+# runner's): every capture transport, each with its own items.
+EXERCISES = tuple(t.name for t in CAPTURES)
+
+
+def capture_dir(results: str, t: Transport, variant: str) -> str:
+    """<results>/<prefix>offline-<variant>/: where transport t's captures go."""
+    return os.path.join(os.path.dirname(runner_dir(results, "offline", variant)),
+                        t.prefix + os.path.basename(runner_dir(results, "offline", variant)))
 
 
 def run_offline(build: str, results: str, timeout: float, repo: str):
     variant = os.path.basename(build)
     out = runner_dir(results, "offline", variant)
-    tldir = os.path.join(results, "tl-offline-" + variant)
-    for d in (out, tldir):
+    dirs = {t.name: capture_dir(results, t, variant) for t in CAPTURES}
+    for d in dirs.values():
         shutil.rmtree(d, ignore_errors=True)
         os.makedirs(d)
     ehdecode = os.path.join(build, "bin", "ehdecode")
@@ -49,35 +66,32 @@ def run_offline(build: str, results: str, timeout: float, repo: str):
 
     def one(path):
         name = os.path.basename(path)
-        dat = os.path.join(out, name + ".dat")
-        tlcap = os.path.join(tldir, name + ".tlcap")
-        r, _ = capture_case(path, dat, timeout, log=os.path.join(out, name + ".log"))
-        got = [ktap_entry(f"case/{name}/", name + ".log", display_path(path), r, timeout)]
         golden = os.path.join("golden", name + ".json")
-        if declares_no_golden(repo, name):
-            if os.path.exists(os.path.join(repo, golden)):
-                got.append(check_entry(safe_id(f"golden/{name}"), "fail",
-                                       f"cases/{name}.c declares ehconf-no-golden but {golden} "
-                                       f"exists: remove one of them"))
+        got = []
+        for t in CAPTURES:
+            d = dirs[t.name]
+            log = os.path.join(d, name + ".log")
+            r, _ = capture_case(path, os.path.join(d, name + t.suffix), timeout, log=log,
+                                transport=t.name)
+            item = safe_id(f"{t.prefix}golden/{name}")
+            if t.golden == REFERENCE:
+                got.append(ktap_entry(f"case/{name}/", name + ".log", display_path(path), r,
+                                      timeout))
+                if declares_no_golden(repo, name):
+                    got.append(no_golden_entry(repo, name, golden, item))
+                    return got
+                problem = decode_to(ehdecode, os.path.join(d, name + t.suffix),
+                                    os.path.join(d, name + ".json"), timeout)
+            elif r.how():
+                problem = (f"{name}: the case failed under the {t.name} capture backend "
+                           f"({t.env}): {r.how()}; see {display_path(log)}")
             else:
-                got.append(check_entry(safe_id(f"golden/{name}"), "skip",
-                                       f"cases/{name}.c declares ehconf-no-golden (KTAP only)"))
-            return got
-        problem = decode_to(ehdecode, dat, os.path.join(out, name + ".json"), timeout)
-        got.append(golden_entry(safe_id(f"golden/{name}"), name, get("capture").golden, name + ".json",
-                                golden, problem))
-        tlog = os.path.join(tldir, name + ".log")
-        tr, _ = capture_case_tl(path, tlcap, timeout, log=tlog)
-        if tr.how():
-            problem = (f"{name}: the case failed under the TraceLogging capture backend "
-                       f"(EHCONF_CAPTURE_TL): {tr.how()}; see {display_path(tlog)}")
-        else:
-            problem = decode_to(ehdecode, tlcap, os.path.join(tldir, name + ".json"), timeout)
-        got.append(golden_entry(safe_id(f"tl-golden/{name}"), name, get("tlcapture").golden,
-                                os.path.relpath(os.path.join(tldir, name + ".json"), out),
-                                golden, problem))
+                problem = decode_to(ehdecode, os.path.join(d, name + t.suffix),
+                                    os.path.join(d, name + ".json"), timeout)
+            got.append(golden_entry(item, name, t.golden,
+                                    os.path.relpath(os.path.join(d, name + ".json"), out),
+                                    golden, problem))
         return got
-
     with ThreadPoolExecutor(max_workers=2) as ex:
         for got in ex.map(one, binaries):
             entries += got
@@ -100,3 +114,11 @@ def run_offline(build: str, results: str, timeout: float, repo: str):
         entries.append(check_entry(safe_id(f"lint/{name}"), "fail" if problems else "pass",
                                    "\n".join(problems)))
     return out, entries
+
+
+def no_golden_entry(repo: str, name: str, golden: str, item: str) -> dict:
+    """A case that declares ehconf-no-golden: skipped, or failed if a golden file exists."""
+    if os.path.exists(os.path.join(repo, golden)):
+        return check_entry(item, "fail", f"cases/{name}.c declares ehconf-no-golden but "
+                                         f"{golden} exists: remove one of them")
+    return check_entry(item, "skip", f"cases/{name}.c declares ehconf-no-golden (KTAP only)")

@@ -42,6 +42,10 @@ from transports import capture_env, get
 from runner_selftest import (RUNNER_EXPECTED, RUNNER_TEST_TIMEOUT, check_all_listed,
                              check_one)
 
+# The registry row this runner runs (tests/harness/test_transports.py): the cases built
+# for Windows write TraceLogging captures under wine.
+EXERCISES = ("tlcapture",)
+
 MINGW_CC = "x86_64-w64-mingw32-gcc"
 WINE = os.environ.get("WINE", "wine")
 # Every wine process runs with Linux address-space randomisation off (setarch -R; the

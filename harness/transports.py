@@ -3,8 +3,8 @@
 includes as an X-macro): one row per transport with its name, environment variable,
 backend, capture reader, golden transport name and whether it is TraceLogging-encoded.
 golden.py, report.py, the runners (run_offline.py, run_wine.py, run_vm.py), cases.py and
-guest_run.py take transport facts from here, so a new transport is one row in that file
-plus its backend and reader. Standard library only (the guest imports it too).
+guest_run.py take transport facts from here, so a new capture transport is one row in
+that file plus its backend and reader. Standard library only (the guest imports it too).
 """
 
 from __future__ import annotations
@@ -30,10 +30,16 @@ class Transport:
     reader: str  # dat, tlcap, perf, etl, none
     golden: str  # golden/<case>.json's name for it
     tl: bool  # TraceLogging-encoded on the way
+    prefix: str  # of the offline runner's items and folder ("" for the reference)
 
     @property
     def live(self) -> bool:
         return not self.env
+
+    @property
+    def suffix(self) -> str:
+        """A capture file's name ending: its reader's name (.dat, .tlcap)."""
+        return "." + self.reader
 
 
 def parse(text: str, path: str = DEF_FILE) -> List[Transport]:
@@ -49,13 +55,14 @@ def parse(text: str, path: str = DEF_FILE) -> List[Transport]:
                 raise ValueError(f"{path}:{n}: not a row: {line.strip()!r}")
             continue
         kind, args = m.group(1), [a.strip() for a in m.group(2).split(",")]
-        want = 6 if kind == "CAPTURE" else 5
+        want = 7 if kind == "CAPTURE" else 5
         if len(args) != want:
             raise ValueError(f"{path}:{n}: EH_{kind}_TRANSPORT takes {want} arguments, "
                              f"not {len(args)}")
         if kind == "LIVE":
             args.insert(1, '""')
-        name, env, backend, reader, golden, tl = args
+            args.append('""')
+        name, env, backend, reader, golden, tl, prefix = args
         if kind == "CAPTURE" and not re.match(r'^"[A-Z_][A-Z0-9_]*"$', env):
             raise ValueError(f"{path}:{n}: env {env!r} is not a quoted variable name")
         for what, v in (("name", name), ("backend", backend), ("reader", reader),
@@ -64,11 +71,19 @@ def parse(text: str, path: str = DEF_FILE) -> List[Transport]:
                 raise ValueError(f"{path}:{n}: {what} {v!r} is not an identifier")
         if tl not in ("0", "1"):
             raise ValueError(f"{path}:{n}: tl must be 0 or 1, not {tl!r}")
-        rows.append(Transport(name, env.strip('"'), backend, reader, golden, tl == "1"))
+        if not re.match(r'^"([a-z0-9]+-)?"$', prefix):
+            raise ValueError(f"{path}:{n}: prefix {prefix!r} is not \"\" or a quoted word "
+                             f"ending in '-'")
+        rows.append(Transport(name, env.strip('"'), backend, reader, golden, tl == "1",
+                              prefix.strip('"')))
     names = [t.name for t in rows]
     dup = sorted({x for x in names if names.count(x) > 1})
     if dup:
         raise ValueError(f"{path}: transport names used twice: {', '.join(dup)}")
+    prefixes = [t.prefix for t in rows if not t.live]
+    dup = sorted({x for x in prefixes if prefixes.count(x) > 1})
+    if dup:
+        raise ValueError(f"{path}: capture prefixes used twice: {', '.join(map(repr, dup))}")
     return rows
 
 

@@ -36,6 +36,12 @@ REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "harness"))
 
 from golden import compare  # noqa: E402
+from transports import get  # noqa: E402
+
+# The registry row this script judges (tests/harness/test_transports.py: every row is some
+# runner's): events of a real ETW session, as the Windows runner records them.
+EXERCISES = ("etw",)
+ETW = get("etw").golden
 from runner import run  # noqa: E402
 
 TIMEOUT = 300.0
@@ -129,7 +135,7 @@ def main(argv) -> int:
         with open(os.path.join(a.dir, name + ".json"), "w", encoding="utf-8",
                   errors="surrogateescape") as out:
             out.write("".join(line + "\n" for line in kept))
-        res = compare(golden_text, "".join(line + "\n" for line in kept), case, transport="etw")
+        res = compare(golden_text, "".join(line + "\n" for line in kept), case, transport=ETW)
         note = f" ({others} events of other providers left out)" if others else ""
         results.append((item, "PASS" if res.ok else "FAIL", res.message + note))
     for name, status, msg in results:

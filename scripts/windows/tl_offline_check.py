@@ -27,8 +27,9 @@ import sys
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "harness"))
 
-from cases import capture_case_tl, declares_no_golden, find_cases  # noqa: E402
+from cases import capture_case, declares_no_golden, find_cases  # noqa: E402
 from golden import compare  # noqa: E402
+from transports import get  # noqa: E402
 from runner import run  # noqa: E402
 
 TIMEOUT = 300.0
@@ -50,7 +51,7 @@ def main(argv) -> int:
         name = os.path.basename(case)
         golden_path = os.path.join(REPO, "golden", name + ".json")
         tlcap = os.path.join(out, name + ".tlcap")
-        r, _ = capture_case_tl(case, tlcap, TIMEOUT)  # removes a stale .tlcap first
+        r, _ = capture_case(case, tlcap, TIMEOUT, transport="tlcapture")  # removes a stale one first
         with open(os.path.join(out, name + ".log"), "w", encoding="utf-8") as f:
             f.write(r.output or r.error or "")
         if declares_no_golden(REPO, name) or not os.path.exists(golden_path):
@@ -77,7 +78,7 @@ def main(argv) -> int:
                   errors="surrogateescape") as f:
             f.write(d.output)
         with open(golden_path, encoding="utf-8") as f:
-            res = compare(f.read(), d.output, name, transport="etw")
+            res = compare(f.read(), d.output, name, transport=get("tlcapture").golden)
         if res.ok:
             print(f"PASS {res.message}")
             passed += 1

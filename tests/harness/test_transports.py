@@ -7,10 +7,12 @@ an error rather than a row silently left out."""
 from __future__ import annotations
 
 import glob
+import importlib.util
 import os
 import re
 import shutil
 import subprocess
+import sys
 
 import pytest
 
@@ -38,10 +40,10 @@ C_DUMP = r'''
 #include <stdio.h>
 int main(void)
 {
-#define EH_CAPTURE_TRANSPORT(name, env, backend, reader, golden, tl) \
-    printf("%s|%s|%s|%s|%s|%d\n", #name, env, #backend, #reader, #golden, tl);
+#define EH_CAPTURE_TRANSPORT(name, env, backend, reader, golden, tl, prefix) \
+    printf("%s|%s|%s|%s|%s|%d|%s\n", #name, env, #backend, #reader, #golden, tl, prefix);
 #define EH_LIVE_TRANSPORT(name, backend, reader, golden, tl) \
-    printf("%s||%s|%s|%s|%d\n", #name, #backend, #reader, #golden, tl);
+    printf("%s||%s|%s|%s|%d|\n", #name, #backend, #reader, #golden, tl);
 #include "eh_transports.def"
     return 0;
 }
@@ -58,7 +60,8 @@ def test_c_and_python_read_the_same_rows(tmp_path):
                     "-o", str(exe), str(src)], check=True, timeout=60)
     out = subprocess.run([str(exe)], check=True, timeout=10, stdout=subprocess.PIPE,
                          text=True).stdout.splitlines()
-    py = [f"{t.name}|{t.env}|{t.backend}|{t.reader}|{t.golden}|{int(t.tl)}" for t in TRANSPORTS]
+    py = [f"{t.name}|{t.env}|{t.backend}|{t.reader}|{t.golden}|{int(t.tl)}|{t.prefix}"
+          for t in TRANSPORTS]
     assert out == py
 
 
@@ -110,9 +113,10 @@ def test_capture_env_sets_one_variable_and_removes_the_others():
 
 
 @pytest.mark.parametrize("row, why", [
-    ("EH_CAPTURE_TRANSPORT(x, \"EHCONF_X\", capture, dat, offline)", "takes 6 arguments"),
+    ("EH_CAPTURE_TRANSPORT(x, \"EHCONF_X\", capture, dat, offline, 0)", "takes 7 arguments"),
     ("EH_LIVE_TRANSPORT(x, user_events, perf, perf, 2)", "tl must be 0 or 1"),
-    ("EH_CAPTURE_TRANSPORT(x, EHCONF_X, capture, dat, offline, 0)", "not a quoted variable"),
+    ("EH_CAPTURE_TRANSPORT(x, EHCONF_X, capture, dat, offline, 0, \"x-\")", "not a quoted variable"),
+    ("EH_CAPTURE_TRANSPORT(x, \"EHCONF_X\", capture, dat, offline, 0, x-)", "prefix"),
     ("EH_LIVE_TRANSPORT(x-y, user_events, perf, perf, 0)", "not an identifier"),
     ("EH_TRANSPORT(x, user_events, perf, perf, 0)", "not a row"),
 ])
@@ -124,3 +128,58 @@ def test_a_malformed_row_is_an_error(row, why):
 def test_a_name_used_twice_is_an_error():
     with pytest.raises(ValueError, match="used twice"):
         parse(_def_text() + "EH_LIVE_TRANSPORT(perf, user_events, perf, perf, 0)\n")
+
+
+# The runners that run registry rows, each declaring EXERCISES (the rows it runs, computed
+# from the registry where the runner loops over rows). A row none of them runs would be
+# listed, documented and never tested.
+RUNNERS = ("harness/run_offline.py", "harness/run_wine.py", "harness/run_vm.py",
+           "scripts/windows/compare_etl.py")
+
+
+def _exercised() -> dict:
+    out = {}
+    for rel in RUNNERS:
+        spec = importlib.util.spec_from_file_location(
+            "exercises_" + os.path.basename(rel)[:-3], os.path.join(REPO_ROOT, rel))
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = mod  # dataclasses look their module up there
+        spec.loader.exec_module(mod)
+        for name in mod.EXERCISES:
+            out.setdefault(name, []).append(rel)
+    return out
+
+
+def unexercised(rows, exercised) -> list:
+    return [t.name for t in rows if t.name not in exercised]
+
+
+def test_every_row_is_exercised_by_a_runner():
+    exercised = _exercised()
+    assert not unexercised(TRANSPORTS, exercised), \
+        "registry rows no runner runs (give one a runner, or remove the row)"
+    assert set(exercised) <= {t.name for t in TRANSPORTS}, "a runner names a row that is gone"
+
+
+def test_a_row_no_runner_runs_is_found():
+    rows = parse(_def_text().replace(
+        "#undef EH_CAPTURE_TRANSPORT", "EH_LIVE_TRANSPORT(lttng, lttng, ctf, lttng, 0)\n"
+        "#undef EH_CAPTURE_TRANSPORT"))
+    assert unexercised(rows, _exercised()) == ["lttng"]
+
+
+def test_a_new_capture_row_is_run_offline_with_its_own_items(monkeypatch):
+    rows = parse(_def_text().replace(
+        "#undef EH_CAPTURE_TRANSPORT", 'EH_CAPTURE_TRANSPORT(ctfcapture, "EHCONF_CAPTURE_CTF", '
+        'ctf, ctf, offline, 0, "ctf-")\n#undef EH_CAPTURE_TRANSPORT'))
+    monkeypatch.setattr(transports, "TRANSPORTS", rows)
+    import run_offline
+    importlib.reload(run_offline)
+    try:
+        assert "ctfcapture" in run_offline.EXERCISES
+        assert run_offline.CAPTURES[0].name == "capture"  # the reference runs first
+        t = transports.BY_NAME.get("ctfcapture") or next(r for r in rows if r.name == "ctfcapture")
+        assert run_offline.capture_dir("/r", t, "gcc") == "/r/ctf-offline-gcc"
+    finally:
+        monkeypatch.undo()
+        importlib.reload(run_offline)

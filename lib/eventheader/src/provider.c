@@ -71,10 +71,10 @@ static int choose_backend(void)
         const struct eh_backend *be = NULL;
         const char *path;
         int chosen = 0;
-#define EH_CAPTURE_TRANSPORT(name, env, backend, reader, golden, tl) \
-    if (!chosen && (path = getenv(env)) != NULL && path[0]) {        \
-        g_backend_err = eh_backend_##backend##_open(path, &be);      \
-        chosen = 1;                                                  \
+#define EH_CAPTURE_TRANSPORT(name, env, backend, reader, golden, tl, prefix) \
+    if (!chosen && (path = getenv(env)) != NULL && path[0]) {                \
+        g_backend_err = eh_backend_##backend##_open(path, &be);              \
+        chosen = 1;                                                          \
     }
 #include "eh_transports.def"
         if (!chosen)
