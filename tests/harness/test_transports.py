@@ -79,7 +79,7 @@ def test_every_backend_exists_and_capture_rows_can_be_opened_with_a_path():
         assert f'.name = "{t.backend}"' in src, f"{t.name}: no backend named {t.backend!r} in {SRC}"
         if not t.live:
             assert re.search(rf"int eh_backend_{t.backend}_open\(const char \*path,", src), \
-                f"{t.name}: provider.c calls eh_backend_{t.backend}_open(path, &be): not declared"
+                f"{t.name}: provider.c calls eh_backend_{t.backend}_open(path, &be): not defined"
 
 
 def test_capture_variables_are_unique_and_live_rows_have_none():

@@ -66,13 +66,17 @@ struct eh_backend {
                  const struct eh_tl_hints *hints);
 };
 
-/* Each returns 0 and sets *out, or an errno. Called once, under the registration lock. */
-int eh_backend_capture_open(const char *path, const struct eh_backend **out);
+/* Each returns 0 and sets *out, or an errno. Called once, under the registration lock.
+ * A capture backend opens the file its variable names: one declaration per capture row
+ * of the transport registry (backend_capture.c: .dat; tl_capture.c: .tlcap, the
+ * TraceLogging encoder of internal/tl_encode.h; a backend a system cannot have gets an
+ * ENOTSUP stub there, see tl_win_backends.c). */
+#define EH_CAPTURE_TRANSPORT(name, env, backend, reader, golden, tl, prefix) \
+    int eh_backend_##backend##_open(const char *path, const struct eh_backend **out);
+#include "eh_transports.def"
+/* The platform's default backends: user_events on Linux; backend_etw.c (_WIN32): ETW via
+ * EventRegister / EventWriteTransfer. */
 int eh_backend_user_events_open(const struct eh_backend **out);
-/* The TraceLogging backends (the encoder is internal/tl_encode.h):
- *   tl_capture.c: EHCONF_CAPTURE_TL=path -> .tlcap file (both systems);
- *   backend_etw.c (_WIN32): ETW via EventRegister / EventWriteTransfer. */
-int eh_backend_tlcapture_open(const char *path, const struct eh_backend **out);
 int eh_backend_etw_open(const struct eh_backend **out);
 
 /* A tracepoint's connection state as every backend sets it: the file backends
