@@ -61,7 +61,9 @@ $(eval $(call shared_lib_rule,ehdecode,EHD_PIC_OBJS))
 shared-libs: $(SHARED_LIBS)
 
 INSTALL_BINS := $(B)/bin/ehdecode $(B)/bin/ehregister
-INSTALL_HEADERS := $(wildcard lib/eventheader/include/*.h lib/decode/include/*.h)
+# The registries (*.def) too: ehd_readers.h builds on eh_transports.def.
+INSTALL_HEADERS := $(wildcard lib/eventheader/include/*.h lib/eventheader/include/*.def \
+                              lib/decode/include/*.h)
 INSTALL_MANS := man/ehdecode.1 man/ehregister.1
 INSTALL_PCS := eventheader ehdecode
 

@@ -42,10 +42,10 @@ for lib in eventheader ehdecode; do
     exported=$(nm -D --defined-only "$so" | awk 'NF == 3 { print $3 }' | sort -u)
     [ -n "$exported" ] || fail "lib$lib.so exports nothing"
     case $lib in
-    eventheader) headers=(eventheader.h eventheader_user_events.h eventheader_wire.h) ;;
-    ehdecode) headers=(ehd.h ehd_perf.h ehd_tl.h) ;;
+    eventheader) headers=("$root"/include/eventheader*.h "$root"/include/eh_*) ;;
+    ehdecode) headers=("$root"/include/ehd*.h) ;;
     esac
-    tokens=$(cat "${headers[@]/#/$root/include/}" | grep -oE '[A-Za-z_][A-Za-z0-9_]*' | sort -u)
+    tokens=$(cat "${headers[@]}" | grep -oE '[A-Za-z_][A-Za-z0-9_]*' | sort -u)
     stray=$(comm -23 <(echo "$exported") <(echo "$tokens"))
     [ -z "$stray" ] || fail "lib$lib.so exports symbols no public header names: $(echo "$stray" | tr '\n' ' ')"
     internal=$(nm -g --defined-only "$root/lib/lib$lib.a" 2>/dev/null | awk 'NF == 3 { print $3 }' | sort -u |
