@@ -2,7 +2,9 @@
 """Mechanical coverage of the field types: cases/field_types.c against the type list.
 
 The list of every normal field type of write_event! is Documentation/field-types.txt in
-this repository; a missing or empty list FAILS (never a skip).
+this repository (generated from the type table lib/eventheader/include/eh_field_types.def
+by scripts/gen-field-types.py; tests/harness/test_field_types.py checks it is current); a
+missing or empty list FAILS (never a skip).
 
 Checks (naming scheme: comment at the top of cases/field_types.c):
   * every listed type T is a field name in golden/field_types.json, inside an event

@@ -12,8 +12,8 @@ against the C cases they describe.
     ehdescribe, finds each of its events in the description, and that event's golden line
     is the decoded one (this matters for unordered cases, whose comparison ignores order);
   * a description with one value changed FAILS, naming the event;
-  * impl/events/types.txt says what ehconf's EH_* macros write (eventheader.h) and names
-    every type of Documentation/field-types.txt;
+  * impl/events/types.txt says what ehconf's EH_* macros write (eventheader.h and the
+    eh_field_macros.h it includes) and names every type of Documentation/field-types.txt;
   * malformed descriptions are refused with "file:line: reason", exit 2, nothing written,
     never a crash.
 
@@ -172,7 +172,10 @@ def test_a_changed_value_fails_naming_the_event(tools, tmp_path):
 
 # ---- impl/events/types.txt against eventheader.h and field-types.txt ----
 
-HEADER = os.path.join(REPO_ROOT, "lib", "eventheader", "include", "eventheader.h")
+# The field macros are generated into eh_field_macros.h from the same table as types.txt
+# (scripts/gen-field-types.py); the helpers they expand to are eventheader.h's.
+HEADERS = [os.path.join(REPO_ROOT, "lib", "eventheader", "include", h)
+           for h in ("eventheader.h", "eh_field_macros.h")]
 VALUE_SIZES = {"value8": 1, "value16": 2, "value32": 4, "value64": 8, "value128": 16,
                "value_ptr": "ptr"}
 STRING_UNITS = {"zstring_char8": 1, "zstring_char16": 2, "zstring_char32": 4,
@@ -188,8 +191,10 @@ def types_rows() -> List[List[str]]:
 def macro_encoding(name: str) -> Tuple[str, str]:
     """(encoding, format) that the EH_<NAME> macro writes, in types.txt's spelling: the
     first EH_ENC_ / EH_FMT_ its definition names, following the EH_* macros it uses."""
-    with open(HEADER, encoding="utf-8") as f:
-        text = f.read().replace("\\\n", " ")
+    text = ""
+    for header in HEADERS:
+        with open(header, encoding="utf-8") as f:
+            text += f.read().replace("\\\n", " ")
     bodies = dict(re.findall(r"^#define (EH_\w+)\([^)]*\)(.*)$", text, re.M))
     enc = fmt = ""
     todo, seen = [f"EH_{name.upper()}"], set()

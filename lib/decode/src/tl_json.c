@@ -38,6 +38,9 @@
  * binaryc BinaryC, ipv6c BinaryC+IPv6) map back to the EventHeader form those
  * write_event! types have (value32 hex, value32 pid, value64 hex, hex bytes, value128
  * ip), so they decode as on EventHeader: no JSON difference.
+ * tests/tl/test_tl_field_types.c decodes the TraceLogging form of every row of the field-type
+ * table (lib/eventheader/include/eh_field_types.def) here and expects the JSON of its
+ * EventHeader form (errno as above), so a new type this reverse map does not know fails.
  * Values TraceLogging has but ehconf never writes (Sid, Win32Error, NTStatus,
  * DateTimeUtc) decode to the nearest EventHeader rendering (hex bytes or hex integer);
  * custom-schema fields are ENOTSUP.

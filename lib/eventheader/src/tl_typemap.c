@@ -34,6 +34,9 @@
  *   socketaddress Binary+SocketAddress | socketaddressc BinaryC+SocketAddress |
  *   binaryc BinaryC | ipv6c BinaryC+IPv6   (their slices and arrays likewise)
  * Tags: EventHeader's u16 event/field tags become TraceLogging's 28-bit tags unchanged.
+ * Each row of the field-type table (lib/eventheader/include/eh_field_types.def) names the
+ * InType/OutType its type must get here: tests/tl/test_tl_field_types.c checks every row,
+ * its slice and its array, so a new type this map does not know fails there.
  * Only little-endian EventHeader events are translated (EINVAL otherwise).
  */
 #include <errno.h>
