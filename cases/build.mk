@@ -36,7 +36,7 @@ $(B)/cases/%: $(B)/obj/cases/%.o $(EH_LIB)
 
 ALL_TARGETS += $(CASES)
 
-# K46: kernel_tracefs runs a 32-bit program on the 64-bit guest kernel. It is built
+# K46: kernel_compat32 runs a 32-bit program on the 64-bit guest kernel. It is built
 # only when $(CC) -m32 can link (gcc-multilib), statically if it can, so the guest
 # needs no 32-bit loader. The name has a dot: runners take it for no case.
 COMPAT32 := $(B)/cases/kernel_compat32.m32
@@ -53,7 +53,7 @@ $(COMPAT32): $(COMPAT32_SRC) lib/eventheader/include/eventheader_user_events.h
 	  -Ilib/eventheader/include -o $@ $<
 
 # Building the case builds the probe it runs (order-only: not linked in).
-$(B)/cases/kernel_tracefs: | $(COMPAT32)
+$(B)/cases/kernel_compat32: | $(COMPAT32)
 
 ALL_TARGETS += $(COMPAT32)
 endif

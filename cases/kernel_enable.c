@@ -106,6 +106,7 @@
 #include "eventheader.h"
 #include "case_harness.h"
 #include "user_events_abi.h"
+#include "kernel_asserts.h"
 
 static EH_DEFINE_PROVIDER(enable_provider, "EhconfKernelEnable");
 
@@ -201,7 +202,6 @@ TEST(K36_enable_bit_raw)
 {
     char name[64];
     uint32_t word = 0, index = 0;
-    long id;
     int fd, pfd;
 
     NEED_USER_EVENTS();
@@ -211,13 +211,7 @@ TEST(K36_enable_bit_raw)
     ASSERT_LE(0, fd);
     ASSERT_EQ(0, ue_register(fd, name, "u32 value", &word, 7, &index));
     EXPECT_EQ(0u, load_word(&word)); /* nobody listens yet */
-    id = tracepoint_id(name);
-    ASSERT_LT(0, id);
-    pfd = perf_open_tracepoint(id, 0, false);
-    ASSERT_LE(0, pfd)
-    {
-        TH_LOG("perf_event_open: %s", strerror(errno));
-    }
+    pfd = perf_attach(_metadata, name);
     EXPECT_TRUE(wait_bits(&word, 1u << 7, true, UE_WAIT_MS));
     EXPECT_EQ(1u << 7, load_word(&word));
     close(pfd);
@@ -252,7 +246,6 @@ static bool wait_library(bool set, int ms)
 TEST(K36_enable_bit_library)
 {
     char name[EH_NAME_MAX];
-    long id;
     int pfd;
 
     NEED_USER_EVENTS();
@@ -263,16 +256,7 @@ TEST(K36_enable_bit_library)
     ASSERT_EQ(0, eh_tracepoint_name(name, "EhconfKernelEnable", NULL, EH_LEVEL_INFORMATIONAL, 0x1));
     EXPECT_FALSE(library_enabled());
     EXPECT_EQ(EBADF, emit_enable_probe(1));
-    id = tracepoint_id(name);
-    ASSERT_LT(0, id)
-    {
-        TH_LOG("no tracefs id for user_events:%s", name);
-    }
-    pfd = perf_open_tracepoint(id, 0, false);
-    ASSERT_LE(0, pfd)
-    {
-        TH_LOG("perf_event_open: %s", strerror(errno));
-    }
+    pfd = perf_attach(_metadata, name);
     EXPECT_TRUE(wait_library(true, UE_WAIT_MS));
     EXPECT_EQ(0, emit_enable_probe(2)); /* a listener: the kernel accepts the write */
     close(pfd);
@@ -306,21 +290,13 @@ TEST(K36_perf_sets_only_its_own_events_bit)
     ASSERT_LT(0, idb);
     EXPECT_NE(ida, idb);
 
-    pa = perf_open_tracepoint(ida, 0, false);
-    ASSERT_LE(0, pa)
-    {
-        TH_LOG("perf_event_open: %s", strerror(errno));
-    }
+    pa = perf_attach_id(_metadata, ida);
     EXPECT_TRUE(wait_bits(&shared, 1u << 0, true, UE_WAIT_MS));
     ue_sleep_ms(50);
     EXPECT_EQ(1u << 0, load_word(&shared)); /* B's bit 1 stays 0 */
     EXPECT_EQ(0u, load_word(&own));
 
-    pb = perf_open_tracepoint(idb, 0, false);
-    ASSERT_LE(0, pb)
-    {
-        TH_LOG("perf_event_open: %s", strerror(errno));
-    }
+    pb = perf_attach_id(_metadata, idb);
     EXPECT_TRUE(wait_bits(&own, 1u, true, UE_WAIT_MS));
     EXPECT_TRUE(wait_bits(&shared, 1u << 1, true, UE_WAIT_MS));
     EXPECT_EQ(3u, load_word(&shared));
@@ -426,11 +402,7 @@ TEST(K36_K37_bit_stays_set_while_any_tracer_remains)
     EXPECT_TRUE(wait_bits(&word, 1u << 2, false, UE_WAIT_MS));
 
     /* perf first, ftrace second; perf leaves first */
-    pfd = perf_open_tracepoint(id, 0, false);
-    ASSERT_LE(0, pfd)
-    {
-        TH_LOG("perf_event_open: %s", strerror(errno));
-    }
+    pfd = perf_attach_id(_metadata, id);
     EXPECT_TRUE(wait_bits(&word, 1u << 2, true, UE_WAIT_MS));
     EXPECT_EQ(0, write_text(top, "1"));
     close(pfd);
@@ -454,7 +426,6 @@ TEST(K38_misaligned_32bit_word_gets_the_right_bit)
     uint32_t *above = below + 2;                   /* next long */
     char name[64];
     uint32_t i0 = 0, i31 = 0;
-    long id;
     int fd, pfd;
 
     NEED_USER_EVENTS();
@@ -470,13 +441,7 @@ TEST(K38_misaligned_32bit_word_gets_the_right_bit)
     ASSERT_EQ(0, ue_register(fd, name, "u32 value", word, 0, &i0));
     ASSERT_EQ(0, ue_register(fd, name, "u32 value", word, 31, &i31));
     EXPECT_EQ(i0, i31);
-    id = tracepoint_id(name);
-    ASSERT_LT(0, id);
-    pfd = perf_open_tracepoint(id, 0, false);
-    ASSERT_LE(0, pfd)
-    {
-        TH_LOG("perf_event_open: %s", strerror(errno));
-    }
+    pfd = perf_attach(_metadata, name);
     EXPECT_TRUE(wait_bits(word, 1u, true, UE_WAIT_MS));
     EXPECT_TRUE(wait_bits(word, 1u << 31, true, UE_WAIT_MS));
     EXPECT_EQ(0x80000001u, load_word(word))
@@ -563,11 +528,7 @@ TEST(K39_fork_child_copy_keeps_updating)
     {
         TH_LOG("the child could register the parent's pair again: %s", strerror(r.err[0]));
     }
-    pfd = perf_open_tracepoint(id, 0, false); /* a tracer only after the fork */
-    ASSERT_LE(0, pfd)
-    {
-        TH_LOG("perf_event_open: %s", strerror(errno));
-    }
+    pfd = perf_attach_id(_metadata, id); /* a tracer only after the fork */
     EXPECT_TRUE(wait_bits(&word, 1, true, UE_WAIT_MS));
     ASSERT_EQ(0, send_cmd(cmd[1], 'T'));
     ASSERT_EQ(0, recv_msg(rep[0], &r, sizeof r, PEER_MS));
@@ -643,11 +604,7 @@ TEST(K39_child_unregister_leaves_the_parent_alone)
     ASSERT_EQ(0, recv_msg(rep[0], &r, sizeof r, PEER_MS));
     EXPECT_EQ(0, r.err[0]);      /* the child had its copy of the enabler */
     EXPECT_EQ(ENOENT, r.err[1]); /* and it is gone */
-    pfd = perf_open_tracepoint(id, 0, false);
-    ASSERT_LE(0, pfd)
-    {
-        TH_LOG("perf_event_open: %s", strerror(errno));
-    }
+    pfd = perf_attach_id(_metadata, id);
     EXPECT_TRUE(wait_bits(&word, 1, true, UE_WAIT_MS))
     {
         TH_LOG("the parent's word no longer follows the tracer");
@@ -712,7 +669,7 @@ TEST(K40_threads_share_the_enablers)
     uint32_t word = 0, own_word = 0, index = 0;
     struct sharer s;
     pthread_t t;
-    long id, own_id;
+    long id;
     int fd, pfd, seen = 0;
 
     NEED_USER_EVENTS();
@@ -753,13 +710,7 @@ TEST(K40_threads_share_the_enablers)
     EXPECT_TRUE(s.seen_clear);
 
     /* the thread has exited: its registration belongs to the process */
-    own_id = tracepoint_id(own_name);
-    ASSERT_LT(0, own_id);
-    pfd = perf_open_tracepoint(own_id, 0, false);
-    ASSERT_LE(0, pfd)
-    {
-        TH_LOG("perf_event_open: %s", strerror(errno));
-    }
+    pfd = perf_attach(_metadata, own_name);
     EXPECT_TRUE(wait_bits(&own_word, 1u << 1, true, UE_WAIT_MS));
     close(pfd);
     EXPECT_TRUE(wait_bits(&own_word, 1u << 1, false, UE_WAIT_MS));
@@ -829,13 +780,7 @@ TEST(K40_first_use_in_a_thread_is_that_threads_alone)
     /* the main thread's first registration, after the thread has exited */
     ASSERT_EQ(0, ue_register(fd, name, "u32 value", &mine, 0, &index));
     EXPECT_EQ(l.index, index);
-    id = tracepoint_id(name);
-    ASSERT_LT(0, id);
-    pfd = perf_open_tracepoint(id, 0, false);
-    ASSERT_LE(0, pfd)
-    {
-        TH_LOG("perf_event_open: %s", strerror(errno));
-    }
+    pfd = perf_attach(_metadata, name);
     EXPECT_TRUE(wait_bits(&mine, 1, true, UE_WAIT_MS));
     EXPECT_EQ(0u, load_word(&word))
     {
@@ -1218,11 +1163,7 @@ static void fork_unregister_race(struct __test_metadata *_metadata)
     EXPECT_LT(5ul, toggles);
 
     /* The process's enabler still works. */
-    pfd = perf_open_tracepoint(id, 0, false);
-    ASSERT_LE(0, pfd)
-    {
-        TH_LOG("perf_event_open: %s", strerror(errno));
-    }
+    pfd = perf_attach_id(_metadata, id);
     EXPECT_TRUE(wait_bits(&anchor, 1, true, UE_WAIT_MS));
     close(pfd);
     EXPECT_TRUE(wait_bits(&anchor, 1, false, UE_WAIT_MS));

@@ -58,6 +58,7 @@
 
 #include "case_harness.h"
 #include "user_events_abi.h"
+#include "kernel_asserts.h"
 
 /* How long a reference must keep an event alive to count as keeping it: the kernel
  * deletes an unreferenced event within a few ms (4-20 ms measured under TCG). */
@@ -88,7 +89,6 @@ TEST(K22_unregister_frees_the_address_and_bit)
 {
     char name[64], other[64];
     uint32_t word = 0, index = 0, again = 0, other_index = 0;
-    long id;
     int fd, pfd;
 
     NEED_USER_EVENTS();
@@ -106,13 +106,7 @@ TEST(K22_unregister_frees_the_address_and_bit)
     ASSERT_EQ(0, ue_unregister(fd, &word, 3));
     /* the same pair for another event: the pair is not tied to the first event */
     ASSERT_EQ(0, ue_register(fd, other, "u32 value", &word, 3, &other_index));
-    id = tracepoint_id(other);
-    ASSERT_LT(0, id);
-    pfd = perf_open_tracepoint(id, 0, false);
-    ASSERT_LE(0, pfd)
-    {
-        TH_LOG("perf_event_open: %s", strerror(errno));
-    }
+    pfd = perf_attach(_metadata, other);
     EXPECT_TRUE(wait_bits(&word, 1u << 3, true, UE_WAIT_MS));
     EXPECT_EQ(1u << 3, load_word(&word));
     close(pfd);
@@ -126,7 +120,6 @@ TEST(K22_unregistered_word_is_not_updated)
 {
     char name[64];
     uint32_t words[2] = {0x5a5a5a5a, 0}, index = 0, index2 = 0;
-    long id;
     int fd, pfd;
 
     NEED_USER_EVENTS();
@@ -138,13 +131,7 @@ TEST(K22_unregistered_word_is_not_updated)
     ASSERT_EQ(0, ue_register(fd, name, "u32 value", &words[1], 0, &index2));
     ASSERT_EQ(0, ue_unregister(fd, &words[0], 0));
     EXPECT_EQ(0x5a5a5a5au, load_word(&words[0]));
-    id = tracepoint_id(name);
-    ASSERT_LT(0, id);
-    pfd = perf_open_tracepoint(id, 0, false);
-    ASSERT_LE(0, pfd)
-    {
-        TH_LOG("perf_event_open: %s", strerror(errno));
-    }
+    pfd = perf_attach(_metadata, name);
     /* one update pass writes every enabler of the event: once the control word is
 	 * set, the unregistered one would have been set too */
     EXPECT_TRUE(wait_bits(&words[1], 1, true, UE_WAIT_MS));
@@ -164,7 +151,6 @@ TEST(K23_unregister_clears_the_bit_of_an_enabled_event)
     char name[64], cmd[128];
     uint32_t word = pattern, index = 0, index64 = 0;
     uint64_t word64 = pattern64;
-    long id;
     int fd, pfd;
 
     NEED_USER_EVENTS();
@@ -181,13 +167,7 @@ TEST(K23_unregister_clears_the_bit_of_an_enabled_event)
     EXPECT_EQ(index, index64);
     EXPECT_EQ(pattern, load_word(&word));
     EXPECT_EQ(pattern64, __atomic_load_n(&word64, __ATOMIC_RELAXED));
-    id = tracepoint_id(name);
-    ASSERT_LT(0, id);
-    pfd = perf_open_tracepoint(id, 0, false);
-    ASSERT_LE(0, pfd)
-    {
-        TH_LOG("perf_event_open: %s", strerror(errno));
-    }
+    pfd = perf_attach(_metadata, name);
     ASSERT_TRUE(wait_bits(&word, 1u << 4, true, UE_WAIT_MS));
     ASSERT_TRUE(wait_bits64(&word64, 1ull << 40, true, UE_WAIT_MS));
     EXPECT_EQ(pattern | (1u << 4), load_word(&word));
@@ -304,7 +284,6 @@ TEST(K25_delete_of_a_referenced_event_is_EBUSY)
     char name[64], persist[64];
     uint32_t word = 0, pword = 0, index = 0, pindex = 0;
     struct timespec t0;
-    long id;
     int fd, pfd, err;
 
     NEED_USER_EVENTS();
@@ -327,13 +306,7 @@ TEST(K25_delete_of_a_referenced_event_is_EBUSY)
     /* A PERSIST event held by a perf event only. */
     ASSERT_EQ(0, ue_register_flags(fd, persist, "u32 value", &pword, 0, EH_USER_EVENT_REG_PERSIST,
                                    &pindex));
-    id = tracepoint_id(persist);
-    ASSERT_LT(0, id);
-    pfd = perf_open_tracepoint(id, 0, false);
-    ASSERT_LE(0, pfd)
-    {
-        TH_LOG("perf_event_open: %s", strerror(errno));
-    }
+    pfd = perf_attach(_metadata, persist);
     EXPECT_EQ(EBUSY, ue_delete(persist));
     ASSERT_EQ(0, ue_unregister(fd, &pword, 0));
     close(fd);
@@ -432,7 +405,6 @@ TEST(K28_each_reference_keeps_the_event_until_the_last_goes)
 {
     char by_fd[64], by_enabler[64], by_perf[64];
     uint32_t words[3] = {0, 0, 0}, index = 0;
-    long id;
     int fd, fd2, pfd;
 
     NEED_USER_EVENTS();
@@ -472,13 +444,7 @@ TEST(K28_each_reference_keeps_the_event_until_the_last_goes)
     fd = ue_open();
     ASSERT_LE(0, fd);
     ASSERT_EQ(0, ue_register(fd, by_perf, "u32 value", &words[2], 0, &index));
-    id = tracepoint_id(by_perf);
-    ASSERT_LT(0, id);
-    pfd = perf_open_tracepoint(id, 0, false);
-    ASSERT_LE(0, pfd)
-    {
-        TH_LOG("perf_event_open: %s", strerror(errno));
-    }
+    pfd = perf_attach(_metadata, by_perf);
     ASSERT_EQ(0, ue_unregister(fd, &words[2], 0));
     close(fd);
     EXPECT_TRUE(stays_present(by_perf, HOLD_MS))

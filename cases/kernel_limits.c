@@ -233,7 +233,7 @@ struct ftrace_inst {
 
 /* Registers ehconf_<what>_<pid> "u32 seq", makes the instance and enables the event
  * in it: NULL or what failed. */
-static const char *inst_open(struct ftrace_inst *fi, const char *what)
+static const char *ftrace_inst_open(struct ftrace_inst *fi, const char *what)
 {
     fi->word = 0;
     fi->dir[0] = '\0';
@@ -258,7 +258,7 @@ static const char *inst_open(struct ftrace_inst *fi, const char *what)
 }
 
 /* Disables the event, removes the instance, unregisters: 0 or the rmdir errno. */
-static int inst_close(struct ftrace_inst *fi)
+static int ftrace_inst_close(struct ftrace_inst *fi)
 {
     int err = 0;
 
@@ -405,9 +405,9 @@ TEST(K51_ftrace_near_max_after_idle_gap)
 
     NEED_USER_EVENTS();
     ASSERT_EQ(0, ue_pin_cpu0()); /* one per-CPU buffer: the gap is between its events */
-    why = inst_open(&fi, "idlegap");
+    why = ftrace_inst_open(&fi, "idlegap");
     if (why) {
-        inst_close(&fi);
+        ftrace_inst_close(&fi);
         ASSERT_EQ(NULL, why)
         {
             TH_LOG("%s", why);
@@ -446,7 +446,7 @@ TEST(K51_ftrace_near_max_after_idle_gap)
         read_text(fi.trace_path, fi.text, sizeof fi.text) == 0 && trace_shows(&fi, last_seq);
     printf("# ftrace idle gap before each large write: >= %.0f ms\n", gap_min);
     fflush(stdout);
-    EXPECT_EQ(0, inst_close(&fi));
+    EXPECT_EQ(0, ftrace_inst_close(&fi));
 
     ASSERT_EQ(0, werr)
     {
@@ -643,9 +643,9 @@ TEST(K48_ftrace_max_payload)
         TH_LOG("ftrace_max_payload on %s: no expectation (%s)", release(), strerror(err));
     }
     fi.seq = 0;
-    step = inst_open(&fi, "ftracemax");
+    step = ftrace_inst_open(&fi, "ftracemax");
     if (step) {
-        inst_close(&fi);
+        ftrace_inst_close(&fi);
         ASSERT_EQ(NULL, step)
         {
             TH_LOG("%s", step);
@@ -653,7 +653,7 @@ TEST(K48_ftrace_max_payload)
     }
 
     err = search_limit(ftrace_probe_one, &fi, 4, SEARCH_HI, &found, why, sizeof why);
-    rmerr = inst_close(&fi);
+    rmerr = ftrace_inst_close(&fi);
     EXPECT_EQ(0, rmerr)
     {
         TH_LOG("rmdir %s: %s", fi.dir, strerror(rmerr));

@@ -114,6 +114,7 @@
 #include "case_harness.h"
 #include "kernel_expect.h"
 #include "user_events_abi.h"
+#include "kernel_asserts.h"
 
 #define SENTINEL_INDEX 0xdeadbeefu
 
@@ -303,8 +304,7 @@ TEST(K03_persist_event_outlives_unregister_and_close)
     int fd, err;
 
     NEED_USER_EVENTS();
-    if (geteuid() != 0)
-        SKIP(return, "PERSIST needs CAP_PERFMON: not running as root");
+    ue_skip_unless_root(_metadata, "PERSIST needs CAP_PERFMON: not running as root");
     ue_event_name(pname, sizeof pname, "k03_persist");
     ue_event_name(tname, sizeof tname, "k03_transient");
     fd = ue_open();
@@ -343,8 +343,7 @@ TEST(K05_multi_format_tracepoints)
     const uint16_t persist_multi = UE_REG_MULTI_FORMAT | EH_USER_EVENT_REG_PERSIST;
 
     NEED_USER_EVENTS();
-    if (geteuid() != 0)
-        SKIP(return, "PERSIST needs CAP_PERFMON: not running as root");
+    ue_skip_unless_root(_metadata, "PERSIST needs CAP_PERFMON: not running as root");
     ue_event_name(name, sizeof name, "k05");
     fd1 = ue_open();
     fd2 = ue_open();
@@ -438,7 +437,6 @@ TEST(K06_enable_size_alignment_and_bit_range)
     } w;
     char name[64], bad_name[64], cmd[96], bad_cmd[96];
     uint32_t index = SENTINEL_INDEX;
-    long id;
     int fd, pfd;
 
     NEED_USER_EVENTS();
@@ -476,13 +474,7 @@ TEST(K06_enable_size_alignment_and_bit_range)
     EXPECT_EQ(0, ue_register_cmd(fd, cmd, &w.d[2], 4, 0, 0, &index));
     EXPECT_EQ(0, ue_register_cmd(fd, cmd, &w.q[2], 8, 63, 0, &index));
     EXPECT_EQ(0, ue_register_cmd(fd, cmd, &w.q[3], 8, 0, 0, &index));
-    id = tracepoint_id(name);
-    ASSERT_LT(0, id);
-    pfd = perf_open_tracepoint(id, 0, false);
-    ASSERT_LE(0, pfd)
-    {
-        TH_LOG("perf_event_open: %s", strerror(errno));
-    }
+    pfd = perf_attach(_metadata, name);
     EXPECT_TRUE(wait_bits(&w.d[1], 1u << 31, true, UE_WAIT_MS));
     EXPECT_TRUE(wait_bits(&w.d[2], 1u, true, UE_WAIT_MS));
     EXPECT_TRUE(wait_bits64(&w.q[2], 1ull << 63, true, UE_WAIT_MS));
@@ -588,7 +580,6 @@ TEST(K09_bit_reflects_the_event_state_at_registration)
 {
     char name[64], quiet[64];
     uint32_t words[5] = {0, 0x80000001u, 0, 0x00000011u, 0x4u}, index = 0;
-    long id;
     int fd, fd2, pfd;
 
     NEED_USER_EVENTS();
@@ -601,13 +592,7 @@ TEST(K09_bit_reflects_the_event_state_at_registration)
     ASSERT_LE(0, fd2);
     ASSERT_EQ(0, ue_register(fd, name, "u32 a", &words[0], 0, &index));
     EXPECT_EQ(0u, load_word(&words[0]));
-    id = tracepoint_id(name);
-    ASSERT_LT(0, id);
-    pfd = perf_open_tracepoint(id, 0, false);
-    ASSERT_LE(0, pfd)
-    {
-        TH_LOG("perf_event_open: %s", strerror(errno));
-    }
+    pfd = perf_attach(_metadata, name);
     ASSERT_TRUE(wait_bits(&words[0], 1, true, UE_WAIT_MS));
     /* traced: a second enabler (same fd) and a third (another fd) start at 1 */
     ASSERT_EQ(0, ue_register(fd, name, "u32 a", &words[1], 4, &index));
@@ -731,11 +716,7 @@ TEST(K11_another_process_shares_the_event)
     ASSERT_EQ(0, ue_register(fd, name, "u32 a; u64 b", &pword, 0, &index));
     id = tracepoint_id(name);
     ASSERT_LT(0, id);
-    pfd = perf_open_tracepoint(id, 0, false);
-    ASSERT_LE(0, pfd)
-    {
-        TH_LOG("perf_event_open: %s", strerror(errno));
-    }
+    pfd = perf_attach_id(_metadata, id);
     ASSERT_TRUE(wait_bits(&pword, 1, true, UE_WAIT_MS));
     ASSERT_EQ(0, pipe(pipefd));
     pid = fork();
@@ -1209,7 +1190,6 @@ TEST(K19_names_over_255_bytes)
     static char names[NLENS][512], status[65536];
     char prefix[64];
     uint32_t words[NLENS] = {0}, index = 0;
-    long id;
     int fd, pfd, err;
 
     NEED_USER_EVENTS();
@@ -1240,13 +1220,7 @@ TEST(K19_names_over_255_bytes)
     for (int i = 0; i < NLENS; i++)
         EXPECT_TRUE(strstr(status, names[i]) != NULL);
     /* the 400-byte one can be traced: its bit follows a perf event */
-    id = tracepoint_id(names[2]);
-    ASSERT_LT(0, id);
-    pfd = perf_open_tracepoint(id, 0, false);
-    ASSERT_LE(0, pfd)
-    {
-        TH_LOG("perf_event_open: %s", strerror(errno));
-    }
+    pfd = perf_attach(_metadata, names[2]);
     EXPECT_TRUE(wait_bits(&words[2], 1, true, UE_WAIT_MS));
     close(pfd);
     EXPECT_TRUE(wait_bits(&words[2], 1, false, UE_WAIT_MS));

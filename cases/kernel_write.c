@@ -64,6 +64,7 @@
 #include "eventheader.h"
 #include "case_harness.h"
 #include "user_events_abi.h"
+#include "kernel_asserts.h"
 
 static EH_DEFINE_PROVIDER(write_provider, "EhconfKernelWrite");
 
@@ -83,7 +84,7 @@ static uint32_t perf_raw_size(uint32_t p)
 }
 
 /* Whether `format` has the line "\tfield:<decl>;\toffset:<off>;\tsize:<size>;". */
-static bool format_has(const char *format, const char *decl, int off, int size)
+static bool format_has_field(const char *format, const char *decl, int off, int size)
 {
     char line[160];
 
@@ -112,12 +113,12 @@ TEST(K21_payload_recorded_packed_after_common_header)
     }
     snprintf(path, sizeof path, TRACEFS "/events/user_events/%s/format", t.name);
     ASSERT_EQ(0, read_text(path, format, sizeof format));
-    EXPECT_TRUE(format_has(format, "u32 a", 8, 4))
+    EXPECT_TRUE(format_has_field(format, "u32 a", 8, 4))
     {
         TH_LOG("format:\n%s", format);
     }
-    EXPECT_TRUE(format_has(format, "u16 b", 12, 2));
-    EXPECT_TRUE(format_has(format, "u8 c", 14, 1));
+    EXPECT_TRUE(format_has_field(format, "u16 b", 12, 2));
+    EXPECT_TRUE(format_has_field(format, "u8 c", 14, 1));
     perf_ring_drain(&t.ring);
 
     for (size_t k = 0; k < sizeof lens / sizeof lens[0]; k++) {
@@ -164,7 +165,6 @@ TEST(K29_K30_write_without_tracer_is_ebadf)
 {
     char name[64];
     uint32_t word = 0, index = 0, value = 42;
-    long id;
     int fd, pfd;
 
     NEED_USER_EVENTS();
@@ -180,13 +180,7 @@ TEST(K29_K30_write_without_tracer_is_ebadf)
     EXPECT_EQ(ENOENT, ue_writev(fd, index + 1000, &value, sizeof value));
 
     /* A tracer comes and goes: accepted while it is there, EBADF again after. */
-    id = tracepoint_id(name);
-    ASSERT_LT(0, id);
-    pfd = perf_open_tracepoint(id, 0, false);
-    ASSERT_LE(0, pfd)
-    {
-        TH_LOG("perf_event_open: %s", strerror(errno));
-    }
+    pfd = perf_attach(_metadata, name);
     EXPECT_TRUE(wait_bits(&word, 1, true, UE_WAIT_MS));
     EXPECT_EQ(0, ue_writev(fd, index, &value, sizeof value));
     close(pfd);

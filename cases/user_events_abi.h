@@ -3,7 +3,8 @@
  * user_events_abi.h: the raw user_events ABI for the kernel-behaviour cases
  * (cases/kernel_*.c), so they see what the kernel does and not what
  * libeventheader makes of it. Every helper returns 0 or an errno value and never
- * asserts: the test decides what it expects.
+ * asserts: the test decides what it expects (the few steps every test needs to succeed,
+ * asserted inside, are in kernel_asserts.h).
  *
  * The behaviour IDs (K01..K51) in the cases refer to Documentation/kernel-behaviours.md.
  * Include after case_harness.h. Linux only.
@@ -15,6 +16,7 @@
 #include <fcntl.h>
 #include <linux/perf_event.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -25,6 +27,7 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -193,6 +196,28 @@ static inline long ue_writev_count(int fd, uint32_t index, const void *payload, 
     ssize_t n = writev(fd, iov, len ? 2 : 1);
 
     return n < 0 ? -(long)errno : (long)n;
+}
+
+/* Waits up to `ms` for child `pid`: its exit status, or -1 (a negative pid, a death by
+ * signal, or killed with SIGKILL after the wait). */
+static inline int ue_reap(pid_t pid, int ms)
+{
+    int status = 0;
+
+    if (pid < 0)
+        return -1;
+    for (int i = 0; i <= ms; i++) {
+        pid_t r = waitpid(pid, &status, WNOHANG);
+
+        if (r == pid)
+            return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+        if (r < 0)
+            return -1;
+        ue_sleep_ms(1);
+    }
+    kill(pid, SIGKILL);
+    waitpid(pid, &status, 0);
+    return -1;
 }
 
 /* Milliseconds since *since (CLOCK_MONOTONIC). */

@@ -2,7 +2,7 @@
 /*
  * compat32_probe: the user_events ABI seen from a 32-bit process (K46), built with
  * `$(CC) -m32 -static` to build/<variant>/cases/kernel_compat32.m32 and run by
- * cases/kernel_tracefs.c in the guest. It asserts nothing itself: it prints one line
+ * cases/kernel_compat32.c in the guest. It asserts nothing itself: it prints one line
  * "<call> <errno>" per ABI call (0 = the call succeeded) and the case decides.
  *
  * Usage: kernel_compat32.m32 NAME [FD INDEX]

@@ -27,7 +27,7 @@ OPEN_MARK, CLOSE_MARK = "# >>> kselftest config", "# <<< kselftest config"
 CONFIG_LINE = re.compile(r"^(CONFIG_[A-Za-z0-9_]+=.*|# CONFIG_[A-Za-z0-9_]+ is not set)$")
 UE_DATA = "/sys/kernel/tracing/user_events_data"
 # Tests that open perf events call NEED_PERF() (cases/user_events_abi.h).
-PERF_CALLS = ("perf_open_tracepoint", "perf_ring_open", "traced_open")
+PERF_CALLS = ("perf_open_tracepoint", "perf_ring_open", "traced_open", "perf_attach", "perf_attach_id")
 
 
 def kernel_cases():
