@@ -322,15 +322,15 @@ def capture_program(tag: str, argv, offline_env: dict, run_live, build: str, res
         res["ehdecode_problem"] = one_line(d.stderr)
 
 
-def run_case(case: str, args, out: str, tmp: str) -> dict:
+def run_case(case: str, kind: str, args, out: str, tmp: str) -> dict:
     binary = os.path.join(args.build, "cases", case)
     res = {"case": case, "steps": {}, "status": "ok", "problem": ""}
     t0 = time.monotonic()
     try:
         if not os.access(binary, os.X_OK):
             raise StepFailed(f"case binary {binary} not built")
-        res["kind"] = case_kind(REPO, case)
-        if res["kind"] == KTAP_ONLY:
+        res["kind"] = kind
+        if kind == KTAP_ONLY:
             live(binary, out, case, res)
         else:
             capture_case(case, binary, args, res, out, tmp)
@@ -506,10 +506,10 @@ def main(argv=None) -> int:
         f"{info['perf_version']}, {len(cases)} case(s)")
 
     for case in cases:
+        kind = case_kind(REPO, case)
         if not info["user_events"]:
             summary["cases"][case] = {"case": case, "status": "skipped", "problem": NO_USER_EVENTS,
-                                      "kind": case_kind(REPO, case),
-                                      "steps": {}}
+                                      "kind": kind, "steps": {}}
             continue
         if time.monotonic() > deadline:
             summary["cases"][case] = {"case": case, "status": "failed", "steps": {},
@@ -518,10 +518,9 @@ def main(argv=None) -> int:
         log(f"{case}: start")
         summary["running"] = case
         summary["cases"][case] = {"case": case, "status": "running", "steps": {},
-                                  "problem": "", "ktap": case + ".ktap",
-                                  "kind": case_kind(REPO, case)}
+                                  "problem": "", "ktap": case + ".ktap", "kind": kind}
         save_summary(out, summary)
-        summary["cases"][case] = run_case(case, args, out, tmp)
+        summary["cases"][case] = run_case(case, kind, args, out, tmp)
         summary["running"] = ""
         save_summary(out, summary)
         if os.environ.get("EHCONF_TEST_CRASH_AFTER") == case:
