@@ -943,6 +943,30 @@ static void test_error_metadata(void)
     ehb_free(&e);
 }
 
+/* A level written in decimal into the tracepoint name (L255 for 255) is named in one
+ * radix: both numbers in hex, so the reader sees at once that 0x255 is not 0xff. */
+static void test_error_level_radix(void)
+{
+    ehb e;
+    ehb_init(&e, 0, 255, "E");
+    ehb_field(&e, "x", EH_ENC_VALUE8, 0);
+    ehb_u8(&e, 1);
+    size_t len;
+    const uint8_t *p = ehb_finish(&e, &len);
+    ehd_buf out;
+    ehd_buf_init(&out);
+    const char *reason = NULL;
+    size_t off = 0;
+    KT_EXPECT_EQ(EINVAL, ehd_eventheader_json(&out, "P_L255K0", 8, p, len, NULL, EHD_JSON_SPACE,
+                                              &reason, &off));
+    KT_EXPECT_STR(reason ? reason : "",
+                  "tracepoint name level L255 (0x255) differs from header level 0xff (both hex)");
+    KT_EXPECT_EQ(
+        0, ehd_eventheader_json(&out, "P_LffK0", 7, p, len, NULL, EHD_JSON_SPACE, &reason, &off));
+    ehd_buf_free(&out);
+    ehb_free(&e);
+}
+
 static void test_error_header_and_name(void)
 {
     ehb e;
@@ -1047,4 +1071,5 @@ KT_MAIN(KT_CASE(test_value8), KT_CASE(test_value16), KT_CASE(test_value32), KT_C
         KT_CASE(test_300_top_level_fields), KT_CASE(test_nesting_40_deep),
         KT_CASE(test_5000_element_array), KT_CASE(test_error_truncated_values),
         KT_CASE(test_error_metadata), KT_CASE(test_error_header_and_name),
-        KT_CASE(test_bound_struct_depth), KT_CASE(test_bound_output_explosion))
+        KT_CASE(test_error_level_radix), KT_CASE(test_bound_struct_depth),
+        KT_CASE(test_bound_output_explosion))

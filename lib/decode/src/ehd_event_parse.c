@@ -64,11 +64,14 @@ int ehd_parse_tp_name(struct ehd_ctx *c, const char *name, size_t n, unsigned le
     if (memchr(name, 0, n))
         return ehd_fail(c, EINVAL, 0, "tracepoint name contains a NUL byte");
     int r = eh_tp_name_parse(name, n, &tp);
-    /* The level is checked as soon as it is read, before what follows it. */
+    /* The level is checked as soon as it is read, before what follows it. Both numbers
+     * are printed in hex, as the name spells its level: a writer that put the level in
+     * decimal shows as "L255 (0x255)" against "0xff". */
     if ((r == EH_TP_NAME_OK || r > EH_TP_NAME_BAD_LEVEL) && tp.level != level)
         return ehd_fail(c, EINVAL, 0,
-                        "tracepoint name level L%" PRIx64 " differs from header level %u", tp.level,
-                        level);
+                        "tracepoint name level L%" PRIx64 " (0x%" PRIx64
+                        ") differs from header level 0x%x (both hex)",
+                        tp.level, tp.level, level);
     if (r != EH_TP_NAME_OK)
         return ehd_fail(c, EINVAL, 0, "%s", why[r]);
     *provider_len = tp.provider_len;
