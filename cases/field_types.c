@@ -18,7 +18,8 @@
  *      "T_array"  fields T_array = [ v[0] .. v[3] ], [ v[0] ]        (carray of 4 and of 1)
  *    Unsigned values are { typical, 0, 1, max }; signed { typical, 0, min, max }.
  *  - The event "tag_format" shows the optional field tag (EH_TAG) and the format
- *    override (EH_FORMAT).
+ *    override (EH_FORMAT); "tag_format_array", the last event, a tag on a constant-length
+ *    array.
  * Every event has level 5 (verbose) and keyword 0x1.
  *
  * Expected rendering: Documentation/decoder-json.md §4, with ehconf's pinned choices
@@ -596,8 +597,6 @@ TEST(errno_pid_pointer)
  */
 TEST(tag_format)
 {
-    static const uint16_t u16v[2] = {1, 2};
-
     ASSERT_EQ(0, eh_provider_register(&ft_provider));
     ASSERT_EQ(
         0, EH_WRITE(ft_provider, EH_EVENT("tag_format", LVL, KW), EH_U32("u32", 42, EH_TAG(0x1234)),
@@ -607,8 +606,7 @@ TEST(tag_format)
                     EH_U8("u8", 7, EH_FORMAT(EH_FMT_FLOAT)),
                     EH_U32("u32", 0x40490FDB, EH_FORMAT(EH_FMT_FLOAT)),
                     EH_STR8("str8", "{}", 2, EH_FORMAT(EH_FMT_STRING_JSON), EH_TAG(7)),
-                    EH_U8_SLICE("u8_slice", (const uint8_t *)"Hi", 2, EH_FORMAT(EH_FMT_STRING8)),
-                    EH_U16_ARRAY("u16_array", u16v, 2, EH_TAG(0x7B))));
+                    EH_U8_SLICE("u8_slice", (const uint8_t *)"Hi", 2, EH_FORMAT(EH_FMT_STRING8))));
     EXPECT_EQ(0, eh_provider_unregister(&ft_provider));
 }
 
@@ -667,6 +665,21 @@ TEST(format_override)
             EH_BINARY_L16("binary", "\xF0\xF1\xF2", 3,
                           EH_FORMAT(EH_FMT_UNSIGNED_INT)),            /* "f0 f1 f2" */
             EH_BINARY_L16("binary", "", 0, EH_FORMAT(EH_FMT_UUID)))); /* null */
+    EXPECT_EQ(0, eh_provider_unregister(&ft_provider));
+}
+
+/*
+ * A tag on a constant-length array, in an event of its own (the last one), so that an
+ * implementation without constant-length arrays loses this event alone, not the nine
+ * tagged and formatted scalars of "tag_format".
+ */
+TEST(tag_format_array)
+{
+    static const uint16_t u16v[2] = {1, 2};
+
+    ASSERT_EQ(0, eh_provider_register(&ft_provider));
+    ASSERT_EQ(0, EH_WRITE(ft_provider, EH_EVENT("tag_format_array", LVL, KW),
+                          EH_U16_ARRAY("u16_array", u16v, 2, EH_TAG(0x7B))));
     EXPECT_EQ(0, eh_provider_unregister(&ft_provider));
 }
 
