@@ -12,8 +12,9 @@ Outcomes, per implementation, in <results>/impl-vm/<name>/summary.json:
                                    limit must be missing); a declared difference is held
                                    to what the same emitter wrote offline
   impl-vm/<name>/<case>/<n>        an event the emitter did not write, undeclared (fail)
-  impl-vm/<name>/contract/<row>    the row's observation: the promise (pass), the profile's
-                                   `contract` declaration (xfail), anything else (fail)
+  impl-vm/<name>/contract/<row>    the row's observation: the promise for the booted kernel
+                                   (pass), the profile's `contract` declaration (xfail),
+                                   anything else (fail)
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ import shutil
 from typing import Dict, List, Tuple
 
 from common import display_path, safe_id
-from contract_rows import ROWS
+from contract_rows import ROWS, promise_for
+from expectations import for_kernel
 from impls import parse_emitter_output, read_profile, read_registry
 from results import check_entry, golden_entry, read_summary, runner_dir, write_summary, write_text
 from run_impl import PLAN, folder_of, golden_parts
@@ -84,26 +86,40 @@ def judge_case(name: str, profile, case: str, plan: dict, res: dict, folder: str
     return entries + [golden_entry(base, case, PERF, case + ".perf.json", expected, problem)]
 
 
-def judge_contract(name: str, profile, seen: Dict[str, dict]) -> List[dict]:
-    entries = []
+def judge_contract(name: str, profile, seen: Dict[str, dict], kernel: str) -> List[dict]:
+    """Each row's observation against its promise on `kernel` (the release the rows ran
+    on) and the profile's declaration. A failure gives the evidence (what was declared,
+    what was observed, what the kernel promises, which other rows moved with it) and no
+    advice: a declaration that stops showing may as well be a new bug as a fixed one."""
+    expectations = {w: e.value for w, e in for_kernel(kernel).items()} if kernel else {}
+    verdicts = []
     for row in ROWS:
-        ident = f"impl-vm/{name}/contract/{row.name}"
         got = (seen.get(row.name) or {}).get("observed", "not run")
+        promise = promise_for(row, expectations)
         declared = profile.contract.get(row.name)
-        if declared and got == declared[0]:
+        wanted = declared[0] if declared else promise
+        verdicts.append((row, got, promise, declared, got == wanted))
+    moved = [f"{r.name} ({got!r})" for r, got, _, _, same in verdicts if not same]
+    on = f" on {kernel}" if kernel else ""
+    entries = []
+    for row, got, promise, declared, same in verdicts:
+        ident = f"impl-vm/{name}/contract/{row.name}"
+        others = [m for m in moved if not m.startswith(row.name + " ")]
+        also = (f"; rows that moved with it: {', '.join(others)}" if others
+                else "; no other row moved")
+        if declared and same:
             entries.append(check_entry(ident, "xfail", f"{declared[1]}\nobserved: {got}\n"
-                                       f"promised: {row.promise}"))
+                                       f"promised{on}: {promise}"))
         elif declared:
-            entries.append(check_entry(ident, "fail", f"observed {got!r}, but "
-                                       f"impl/{name}/profile.txt declares {declared[0]!r}"
-                                       + (" and that is the promise: remove the line"
-                                          if got == row.promise else "")))
-        elif got == row.promise:
+            entries.append(check_entry(ident, "fail", f"{row.what}: observed {got!r}; "
+                                       f"impl/{name}/profile.txt declares {declared[0]!r}; "
+                                       f"the contract promises {promise!r}{on}{also}"))
+        elif same:
             entries.append(check_entry(ident, "pass", f"{row.what}: {got}"))
         else:
             entries.append(check_entry(ident, "fail", f"{row.what}: observed {got!r}, "
-                                       f"promised {row.promise!r} (not declared in "
-                                       f"impl/{name}/profile.txt)"))
+                                       f"promised {promise!r}{on} (not declared in "
+                                       f"impl/{name}/profile.txt){also}"))
     return entries
 
 
@@ -111,7 +127,10 @@ def run_impl_vm(names: List[str], build: str, results: str, repo: str) -> List[T
     """Boot once, judge each implementation: [(folder, entries, extra)] per name."""
     impls = {i.name: i for i in read_registry()}
     top = runner_dir(results, "impl-vm", "").rstrip("/")
-    shutil.rmtree(top, ignore_errors=True)  # a stale result must never pass for a new run
+    # A stale result must never pass for a new run: this run's implementations start
+    # afresh; the others keep their earlier results, which the report labels with their run.
+    for name in names:
+        shutil.rmtree(os.path.join(top, name), ignore_errors=True)
     plans, done = {}, {}
     for name in names:
         path = os.path.join(folder_of(results, name), PLAN)
@@ -144,9 +163,10 @@ def run_impl_vm(names: List[str], build: str, results: str, repo: str) -> List[T
         for case, plan in sorted(plans[name]["cases"].items()):
             entries += judge_case(name, profile, case, plan, (g.get("cases") or {}).get(case),
                                   folder)
-        entries += judge_contract(name, profile, g.get("contract") or {})
+        kernel = ((run.guest or {}).get("guest") or {}).get("kernel_release", "")
+        entries += judge_contract(name, profile, g.get("contract") or {}, kernel)
         out.append((folder, entries, {"implementation": name, "contract": g.get("contract", {}),
-                                      "guest": display_path(top)}))
+                                      "guest": display_path(top), "kernel": kernel}))
     return out
 
 

@@ -15,7 +15,7 @@ import re
 import pytest
 
 from common import REPO_ROOT
-from contract_rows import EVENT, ROWS
+from contract_rows import BY_NAME, EVENT, ROWS, promise_for
 from impl_emitters import by_name, ehconf_build, judged, need, standin_of, tool_of
 from impls import Profile, read_registry
 from run_impl_vm import judge_contract
@@ -87,17 +87,57 @@ def test_no_consumer_means_disabled_and_ebadf(name, pytestconfig, tmp_path_facto
 def test_judging_a_row():
     row = ROWS[0]
     p = Profile()
-    [e] = judge_contract("x", p, {row.name: {"observed": row.promise}})[:1]
+    [e] = judge_contract("x", p, {row.name: {"observed": row.promise}}, "6.12.117")[:1]
     assert e["status"] == "pass"
-    [e] = judge_contract("x", p, {row.name: {"observed": "ok 1 0"}})[:1]
+    [e] = judge_contract("x", p, {row.name: {"observed": "ok 1 0"}}, "6.12.117")[:1]
     assert e["status"] == "fail" and "not declared" in e["message"]
     p.contract[row.name] = ("ok 1 0", "why")
-    [e] = judge_contract("x", p, {row.name: {"observed": "ok 1 0"}})[:1]
+    [e] = judge_contract("x", p, {row.name: {"observed": "ok 1 0"}}, "6.12.117")[:1]
     assert e["status"] == "xfail" and e["message"].startswith("why")
-    [e] = judge_contract("x", p, {row.name: {"observed": row.promise}})[:1]
-    assert e["status"] == "fail" and "remove the line" in e["message"]
-    [e] = judge_contract("x", p, {})[:1]
+    [e] = judge_contract("x", p, {}, "")[:1]
     assert e["status"] == "fail" and "not run" in e["message"]
+
+
+def test_a_declaration_that_stops_showing_gives_evidence_not_advice():
+    """Declared 'ok 1 0', observed the promise: the message says what was declared, what
+    was seen and which rows moved with it, and never tells anyone to delete the line (the
+    change may be a new bug that happens to look like the promise)."""
+    p = Profile()
+    p.contract["no-consumer"] = ("ok 1 0", "why")
+    seen = {"no-consumer": {"observed": BY_NAME["no-consumer"].promise},
+            "perf": {"observed": "ok 1 0 sent 1"}}
+    e = {x["id"].rsplit("/", 1)[1]: x for x in judge_contract("x", p, seen, "6.12.117")}
+    m = e["no-consumer"]["message"]
+    assert e["no-consumer"]["status"] == "fail"
+    assert "declares 'ok 1 0'" in m and f"observed {BY_NAME['no-consumer'].promise!r}" in m
+    assert "perf ('ok 1 0 sent 1')" in m, m
+    assert "remove" not in m.lower()
+
+
+# What a library whose enabled check ignores the kernel's bit answers on 6.12: always
+# enabled, every write handed to the kernel (which takes it while perf listens).
+IGNORES_THE_BIT = {
+    "no-consumer": "ok 1 0", "perf": "ok 1 0 sent 1", "ftrace": "ok 1 0 1",
+    "reregister": "ok ok 1 ok 1 0 sent", "fork": "ok child 1 0 sent", "thread": "ok 1 0 sent",
+    "size": "ok 0 sent 0 lost 0 lost 0 lost 7 lost"}
+
+
+@pytest.mark.parametrize("row", ["no-consumer", "perf", "ftrace", "reregister", "thread"])
+def test_a_library_that_ignores_the_enable_bit_fails_every_row_that_reads_it(row):
+    seen = {r: {"observed": o} for r, o in IGNORES_THE_BIT.items()}
+    e = {x["id"].rsplit("/", 1)[1]: x for x in judge_contract("x", Profile(), seen, "6.12.117")}
+    assert e[row]["status"] == "fail", e[row]["message"]
+
+
+def test_the_thread_row_promise_follows_the_kernel():
+    """K40 on every kernel so far: the registering thread takes its enablers with it, so a
+    library that honours the bit answers 0 and EBADF; a kernel that kept them per process
+    (thread_exit_drops_enablers 0) would promise the event."""
+    row = BY_NAME["thread"]
+    assert promise_for(row, {"thread_exit_drops_enablers": 1}) == "ok 0 9 lost"
+    assert promise_for(row, {"thread_exit_drops_enablers": 0}) == "ok 1 0 sent"
+    from expectations import for_kernel
+    assert for_kernel("6.12.117")["thread_exit_drops_enablers"].value == 1
 
 
 def test_the_document_lists_every_row_and_its_promise():
