@@ -351,6 +351,10 @@ class Result:
     ok: bool
     message: str
     differences: int = 0
+    # Golden events the capture did not reproduce (changed or missing), out of `expected`:
+    # what a report counts per event, so one bad field costs one event, not the case.
+    failed_events: int = 0
+    expected: int = 0
 
 
 def compare(golden_text: str, capture_text: str, case: str = "case",
@@ -366,7 +370,8 @@ def compare(golden_text: str, capture_text: str, case: str = "case",
                              f"and review it)")
     if not a.events:
         return Result(False, f"{case}: the capture decoded to no events (golden has "
-                             f"{len(g.events)}): the case or the capture backend wrote nothing")
+                             f"{len(g.events)}): the case or the capture backend wrote nothing",
+                      len(g.events), len(g.events), len(g.events))
     want, dropped = expected_events(g, transport)
     want, decl_errors, declared, declared_dropped = apply_declared(want, g, transport)
     if decl_errors:
@@ -379,8 +384,11 @@ def compare(golden_text: str, capture_text: str, case: str = "case",
         head += f" ({declared} with declared {transport} differences)"
     head += f", capture {len(a.events)}"
     if g.directives.get("order") == "unordered":
-        return _compare_unordered(want, a.events, head)
-    return _compare_ordered(want, a.events, head)
+        res = _compare_unordered(want, a.events, head)
+    else:
+        res = _compare_ordered(want, a.events, head)
+    res.expected = len(want)
+    return res
 
 
 def _compare_ordered(want: List[Event], got: List[Event], head: str) -> Result:
@@ -417,7 +425,7 @@ def _compare_ordered(want: List[Event], got: List[Event], head: str) -> Result:
     summary = f"{head}: {changed} differ, {missing} missing, {extra} extra"
     if described > MAX_REPORTED:
         lines.append(f"... and {described - MAX_REPORTED} more differences")
-    return Result(False, summary + "\n" + "\n".join(lines), total)
+    return Result(False, summary + "\n" + "\n".join(lines), total, changed + missing)
 
 
 def _take(events: List[Event], counts: Counter) -> List[Event]:
@@ -458,7 +466,7 @@ def _compare_unordered(want: List[Event], got: List[Event], head: str) -> Result
     rest.sort(key=lambda e: e.index)
     for ae in rest[:max(0, MAX_REPORTED - shown)]:
         lines.append(f"EXTRA capture event #{ae.index} n={ae.name}: {_short(ae.text, 300)}")
-    return Result(False, "\n".join(lines), len(missing) + len(extra))
+    return Result(False, "\n".join(lines), len(missing) + len(extra), len(missing))
 
 
 def sorted_for_golden(capture_text: str, directives_text: str) -> str:

@@ -1,165 +1,259 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""impls.md: the implementations side by side, from the results of `make check-impl`
-(<results>/impl-<name>/summary.json, written by harness/run_impl.py, and
-<results>/impl-vm/<name>/summary.json, harness/run_impl_vm.py).
+"""impls.md: the implementations side by side, rendered from the items of `make
+check-impl` and their outcomes as harness/verdicts.py gives them, the very outcomes
+pytest writes into build/results/junit/<prefix>-<name>.xml.
 
-    harness/impl_report.py RESULTS OUT.md
+    harness/impl_report.py RESULTS OUT.md [--run NAME...] [--vm 0|1]
 
-Per implementation and case: golden events reproduced, left out (by reason), declared
-different, failed, and whether the perf capture on the real kernel matched too; then the
-contract rows (Documentation/impl-contract.md), implementations side by side. Every
-difference, declared or not, is listed in bold at the top. The
-golden comparison is judged again here with the harness's own judge (cases.golden_problem),
-so the report never disagrees with the JUnit items."""
+--run: the implementations of this run; every other one with results left in RESULTS is
+shown as an earlier run, labelled with its checkout, commit and time, never as current.
+--vm: whether this run had the real-kernel half (the impl-vm items), as make's IMPL_VM.
+
+Sections: the runs; every difference (each failed or expected-failure item) in bold; per
+implementation and case the golden events reproduced, left out, declared different and
+failed, counted per event, with the real kernel's verdict; the contract rows side by side
+(the promise of the kernel they ran on); what was not run; and last every item with its
+outcome, which harness/report_items.py check holds to the JUnit files."""
 
 from __future__ import annotations
 
-import json
+import argparse
 import os
+import re
 import sys
-from typing import List
+from dataclasses import dataclass, field
+from typing import List, Tuple
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from cases import golden_problem  # noqa: E402
-from contract_rows import ROWS  # noqa: E402
-from impls import read_profile, read_registry  # noqa: E402
+from contract_rows import ROWS, promise_for  # noqa: E402
+from expectations import for_kernel  # noqa: E402
+from impls import read_registry  # noqa: E402
+from report_items import section  # noqa: E402
 from results import read_summary, runner_dir  # noqa: E402
-from run_impl import folder_of  # noqa: E402
+from verdicts import ResultItem, collect_results, golden_verdict, outcome  # noqa: E402
+
+RUNNERS = ("impl", "impl-vm")
 
 
-def _vm(results: str, name: str) -> dict:
-    """The implementation's VM summary, or {} when the VM half did not run."""
+@dataclass
+class Judged:
+    item: ResultItem
+    status: str
+    message: str
+
+    @property
+    def first(self) -> str:
+        return (self.message.strip().splitlines() or [""])[0][:200]
+
+
+@dataclass
+class ImplRun:
+    name: str
+    current: bool
+    offline: dict = field(default_factory=dict)  # summary.json of the offline half
+    vm: dict = field(default_factory=dict)  # summary.json of the real-kernel half
+    judged: List[Judged] = field(default_factory=list)
+
+    def under(self, prefix: str) -> List[Judged]:
+        return [j for j in self.judged if j.item.ident == prefix
+                or j.item.ident.startswith(prefix + "/")]
+
+
+def _summary(folder: str) -> dict:
     try:
-        return read_summary(runner_dir(results, "impl-vm", name))
+        return read_summary(folder)
     except (OSError, ValueError):
         return {}
 
 
-def _vm_case(results: str, name: str, vm: dict, case: str) -> str:
-    """The real-kernel column: `same`, `not run` or the first line of what differs."""
-    entries = [e for e in vm.get("entries", []) if e.get("id", "").startswith(
-        f"impl-vm/{name}/{case}")]
-    if not entries:
+def gather(results: str, run: List[str], vm: bool) -> List[ImplRun]:
+    """Every implementation of the registry that has results, judged item by item: those
+    of this run with the runners make gave pytest, earlier ones with what they left."""
+    out = []
+    for impl in read_registry():
+        r = ImplRun(impl.name, impl.name in run,
+                    _summary(runner_dir(results, "impl", impl.name)),
+                    _summary(runner_dir(results, "impl-vm", impl.name)))
+        if r.current:
+            runners = RUNNERS if vm else RUNNERS[:1]
+        else:
+            runners = tuple(n for n, d in zip(RUNNERS, (r.offline, r.vm)) if d)
+            if not runners:
+                continue
+        r.judged = [Judged(i, *outcome(i)) for i in collect_results(results, runners, impl.name)]
+        out.append(r)
+    return out
+
+
+def _when(r: ImplRun) -> str:
+    return "this run" if r.current else "**earlier run**"
+
+
+def runs_table(runs: List[ImplRun]) -> List[str]:
+    out = ["| implementation | run | checkout | commit | offline finished | real kernel |",
+           "|---|---|---|---|---|---|"]
+    for r in runs:
+        vm = (f"{r.vm.get('kernel') or '?'}, {r.vm.get('finished', '?')}" if r.vm
+              else "not run")
+        out.append(f"| {r.name} | {_when(r)} | {r.offline.get('checkout') or '-'} | "
+                   f"{r.offline.get('commit') or '-'} | {r.offline.get('finished', 'not run')} "
+                   f"| {vm} |")
+    return out + [""]
+
+
+def differences(runs: List[ImplRun]) -> List[str]:
+    out = []
+    for r in runs:
+        tag = "" if r.current else " (earlier run)"
+        for j in r.judged:
+            if j.status == "fail":
+                out.append(f"- **{r.name}: {j.item.ident}** (FAILED{tag}): {j.first}")
+            elif j.status == "xfail":
+                out.append(f"- **{r.name}: {j.item.ident}** (declared{tag}): {j.first}")
+    return out or ["None."]
+
+
+EVENT_ITEM = re.compile(r"/(\d+)$")
+
+
+def _golden(j: Judged) -> Tuple[int, int]:
+    """(failed events, expected events) of a golden item; -1 when unknown."""
+    if j.item.kind != "golden" or j.status == "pass":
+        return 0, -1
+    v = golden_verdict(j.item.folder, j.item.entry)
+    return v.failed_events, v.expected
+
+
+def _vm_cell(r: ImplRun, case: str) -> str:
+    if not r.vm:
         return "not run"
-    bad = [e.get("message", "") for e in entries if e.get("status") == "fail"]
-    for e in entries:
-        if e.get("kind") == "golden":
-            why = _judge(runner_dir(results, "impl-vm", name), e)
-            bad += [why] if why else []
-    return "**" + bad[0].splitlines()[0][:120] + "**" if bad else "same"
+    mine = r.under(f"impl-vm/{r.name}/{case}")
+    if not mine:
+        return "not run"
+    bad = [j for j in mine if j.status == "fail"]
+    if bad:
+        failed, expected = _golden(bad[0]) if bad[0].item.kind == "golden" else (-1, -1)
+        count = f"{failed} of {expected} events failed: " if failed > 0 else ""
+        return f"**FAILED: {count}{bad[0].first[:120]}**"
+    return "same"
 
 
-def _kernel(results: str) -> str:
-    try:
-        with open(os.path.join(runner_dir(results, "impl-vm", ""), "guest-impl.json"),
-                  encoding="utf-8") as f:
-            return f" ({json.load(f)['guest']['kernel_release']})"
-    except (OSError, ValueError, KeyError):
-        return ""
+def case_rows(runs: List[ImplRun]) -> List[str]:
+    out = ["| implementation | case | golden events | reproduced | left out | declared "
+           "different | failed | offline | real kernel, perf |",
+           "|---|---|---|---|---|---|---|---|---|"]
+    for r in runs:
+        for case, c in sorted((r.offline.get("counts") or {}).items()):
+            mine = r.under(f"impl/{r.name}/{case}")
+            declared = sum(1 for j in mine if j.status == "xfail"
+                           and EVENT_ITEM.search(j.item.ident))
+            refused = sum(1 for j in mine if j.status == "fail"
+                          and EVENT_ITEM.search(j.item.ident))
+            judged = c.get("reproduced", 0)
+            failed_events = 0
+            verdict = "pass"
+            for j in mine:
+                if j.status == "fail":
+                    verdict = "**FAILED**"
+                if j.item.kind == "golden" and j.status == "fail":
+                    n, _ = _golden(j)
+                    failed_events = judged if n < 0 else min(n, judged)
+            if any(j.status == "fail" and j.item.kind == "check"
+                   and j.item.ident == f"impl/{r.name}/{case}" for j in mine):
+                failed_events = judged = 0  # the case did not run at all
+            left_out = sum((c.get("skipped") or {}).values())
+            name = r.name if r.current else f"{r.name} (earlier run)"
+            out.append(f"| {name} | {case} | {c['events']} | {judged - failed_events} | "
+                       f"{left_out} | {declared} | {failed_events + refused} | {verdict} | "
+                       f"{_vm_cell(r, case)} |")
+    return out + [""]
 
 
-def contract_table(results: str, impls, differences: list) -> List[str]:
-    """The contract rows, one column per implementation that ran them."""
-    seen = {i.name: (_vm(results, i.name).get("contract") or {}) for i in impls}
-    names = [n for n, c in seen.items() if c]
-    if not names:
+def _kernel(runs: List[ImplRun]) -> str:
+    for r in runs:
+        if r.current and r.vm.get("kernel"):
+            return r.vm["kernel"]
+    return ""
+
+
+def contract_table(runs: List[ImplRun]) -> List[str]:
+    """The contract rows, one column per implementation whose real-kernel half ran; a
+    cell is plain when its item passed, bold with (declared) or FAILED otherwise."""
+    cols = [r for r in runs if r.vm.get("contract")]
+    if not cols:
         return ["Not run (`make check-impl` with the VM: IMPL_VM=1).", ""]
-    profiles = {i.name: read_profile(i) for i in impls if i.name in names}
-    out = ["| row | behaviour | promised | " + " | ".join(names) + " |",
-           "|---|---|---|" + "---|" * len(names)]
+    kernel = _kernel(runs)
+    expectations = {w: e.value for w, e in for_kernel(kernel).items()} if kernel else {}
+    out = ["| row | behaviour | promised | " + " | ".join(
+        r.name if r.current else f"{r.name} (earlier run)" for r in cols) + " |",
+        "|---|---|---|" + "---|" * len(cols)]
     for row in ROWS:
         cells = []
-        for n in names:
-            got = (seen[n].get(row.name) or {}).get("observed", "not run")
-            if got == row.promise:
-                cells.append(got)
-                continue
-            cells.append(f"**{got}**")
-            declared = profiles[n].contract.get(row.name)
-            if declared and declared[0] == got:
-                differences.append(f"- **{n}: contract {row.name}: {got}** (promised "
-                                   f"{row.promise}; declared): {declared[1]}")
-            else:
-                differences.append(f"- **{n}: contract {row.name}: {got}** (promised "
-                                   f"{row.promise}; NOT declared: a failure)")
-        out.append(f"| {row.name} | {row.behaviours} | {row.promise} | " + " | ".join(cells) + " |")
+        for r in cols:
+            got = (r.vm["contract"].get(row.name) or {}).get("observed", "not run")
+            j = {x.item.ident: x for x in r.judged}.get(f"impl-vm/{r.name}/contract/{row.name}")
+            status = j.status if j else "not run"
+            cells.append(got if status == "pass" else f"**{got}** (declared)"
+                         if status == "xfail" else f"**{got}** ({status.upper()})")
+        out.append(f"| {row.name} | {row.behaviours} | {promise_for(row, expectations)} | "
+                   + " | ".join(cells) + " |")
     return out + ["", "Each row: " + "; ".join(f"{r.name}: {r.what}" for r in ROWS) + ".", ""]
 
 
-def _judge(folder: str, entry: dict) -> str:
-    with open(os.path.join(folder, entry["decoded"]), encoding="utf-8",
-              errors="surrogateescape") as f:
-        text = f.read()
-    if entry.get("problem"):
-        return entry["problem"]
-    return golden_problem(text, entry["golden"], entry["case"], entry["transport"],
-                          entry["decoded"])
+def notes(runs: List[ImplRun], results: str, run: List[str]) -> List[str]:
+    out = []
+    have = {r.name for r in runs}
+    for name in run:
+        if name not in have:
+            out.append(f"- {name}: not run (`make check-impl IMPL={name}`)")
+    for r in runs:
+        for j in r.judged:
+            if j.status == "skip":
+                out.append(f"- {r.name}: {j.item.ident}: {j.first}")
+    return out
 
 
-def report(results: str) -> str:
-    rows, differences, notes = [], [], []
-    impls = read_registry()
-    for impl in impls:
-        folder = folder_of(results, impl.name)
-        vm = _vm(results, impl.name)
-        try:
-            data = read_summary(folder)
-        except (OSError, ValueError):
-            notes.append(f"- {impl.name}: not run (`make check-impl IMPL={impl.name}`)")
-            continue
-        entries = data["entries"]
-        skipped_build = [e for e in entries if e.get("id", "").endswith("/build")
-                         and e.get("status") in ("skip", "fail")]
-        for e in skipped_build:
-            notes.append(f"- {impl.name}: {e['status'].upper()}: {e['message']}")
-        for case, c in sorted((data.get("counts") or {}).items()):
-            golden = [e for e in entries if e.get("kind") == "golden" and e["case"] == case]
-            problem = "; ".join(filter(None, (_judge(folder, e) for e in golden)))
-            reproduced = 0 if problem else c["reproduced"]
-            left_out = sum(c["skipped"].values())
-            rows.append(f"| {impl.name} | {case} | {c['events']} | {reproduced} | {left_out} | "
-                        f"{len(c['declared'])} | {len(c['failed']) + (1 if problem else 0)} | "
-                        f"{_vm_case(results, impl.name, vm, case)} |")
-            for why in c["declared"]:
-                differences.append(f"- **{impl.name}: {why}** (declared)")
-            for why in c["failed"]:
-                differences.append(f"- **{impl.name}: {why}** (NOT declared: a failure)")
-            if problem:
-                differences.append(f"- **{impl.name}: {case}: decoded events differ from "
-                                   f"golden** (NOT declared): {problem.splitlines()[0]}")
-            for why, n in sorted(c["skipped"].items()):
-                notes.append(f"- {impl.name}, {case}: {n} event(s) left out: {why}")
-        if vm.get("entries") and vm["entries"][0].get("status") == "fail":
-            notes.append(f"- {impl.name}: the VM half failed: {vm['entries'][0]['message']}")
-    contract = contract_table(results, impls, differences)
+def report(results: str, run: List[str], vm: bool) -> str:
+    runs = gather(results, run, vm)
+    kernel = _kernel(runs)
     out = ["# Implementations side by side", "",
            "Offline under the user_events stand-in, then on the real kernel in QEMU under perf "
-           "(`make check-impl`).", ""]
-    out += ["## Differences", ""] + (differences or ["None."]) + [""]
+           "(`make check-impl`). Every verdict below is an item of the JUnit files make "
+           "writes (one per implementation), and every item is listed at the end.", "", "## Runs", ""]
+    out += runs_table(runs)
+    out += ["## Differences", ""] + differences(runs) + [""]
     out += ["## Events per case", "",
-            "| implementation | case | golden events | reproduced | left out | declared "
-            "different | failed | real kernel, perf |", "|---|---|---|---|---|---|---|---|"]
-    out += rows + [""]
-    out += ["## The library-kernel contract on the real kernel" + _kernel(results),
-            "", "Documentation/impl-contract.md; bold: not what the contract promises.", ""]
-    out += contract
-    if notes:
-        out += ["## Not run, left out", ""] + notes + [""]
+            "Counted per golden event: one event that differs costs that event, not the case.",
+            ""] + case_rows(runs)
+    out += ["## The library-kernel contract on the real kernel" + (f" ({kernel})" if kernel
+                                                                  else ""),
+            "", "Documentation/impl-contract.md; the promise is the booted kernel's; bold: "
+            "not what the contract promises.", ""]
+    out += contract_table(runs)
+    extra = notes(runs, results, run)
+    if extra:
+        out += ["## Not run, left out", ""] + extra + [""]
+    out += section([(r.name, [(j.status, j.item.ident) for j in r.judged]) for r in runs])
     return "\n".join(out)
 
 
-def main(argv) -> int:
-    if len(argv) != 3:
-        print(__doc__.splitlines()[2].strip(), file=sys.stderr)
-        return 2
-    text = report(argv[1])
-    with open(argv[2], "w", encoding="utf-8") as f:
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("results")
+    ap.add_argument("out")
+    ap.add_argument("--run", nargs="*", default=None,
+                    help="the implementations of this run (default: every registered one)")
+    ap.add_argument("--vm", choices=("0", "1"), default="1")
+    args = ap.parse_args(argv)
+    run = args.run if args.run is not None else [i.name for i in read_registry()]
+    text = report(args.results, run, args.vm == "1")
+    with open(args.out, "w", encoding="utf-8") as f:
         f.write(text)
-    print(f"impl-report: wrote {argv[2]}")
+    print(f"impl-report: wrote {args.out}")
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(main())

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
@@ -89,7 +90,9 @@ def write_summary(folder: str, runner: str, command: str, entries: List[dict],
                   seconds: float, extra: Optional[dict] = None) -> str:
     os.makedirs(folder, exist_ok=True)
     path = os.path.join(folder, SUMMARY)
+    # "finished": when the run ended (UTC), so a report can say which run a row came from.
     data = {"runner": runner, "command": command, "seconds": round(seconds, 3),
+            "finished": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             "entries": entries}
     data.update(extra or {})
     with open(path + ".tmp", "w", encoding="utf-8") as f:

@@ -221,7 +221,20 @@ def run_impl(name: str, build: str, results: str, timeout: float):
                                  counts, plan)
         with open(os.path.join(out, PLAN), "w", encoding="utf-8") as f:
             json.dump({"implementation": name, "emitter": emitter, "cases": plan}, f, indent=1)
+    checkout = (os.environ.get(impl.variable, "") if impl.checkout != "-" else REPO_ROOT)
     return out, entries, {"implementation": name, "counts": counts,
-                          "checkout": os.environ.get(impl.variable, "") if impl.checkout != "-"
-                          else "(this repository)"}
+                          "checkout": checkout, "commit": commit_of(checkout)}
+
+
+def commit_of(checkout: str) -> str:
+    """The checkout's commit, for the report's provenance; a snapshot without git history
+    (such as CI's ../shared/impls) says so."""
+    if not checkout:
+        return ""
+    r = run(["git", "-C", checkout, "rev-parse", "--short=12", "HEAD"], 10, merge_stderr=False)
+    if r.how() or not r.output.strip():
+        return "not a git checkout"
+    dirty = run(["git", "-C", checkout, "status", "--porcelain", "--untracked-files=no"], 20,
+                merge_stderr=False)
+    return r.output.strip() + ("+changes" if dirty.output.strip() else "")
 

@@ -65,7 +65,9 @@ check-impl: all
 	  $(PYTEST) -q harness/test_results.py --ehconf-build $(O)/$$i --ehconf-results $(IMPL_RESULTS) \
 	    $(IMPL_RUNNERS) --junitxml=$(JUNIT_DIR)/$(IMPL_JUNIT)-$$i.xml || rc=1; \
 	done; \
-	/usr/bin/python3 harness/impl_report.py $(IMPL_RESULTS) $(IMPL_REPORT) || rc=1; exit $$rc
+	/usr/bin/python3 harness/impl_report.py $(IMPL_RESULTS) $(IMPL_REPORT) --run $$names --vm $(IMPL_VM) || rc=1; \
+	/usr/bin/python3 harness/report_items.py check $(IMPL_REPORT) $(JUNIT_DIR)/$(IMPL_JUNIT) --run $$names || rc=1; \
+	exit $$rc
 
 # check-vm and check-matrix run the implementations too when a checkout is given
 # (IMPL_SRC_LTTP=..., IMPL_SRC_RUST=...): $(call impl_also,RESULTS,REPORT,JUNIT PREFIX).

@@ -1,0 +1,142 @@
+# SPDX-License-Identifier: GPL-2.0
+"""impls.md and the JUnit files hold the same verdicts (harness/impl_report.py,
+harness/report_items.py, harness/verdicts.py).
+
+Result files are made here for two registered implementations, a real pytest judges them
+into JUnit files as `make check-impl` does, and the report is rendered from the same files:
+  * every item has the same outcome in both, and a planted disagreement (in the report or
+    in a JUnit file) is found;
+  * a contract row whose observation is the promise but whose item failed (the profile
+    declares something else) shows as a failure, not as plain text;
+  * an offline "declared difference not seen" is a failure in the report's differences;
+  * a run of one implementation labels the other's rows as an earlier run;
+  * a case whose golden comparison fails on one event counts one failed event, not all.
+"""
+
+from __future__ import annotations
+
+import os
+
+from contract_rows import BY_NAME, ROWS
+from impl_report import report
+from report_items import check, disagreements, read_junit, read_section
+from results import check_entry, golden_entry, write_summary
+from test_results_plugin import pytest_in_checkout
+
+GOLDEN = ['{ "n": "P:A", "x": 1, "meta": { "level": 4 } }',
+          '{ "n": "P:B", "x": 2, "meta": { "level": 4 } }',
+          '{ "n": "P:C", "x": 3, "meta": { "level": 4 } }']
+
+
+def offline(results, name, entries, counts):
+    write_summary(os.path.join(results, f"impl-{name}"), "impl", "x", entries, 1,
+                  {"implementation": name, "counts": counts, "checkout": "/src",
+                   "commit": "abc"})
+
+
+def make_results(tmp_path, bad_event=False):
+    results = str(tmp_path / "results")
+    folder = os.path.join(results, "impl-lttp-c")
+    os.makedirs(folder)
+    with open(os.path.join(folder, "case.expected.json"), "w") as f:
+        f.write("\n".join(GOLDEN) + "\n")
+    got = list(GOLDEN)
+    if bad_event:
+        got[1] = got[1].replace('"x": 2', '"x": 20')
+    with open(os.path.join(folder, "case.json"), "w") as f:
+        f.write("\n".join(got) + "\n")
+    offline(results, "lttp-c", [
+        check_entry("impl/lttp-c/build", "pass", "built"),
+        check_entry("impl/lttp-c/case/7", "fail", "declared difference not seen: event 7 "
+                    "matches golden now"),
+        check_entry("impl/lttp-c/case/8", "xfail", "declared: why"),
+        golden_entry("impl/lttp-c/case", "case", "offline", "case.json",
+                     os.path.join(folder, "case.expected.json")),
+    ], {"case": {"events": 5, "reproduced": 3, "skipped": {}, "declared": [], "failed": []}})
+    seen = {r.name: {"observed": r.promise} for r in ROWS}
+    vm_entries = [check_entry(f"impl-vm/lttp-c/contract/{r.name}", "pass", "") for r in ROWS]
+    # The profile declared something else, so the promise observed is a failure.
+    vm_entries[0] = check_entry(f"impl-vm/lttp-c/contract/{ROWS[0].name}", "fail",
+                                "observed the promise; impl/lttp-c/profile.txt declares 'x'")
+    write_summary(os.path.join(results, "impl-vm", "lttp-c"), "impl-vm", "x", vm_entries, 1,
+                  {"implementation": "lttp-c", "contract": seen, "kernel": "6.12.117"})
+    # An earlier run of another implementation.
+    offline(results, "ehconf", [check_entry("impl/ehconf/build", "pass", "")], {})
+    return results
+
+
+def junit(tmp_path, results, name, runners=("impl", "impl-vm")):
+    xml = tmp_path / f"impl-{name}.xml"
+    args = ["harness/test_results.py", "--ehconf-build", str(tmp_path / name),
+            "--ehconf-results", results, f"--junitxml={xml}"]
+    for r in runners:
+        args += ["--ehconf-runner", r]
+    p = pytest_in_checkout(args)
+    assert xml.exists(), p.stdout
+    return str(xml)
+
+
+def test_the_report_and_junit_agree_item_by_item(tmp_path):
+    results = make_results(tmp_path, bad_event=True)
+    junit(tmp_path, results, "lttp-c")
+    junit(tmp_path, results, "ehconf", ("impl",))
+    md = tmp_path / "impls.md"
+    md.write_text(report(results, ["lttp-c"], True))
+    problems, notes = check(str(md), str(tmp_path / "impl"), ["lttp-c"])
+    assert problems == [] and notes == []
+    items = read_section(md.read_text())
+    assert items["lttp-c"]["impl/lttp-c/case/7"] == "fail"
+    assert items["lttp-c"]["impl/lttp-c/case/8"] == "xfail"
+    assert items["lttp-c"][f"impl-vm/lttp-c/contract/{ROWS[0].name}"] == "fail"
+
+
+def test_a_planted_disagreement_is_found(tmp_path):
+    results = make_results(tmp_path)
+    xml = junit(tmp_path, results, "lttp-c")
+    junit(tmp_path, results, "ehconf", ("impl",))
+    md = tmp_path / "impls.md"
+    md.write_text(report(results, ["lttp-c"], True))
+    text = md.read_text()
+    md.write_text(text.replace("fail impl/lttp-c/case/7", "pass impl/lttp-c/case/7"))
+    problems, _ = check(str(md), str(tmp_path / "impl"), ["lttp-c"])
+    assert problems == ["lttp-c: impl/lttp-c/case/7: pass in the report, fail in JUnit"]
+    # ... and an item the report leaves out, seen from the JUnit side
+    mine = read_section(text)["lttp-c"]
+    mine.pop("impl/lttp-c/build")
+    assert disagreements("lttp-c", mine, read_junit(xml)) == [
+        "lttp-c: impl/lttp-c/build: pass in JUnit, not in the report"]
+
+
+def test_a_failed_contract_item_is_never_shown_plain(tmp_path):
+    text = report(make_results(tmp_path), ["lttp-c"], True)
+    row = ROWS[0]
+    line = next(ln for ln in text.splitlines() if ln.startswith(f"| {row.name} |"))
+    assert f"**{row.promise}** (FAIL)" in line, line
+    assert f"**lttp-c: impl-vm/lttp-c/contract/{row.name}** (FAILED)" in text
+
+
+def test_a_declaration_not_seen_offline_is_a_failure_in_the_report(tmp_path):
+    text = report(make_results(tmp_path), ["lttp-c"], True)
+    assert "**lttp-c: impl/lttp-c/case/7** (FAILED): declared difference not seen" in text
+
+
+def test_an_earlier_run_is_labelled_never_current(tmp_path):
+    text = report(make_results(tmp_path), ["lttp-c"], True)
+    runs = [ln for ln in text.splitlines() if ln.startswith("| ehconf |")]
+    assert runs and "**earlier run**" in runs[0] and "| abc |" in runs[0], runs
+    assert "| lttp-c | this run |" in text
+
+
+def test_one_bad_event_costs_one_event(tmp_path):
+    text = report(make_results(tmp_path, bad_event=True), ["lttp-c"], True)
+    [row] = [ln for ln in text.splitlines() if ln.startswith("| lttp-c | case |")]
+    cells = [c.strip() for c in row.split("|")[1:-1]]
+    # golden 5, reproduced 2 of the 3 judged, 1 declared, failed: 1 event + the item 7
+    assert cells[2:7] == ["5", "2", "0", "1", "2"], row
+
+
+def test_the_promise_column_is_the_booted_kernels(tmp_path):
+    text = report(make_results(tmp_path), ["lttp-c"], True)
+    line = next(ln for ln in text.splitlines() if ln.startswith("| thread |"))
+    assert "| ok 0 9 lost |" in line, line
+    assert BY_NAME["thread"].kernel[0] == "thread_exit_drops_enablers"
