@@ -74,4 +74,13 @@ check-impl: all
 impl_also = $(if $(IMPL_CHECKOUTS),$(MAKE) --no-print-directory check-impl IMPL=all \
 	IMPL_RESULTS=$(1) IMPL_REPORT=$(2) IMPL_JUNIT=$(3) || rc=1;)
 
-.PHONY: check-impl
+# make test-impl-mutants: the planted bugs of scripts/impl-mutants.txt, each in a copy of
+# the checkout its row names, must be caught by the item it names (scripts/impl-mutants.py;
+# one control run per implementation first; a mutant that expects an impl-vm item boots
+# the kernel). About 3 minutes offline, plus two boots.
+## test-impl-mutants: each planted bug in an implementation under test must be caught by the item it names (IMPL_SRC_LTTP=, IMPL_SRC_RUST=, MUTANTS=a,b)
+test-impl-mutants: all
+	@$(VM_ENV) vm/build-kernel >/dev/null || echo "test-impl-mutants: vm/build-kernel failed; the real-kernel mutants say why" >&2
+	$(IMPL_CHECKOUTS) $(VM_ENV) /usr/bin/python3 scripts/impl-mutants.py --build $(B) $(if $(MUTANTS),--only $(MUTANTS))
+
+.PHONY: check-impl test-impl-mutants

@@ -30,10 +30,12 @@ import re
 import subprocess
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import List
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import mutant_recipes as recipes  # noqa: E402
 TOP = os.path.dirname(HERE)
 RECIPES = os.path.join(HERE, "kernel-mutants.txt")
 OUT = os.path.join(TOP, "build", "mutants")
@@ -43,55 +45,14 @@ STEP_TIMEOUT = 3 * 3600  # one build + one boot; bisect.sh has its own tighter l
 
 
 @dataclass
-class Mutant:
-    name: str
-    row: str = ""
-    what: str = ""
+class Mutant(recipes.Mutant):
     file: str = "kernel/trace/trace_events_user.c"
-    edits: List[tuple] = field(default_factory=list)  # (from line, to line)
-    expect: List[str] = field(default_factory=list)
 
 
 def parse_recipes(path: str) -> List[Mutant]:
-    """Blocks of `key: value` lines separated by blank lines; '#' starts a comment line.
-    `from:`/`to:` come in pairs; `from` matches one whole source line, compared word by
-    word (tabs and runs of spaces are equal), and the replacement keeps its indentation."""
-    mutants, cur, pending = [], None, None
-    with open(path, encoding="utf-8") as f:
-        for no, raw in enumerate(f, 1):
-            line = raw.rstrip("\n")
-            if line.startswith("#"):
-                continue
-            if not line.strip():
-                cur = None
-                continue
-            key, sep, value = line.partition(":")
-            if not sep:
-                raise SystemExit(f"{path}:{no}: expected 'key: value'")
-            key, value = key.strip(), value.strip()
-            if key == "mutant":
-                cur = Mutant(value)
-                mutants.append(cur)
-                continue
-            if cur is None:
-                raise SystemExit(f"{path}:{no}: '{key}' outside a 'mutant:' block")
-            if key in ("row", "what", "file"):
-                setattr(cur, key, value)
-            elif key == "expect":
-                cur.expect.append(value)
-            elif key == "from":
-                pending = value
-            elif key == "to":
-                if pending is None:
-                    raise SystemExit(f"{path}:{no}: 'to' without 'from'")
-                cur.edits.append((pending, value))
-                pending = None
-            else:
-                raise SystemExit(f"{path}:{no}: unknown key '{key}'")
-    for m in mutants:
-        if not (m.row and m.what and m.edits and m.expect):
-            raise SystemExit(f"{path}: mutant {m.name} needs row, what, from/to and expect")
-    return mutants
+    """scripts/kernel-mutants.txt: the shared format (scripts/mutant_recipes.py) with a
+    `row:` in every block; `file:` defaults to trace_events_user.c."""
+    return recipes.parse_recipes(path, ("row",), Mutant)
 
 
 def git(tree: str, *args: str, env=None) -> str:
@@ -111,21 +72,7 @@ def commit_env(date: str) -> dict:
     return env
 
 
-def apply(tree: str, m: Mutant) -> None:
-    """Each `from` must match exactly one line of the file, else the recipe is stale."""
-    path = os.path.join(tree, m.file)
-    with open(path, encoding="utf-8") as f:
-        lines = f.read().split("\n")
-    for old, new in m.edits:
-        hits = [i for i, x in enumerate(lines) if x.split() == old.split()]
-        if len(hits) != 1:
-            raise RuntimeError(f"mutant {m.name}: {len(hits)} lines of {m.file} are "
-                               f"'{old}' (need exactly 1): the recipe needs updating")
-        i = hits[0]
-        indent = lines[i][: len(lines[i]) - len(lines[i].lstrip())]
-        lines[i] = f"{indent}{new} /* ehconf mutant {m.name} */"
-    with open(path, "w", encoding="utf-8") as f:
-        f.write("\n".join(lines))
+apply = recipes.apply
 
 
 def kernel_cases() -> List[str]:

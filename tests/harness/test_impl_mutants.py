@@ -1,0 +1,90 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Lint of scripts/impl-mutants.txt (the planted bugs of `make test-impl-mutants`): the
+recipes parse, each names a registered implementation, and each expected item is one that
+make check-impl writes: impl/<name>/<case>[/<event>] for a case with a golden file, or
+impl-vm/<name>/contract/<row> for a contract row. Then the driver's verdict: only a
+failure of an expected item counts, and a control that does not pass it stops the mutant."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+import sys
+
+import pytest
+
+from common import REPO_ROOT
+from contract_rows import BY_NAME
+from impls import read_registry
+
+SCRIPT = os.path.join(REPO_ROOT, "scripts", "impl-mutants.py")
+
+
+def load_driver():
+    spec = importlib.util.spec_from_file_location("impl_mutants", SCRIPT)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+im = load_driver()
+MUTANTS = im.parse_recipes()
+CASES = {f[:-5] for f in os.listdir(os.path.join(REPO_ROOT, "golden")) if f.endswith(".json")}
+
+
+def test_the_six_planted_bugs_of_issue_29_are_there():
+    names = {m.name for m in MUTANTS}
+    assert len(names) == len(MUTANTS), "mutant names must be unique"
+    assert {"counted-string-length-in-bytes", "related-id-is-the-activity-id",
+            "enabled-ignores-the-kernel-bit", "field-tag-big-endian",
+            "level-in-name-in-decimal", "unregister-wrong-address"} <= names
+
+
+@pytest.mark.parametrize("m", MUTANTS, ids=lambda m: m.name)
+def test_each_mutant_names_a_registered_implementation_and_real_items(m):
+    assert m.impl in {i.name for i in read_registry()}, m.impl
+    assert re.fullmatch(r"[a-z0-9-]+", m.name)
+    for e in m.expect:
+        offline = re.fullmatch(rf"impl/{re.escape(m.impl)}/(\w+)(/\d+)?", e)
+        vm = re.fullmatch(rf"impl-vm/{re.escape(m.impl)}/contract/([\w-]+)", e)
+        assert offline or vm, f"{m.name}: {e} is not an item of {m.impl}"
+        if offline:
+            assert offline.group(1) in CASES, f"{m.name}: no golden/{offline.group(1)}.json"
+        else:
+            assert vm.group(1) in BY_NAME, f"{m.name}: no contract row {vm.group(1)}"
+
+
+def test_a_level_in_decimal_is_caught_by_more_than_level_255():
+    """The level mutant's item is byte_order, whose levels all read differently in
+    decimal and hex, not attributes (where only Level255 would notice)."""
+    (m,) = [m for m in MUTANTS if m.name == "level-in-name-in-decimal"]
+    assert all("/byte_order" in e for e in m.expect)
+    with open(os.path.join(REPO_ROOT, "golden", "byte_order.json"), encoding="utf-8") as f:
+        levels = [int(x) for x in re.findall(r'"level": (\d+)', f.read())]
+    assert len([lv for lv in levels if str(lv) != format(lv, "x")]) >= 3
+
+
+def test_a_tag_written_big_endian_shows_on_three_events_at_least():
+    """Field tags whose two bytes differ, on three events or more of byte_order."""
+    with open(os.path.join(REPO_ROOT, "golden", "byte_order.json"), encoding="utf-8") as f:
+        events = f.read().splitlines()
+
+    def revealing(tag):
+        v = int(tag, 16)
+        return (v >> 8) != (v & 0xFF)
+    assert sum(1 for ev in events
+               if any(revealing(t) for t in re.findall(r';tag=0x([0-9A-F]+)"', ev))) >= 3
+
+
+def test_the_recipes_apply_to_a_copy_and_leave_the_source_alone(tmp_path):
+    (m,) = [m for m in MUTANTS if m.name == "field-tag-big-endian"]
+    src = tmp_path / "src"
+    f = src / m.file
+    f.parent.mkdir(parents=True)
+    f.write_text("fn x() {\n    " + m.edits[0][0] + "\n}\n")
+    im.CACHE = str(tmp_path / "cache")
+    tree = im.copy_with_edit(m, str(src))
+    assert m.edits[0][1] in open(os.path.join(tree, m.file)).read()
+    assert m.edits[0][0] in f.read_text()
