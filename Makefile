@@ -72,7 +72,7 @@ include lib/eventheader/build.mk lib/decode/build.mk tools/build.mk tests/build.
 # harness/ first: cases/build.mk names $(KSELFTEST_STAMP) in a prerequisite list,
 # which make expands as it reads the rule.
 include harness/bisect.mk harness/build.mk harness/vm.mk harness/windows.mk
-include cases/build.mk vm/build.mk impl/build.mk
+include cases/build.mk vm/build.mk impl/build.mk tools/standin/build.mk
 include cases/kselftest.mk
 include impl/ehconf/build.mk
 

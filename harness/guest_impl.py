@@ -34,18 +34,13 @@ from guest_run import (T_CASE, T_DECODE, UE_DATA, Recording, StepFailed, capture
                        guest_info, log, save_summary)
 from contract_rows import BY_NAME, EVENT, ROWS, SIZES, TRACEPOINT
 from runner import run, start, stop
+from standin import live_env, standin_env, standin_path
 
 T_ANSWER = 30      # one answer of `emit --contract` (a 64 KB write under TCG included)
 T_SETTLE = 3       # an enable bit the kernel sets or clears may land a moment later
 FTRACE_ENABLE = f"/sys/kernel/tracing/events/user_events/{TRACEPOINT}/enable"
 # The live runs talk to the real user_events: no stand-in, no capture backend.
-LIVE_ENV = {"LD_PRELOAD": None, "EHCONF_STANDIN_CAPTURE": None, "EHCONF_CAPTURE": None,
-            "EHCONF_CAPTURE_TL": None}
-
-
-def standin_env(standin: str, dat: str) -> dict:
-    return {"LD_PRELOAD": standin, "EHCONF_STANDIN_CAPTURE": dat, "EHCONF_CAPTURE": None,
-            "EHCONF_CAPTURE_TL": None}
+LIVE_ENV = live_env()
 
 
 class Crashed(Exception):
@@ -254,7 +249,7 @@ def live_emit(emitter: str, events: str, out: str, case: str, res: dict):
 
 
 def one_impl(name: str, plan: dict, build: str, out: str, tmp: str, summary: dict, save):
-    standin = os.path.join(build, "impl", "libuser_events_standin.so")
+    standin = standin_path(build)
     emitter = plan["emitter"]
     mine = summary["impls"].setdefault(name, {"cases": {}, "contract": {}})
     for case, c in sorted(plan["cases"].items()):

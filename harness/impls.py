@@ -14,7 +14,7 @@ from typing import Dict, List, Optional, Set, Tuple
 from common import REPO_ROOT
 
 REGISTRY = os.path.join(REPO_ROOT, "impl", "implementations.txt")
-EVENTS_DIR = os.path.join(REPO_ROOT, "impl", "events")
+EVENTS_DIR = os.path.join(REPO_ROOT, "descriptions")
 # Statements that open a block closed by `end` (the format's nesting).
 OPENERS = ("event", "struct", "struct_slice", "element", "threads", "thread", "fork")
 

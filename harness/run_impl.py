@@ -5,10 +5,10 @@ golden/ like ehconf's own cases.
 For the implementation <name> of impl/implementations.txt:
   impl/<name>/build       the emitter built against the caller's checkout (IMPL_SRC_<X>);
                           no checkout: one skip naming the variable to pass
-  impl/<name>/<case>      for each impl/events/<case>.events: the events whose features the
+  impl/<name>/<case>      for each descriptions/<case>.events: the events whose features the
                           profile says it lacks are left out (skip, with the reason); the
                           rest are emitted under the user_events stand-in
-                          (impl/standin, LD_PRELOAD) into a capture file, decoded by ehdecode
+                          (tools/standin, LD_PRELOAD) into a capture file, decoded by ehdecode
                           and compared with the same golden events (a "golden" entry)
   impl/<name>/<case>/<n>  an event the profile declares different (xfail, with the
                           reason and what differed), or one the API refused (fail)
@@ -30,6 +30,7 @@ from impls import (Impl, Profile, description_path, parse_emitter_output, read_d
                    read_profile, read_registry, without_events)
 from results import check_entry, golden_entry, runner_dir, write_text
 from runner import run
+from standin import standin_env, standin_path
 from transports import REFERENCE
 
 PLAN = "plan.json"  # what the VM run takes from this one (harness/run_impl_vm.py)
@@ -92,7 +93,7 @@ def _one_case(impl: Impl, profile: Profile, emitter: str, standin: str, ehdecode
     c = counts.setdefault(case, {"events": len(golden), "reproduced": 0, "skipped": {},
                                  "declared": [], "failed": []})
     if desc.problems or len(desc.events) != len(golden):
-        why = "; ".join(desc.problems) or (f"impl/events/{case}.events has {len(desc.events)} "
+        why = "; ".join(desc.problems) or (f"descriptions/{case}.events has {len(desc.events)} "
                                            f"events, golden/{case}.json {len(golden)}")
         c["failed"].append(why)
         return [check_entry(base, "fail", f"{impl.name}: {why}")]
@@ -118,8 +119,7 @@ def _one_case(impl: Impl, profile: Profile, emitter: str, standin: str, ehdecode
     dat = os.path.join(out, case + ".dat")
     if os.path.exists(dat):
         os.unlink(dat)
-    env = {"LD_PRELOAD": standin, "EHCONF_STANDIN_CAPTURE": dat, "EHCONF_CAPTURE": None,
-           "EHCONF_CAPTURE_TL": None}
+    env = standin_env(standin, dat)
     r = run([emitter, events_file], timeout, env=env, merge_stderr=False)
     write_text(os.path.join(out, case + ".log"), r.output + "\n--- stderr ---\n" + r.stderr)
     said = parse_emitter_output(r.output)
@@ -159,7 +159,7 @@ def _one_case(impl: Impl, profile: Profile, emitter: str, standin: str, ehdecode
         elif state != "written":
             c["failed"].append(f"{case} event {o}: {state}: {why}")
             entries.append(check_entry(ident, "fail", f"{impl.name} {state} event {o} of "
-                                       f"impl/events/{case}.events: {why} (not declared in "
+                                       f"descriptions/{case}.events: {why} (not declared in "
                                        f"impl/{impl.name}/profile.txt)"))
     # The events that must match: written and not declared different.
     judged = [o for o in written if (case, o) not in profile.differs]
@@ -195,7 +195,7 @@ def run_impl(name: str, build: str, results: str, timeout: float):
         return out, [check_entry(f"impl/{name}", "fail", f"unknown implementation {name!r}: "
                                  f"impl/implementations.txt has {', '.join(impls)}")], {}
     impl = impls[name]
-    standin = os.path.join(build, "impl", "libuser_events_standin.so")
+    standin = standin_path(build)
     ehdecode = os.path.join(build, "bin", "ehdecode")
     for need in (standin, ehdecode):
         if not os.path.exists(need):
@@ -215,7 +215,7 @@ def run_impl(name: str, build: str, results: str, timeout: float):
         for case in cases:
             if description_path(case) is None:
                 entries.append(check_entry(safe_id(f"impl/{name}/{case}"), "fail",
-                                           f"no description impl/events/{case}.events"))
+                                           f"no description descriptions/{case}.events"))
                 continue
             entries += _one_case(impl, profile, emitter, standin, ehdecode, case, out, timeout,
                                  counts, plan)

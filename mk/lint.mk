@@ -38,7 +38,7 @@ lint-fragments:
 lint-doc-paths:
 	@/usr/bin/python3 scripts/lint-doc-paths.py
 
-# The field macros, impl/events/types.txt and Documentation/field-types.txt are generated
+# The field macros, descriptions/types.txt and Documentation/field-types.txt are generated
 # from one table and committed (the library builds without Python); a row added without
 # rerunning the generator, or a generated file edited by hand, fails here.
 ## lint-field-types: the files scripts/gen-field-types.py writes from lib/eventheader/include/eh_field_types.def are up to date

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""Writes impl/events/<case>.events, the case descriptions (Documentation/case-descriptions.md),
+"""Writes descriptions/<case>.events, the case descriptions (Documentation/case-descriptions.md),
 from the offline captures of the cases.
 
 For each case with a golden file: the capture build/results/offline-gcc/<case>.dat (made by
@@ -198,10 +198,10 @@ LAYOUTS = {"lifecycle": lifecycle, "concurrency": concurrency}
 
 def description(case: str, events: List[Event]) -> str:
     body = LAYOUTS.get(case, plain)(events)
-    head = [f"# impl/events/{case}.events: the events of cases/{case}.c, event n being event n",
+    head = [f"# descriptions/{case}.events: the events of cases/{case}.c, event n being event n",
             f"# of golden/{case}.json. Made by scripts/gen-case-descriptions.py (ehdescribe on the",
             "# case's offline capture, plus the steps that script takes from the case): change",
-            "# the case or the script and regenerate (impl/events/README.md), never by hand.",
+            "# the case or the script and regenerate (descriptions/README.md), never by hand.",
             f"case {case}"]
     return "\n".join(head + body) + "\n"
 
@@ -221,7 +221,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     for case in cases:
         events = events_of(case, build, captures)
         text = description(case, events)
-        path = os.path.join(REPO, "impl", "events", case + ".events")
+        path = os.path.join(REPO, "descriptions", case + ".events")
         old = open(path, encoding="utf-8", errors="surrogateescape").read() \
             if os.path.exists(path) else None
         state = "unchanged" if old == text else "differ" if args.check else "written"
@@ -229,7 +229,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             with open(path, "w", encoding="utf-8", errors="surrogateescape") as f:
                 f.write(text)
         counts[state] += 1
-        print(f"impl/events/{case}.events: {len(events)} events, {state}")
+        print(f"descriptions/{case}.events: {len(events)} events, {state}")
     print(", ".join(f"{v} {k}" for k, v in counts.items()))
     return 1 if counts["differ"] else 0
 

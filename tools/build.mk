@@ -13,14 +13,14 @@ $(B)/bin/%: $(B)/obj/tools/%.o $(EHD_LIB) $(EH_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 ALL_TARGETS += $(TOOLS)
 
-# The field types of the case descriptions (impl/events/types.txt) as the C table eh_types[]
+# The field types of the case descriptions (descriptions/types.txt) as the C table eh_types[]
 # of eh_types.h, for tools/ehdescribe.c and impl/ehconf/emit. The encoding and format names
 # are eventheader_wire.h's constants in lower case, so the compiler checks every name; unit
 # "ptr" is the pointer size.
 EH_TYPES_H := $(B)/gen/eh_types.h
-$(EH_TYPES_H): impl/events/types.txt
+$(EH_TYPES_H): descriptions/types.txt
 	@mkdir -p $(@D)
-	awk 'BEGIN { print "/* Made from impl/events/types.txt by tools/build.mk. */"; \
+	awk 'BEGIN { print "/* Made from descriptions/types.txt by tools/build.mk. */"; \
 	    print "static const struct eh_type_row { const char *name; unsigned char encoding, format; unsigned unit; } eh_types[] = {" } \
 	  /^#/ || !NF { next } \
 	  NF != 4 { print FILENAME ":" FNR ": expected: name encoding format unit" > "/dev/stderr"; exit 1 } \

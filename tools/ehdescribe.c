@@ -8,7 +8,7 @@
  * Documentation/case-descriptions.md that write the same event again: a `provider` line
  * where the provider (or its group) changes, then `event ... end` with the header's
  * attributes, the activity ids and every field, named by the first row of
- * impl/events/types.txt (compiled in) whose encoding and format it has. `needs=` lists
+ * descriptions/types.txt (compiled in) whose encoding and format it has. `needs=` lists
  * the features the bytes show (fields>99, fields>254, size>65534, name-non-utf8,
  * carray); the steps a capture cannot show (register, threads, fork) are the case's.
  * The events are read with the decoder's own parse (lib/decode/internal/ehd_view.h), so
@@ -25,7 +25,7 @@
 #include "ehd_view.h"
 #include "eventheader_read.h" /* eh_enc_value_size */
 
-#include "eh_types.h" /* eh_types[]: impl/events/types.txt */
+#include "eh_types.h" /* eh_types[]: descriptions/types.txt */
 
 /* One event being described: where its errors go. */
 struct describe {

@@ -4,7 +4,7 @@
  * (eventheader/TraceLoggingProvider.h: TraceLoggingWrite and friends).
  *
  * Macros need the schema at compile time, so impl/lttp-c/build runs impl/lttp-c/gen on
- * every impl/events/<case>.events and links the generated code of all cases into this
+ * every descriptions/<case>.events and links the generated code of all cases into this
  * program: one function per event, calling TraceLoggingWrite (TraceLoggingWriteActivity)
  * with literal values, the steps of the case (register / unregister =
  * TraceLoggingRegister / TraceLoggingUnregister, threads = pthreads released together by a
@@ -314,7 +314,7 @@ static struct lttpc_case const *find_case(char const *path, char const *text, si
                     return lttpc_cases[i];
             fprintf(stderr,
                     "%s:%d: case %.*s is not built into this emitter (impl/lttp-c/build "
-                    "generates one per impl/events/*.events)\n",
+                    "generates one per descriptions/*.events)\n",
                     path, line, (int)nn, name);
             exit(2);
         }

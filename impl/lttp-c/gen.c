@@ -10,7 +10,7 @@
  *                                      event functions, EVENTS_PER_FILE a file)
  *   gen --table FILE.events...         prints the table of the cases (lttpc_cases[])
  *
- * TYPES_TXT is impl/events/types.txt (the field type names); HEADER the checkout's
+ * TYPES_TXT is descriptions/types.txt (the field type names); HEADER the checkout's
  * TraceLoggingProvider.h, read only to cite its lines in the reasons of what it cannot
  * express. A description it cannot parse: `file:line: reason` on stderr, exit 2.
  *

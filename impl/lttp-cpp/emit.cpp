@@ -15,7 +15,7 @@
 // the line protocol of Documentation/impl-contract.md (its section below says how).
 //
 // Each field type maps to the builder call that gives the same encoding and format
-// (the table below, checked against impl/events/types.txt by
+// (the table below, checked against descriptions/types.txt by
 // tests/harness/test_impl_lttp_cpp.py). An array of structs has no Add* call: it goes
 // through the RawAddMeta*/RawAddData* methods the header documents for it.
 // Steps: `register` constructs an ehd::Provider(name, group) (the constructor opens it;
@@ -1328,7 +1328,7 @@ int main(int argc, char **argv)
         return contract_main();
     if (strcmp(argv[1], "--types") == 0) {
         // The type table, for tests/harness/test_impl_lttp_cpp.py to hold against
-        // impl/events/types.txt: name, encoding and format in hex.
+        // descriptions/types.txt: name, encoding and format in hex.
         for (TypeRow const &row : TYPES)
             printf("%s 0x%02x 0x%02x\n", row.name, row.encoding, row.format);
         return 0;

@@ -13,7 +13,7 @@
 //           related_id(a..), <type>("<field>", a0, tag(..)), struct("..", { .. }), ..) }
 //       fn run(r: &Runner) { the steps: r.register(..), r.event(<n>, || s<k>(&<literal>, ..)),
 //           r.threads(..), r.fork(..), .. }
-//       static ITEMS: the hash of each item of the description (impl/rust-common/desc.rs, items())
+//       static ITEMS: the hash of each item of the description (emitlib/rust/desc.rs, items())
 //   }
 //   static CASES: [Case; ..]
 //
@@ -40,7 +40,7 @@ use std::path::{Path, PathBuf};
 
 // The description parser both Rust emitters share: this crate's generator and main.rs's
 // items, and impl/rust-dynamic's emitter.
-#[path = "../rust-common/desc.rs"]
+#[path = "../../emitlib/rust/desc.rs"]
 mod desc;
 use desc::{
     read_types, unit_size, Array, Event, Field, Kind, ProviderKey, Step, TypeRow, ENC_BINARY8, ENC_STRING8,
@@ -669,7 +669,7 @@ fn generate_case(path: &Path, types: &[TypeRow], out: &mut String) -> (String, S
     let mut g = CaseGen { providers: &p.providers, symbols, problems, shapes: Vec::new(), shape_ids: HashMap::new(), blocks: Vec::new() };
     let main = g.body(&steps);
 
-    let _ = writeln!(out, "/// impl/events/{}.events\n#[allow(unused_imports, clippy::all)]\nmod {} {{\n    use super::Runner;", case, module);
+    let _ = writeln!(out, "/// descriptions/{}.events\n#[allow(unused_imports, clippy::all)]\nmod {} {{\n    use super::Runner;", case, module);
     for (k, prov) in p.providers.iter().enumerate() {
         match &g.problems[k] {
             Some(why) => {
@@ -706,7 +706,7 @@ fn generate_case(path: &Path, types: &[TypeRow], out: &mut String) -> (String, S
 
 fn main() {
     let events_dir = PathBuf::from(env::var("EHCONF_EVENTS_DIR").expect("EHCONF_EVENTS_DIR: the folder of the case descriptions (impl/rust-macro/build sets it)"));
-    let types_txt = PathBuf::from(env::var("EHCONF_TYPES_TXT").expect("EHCONF_TYPES_TXT: impl/events/types.txt (impl/rust-macro/build sets it)"));
+    let types_txt = PathBuf::from(env::var("EHCONF_TYPES_TXT").expect("EHCONF_TYPES_TXT: descriptions/types.txt (impl/rust-macro/build sets it)"));
     let ptr: usize = env::var("CARGO_CFG_TARGET_POINTER_WIDTH").ok().and_then(|w| w.parse().ok()).unwrap_or(64) / 8;
     let types_text = fs::read_to_string(&types_txt).unwrap_or_else(|e| fail(&types_txt, 0, &e.to_string()));
     let types = read_types(&types_text, ptr).unwrap_or_else(|why| fail(&types_txt, 0, &why));

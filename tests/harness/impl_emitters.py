@@ -36,10 +36,11 @@ from impls import (Impl, description_path, parse_emitter_output, read_descriptio
                    read_profile, read_registry)
 from run_impl import run_impl
 from runner import Run, run
+from standin import standin_env, standin_path
 
 BUILD_TIMEOUT = 900.0  # cmake or cargo from scratch on 2 busy cores: a few minutes at most
 TIMEOUT = 120.0  # one case's emitter, generator or decoder; each takes about a second
-EVENTS_DIR = os.path.join(REPO_ROOT, "impl", "events")
+EVENTS_DIR = os.path.join(REPO_ROOT, "descriptions")
 TYPES_TXT = os.path.join(EVENTS_DIR, "types.txt")
 MAKE_HINT = "make -j2 VARIANT=gcc all"
 
@@ -82,7 +83,7 @@ def need(path: str, what: str, hint: str = MAKE_HINT) -> str:
 
 
 def standin_of(build: str) -> str:
-    return need(os.path.join(build, "impl", "libuser_events_standin.so"), "the stand-in")
+    return need(standin_path(build), "the stand-in")
 
 
 def tool_of(build: str, name: str) -> str:
@@ -227,11 +228,6 @@ def table(j: Judged) -> str:
 
 # ---- one description through an emitter ---------------------------------------------------
 
-def standin_env(standin: str, dat: str) -> Dict[str, Optional[str]]:
-    """Under the stand-in, and never ehconf's own capture backend (which would take the
-    events of an ehconf library in the process before user_events sees them)."""
-    return {"LD_PRELOAD": standin, "EHCONF_STANDIN_CAPTURE": dat, "EHCONF_CAPTURE": None,
-            "EHCONF_CAPTURE_TL": None}
 
 
 def emit(j: Judged, arg: str, dat: str) -> Run:
@@ -333,7 +329,7 @@ def _wire_numbers() -> Dict[str, int]:
 
 
 def type_table_problems(emitter: str) -> List[str]:
-    """`emit --types` gives every name of impl/events/types.txt the encoding and format
+    """`emit --types` gives every name of descriptions/types.txt the encoding and format
     the wire document numbers (x86_64: value_ptr is value64), and no other name."""
     need(TYPES_TXT, "the type table", "Documentation/case-descriptions.md")
     numbers = _wire_numbers()

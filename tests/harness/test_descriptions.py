@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The case descriptions (impl/events/<case>.events, Documentation/case-descriptions.md)
+"""The case descriptions (descriptions/<case>.events, Documentation/case-descriptions.md)
 against the C cases they describe.
 
   * every golden/<case>.json has a description, with one `event` per golden event;
@@ -12,7 +12,7 @@ against the C cases they describe.
     ehdescribe, finds each of its events in the description, and that event's golden line
     is the decoded one (this matters for unordered cases, whose comparison ignores order);
   * a description with one value changed FAILS, naming the event;
-  * impl/events/types.txt says what ehconf's EH_* macros write (eventheader.h and the
+  * descriptions/types.txt says what ehconf's EH_* macros write (eventheader.h and the
     eh_field_macros.h it includes) and names every type of Documentation/field-types.txt;
   * malformed descriptions are refused with "file:line: reason", exit 2, nothing written,
     never a crash.
@@ -40,7 +40,7 @@ from runner import run
 from transports import capture_env, get
 
 TIMEOUT = 120.0  # a hang guard: the largest description (8,006 events) takes well under 1 s
-EVENTS = os.path.join(REPO_ROOT, "impl", "events")
+EVENTS = os.path.join(REPO_ROOT, "descriptions")
 GOLDEN_CASES = sorted(os.path.basename(p)[:-len(".json")]
                       for p in glob.glob(os.path.join(REPO_ROOT, "golden", "*.json")))
 DIRECTIVE = '{"ehconf"'
@@ -97,12 +97,12 @@ def test_there_are_golden_cases():
 @pytest.mark.parametrize("case", GOLDEN_CASES)
 def test_description_has_every_golden_event(case):
     path = os.path.join(EVENTS, case + ".events")
-    assert os.path.exists(path), (f"golden/{case}.json has no description impl/events/{case}"
+    assert os.path.exists(path), (f"golden/{case}.json has no description descriptions/{case}"
                                   f".events: scripts/gen-case-descriptions.py {case}")
     d = read_description(path)
     assert not d.problems, "\n".join(d.problems)
     assert len(d.events) == len(golden_events(case)), (
-        f"impl/events/{case}.events has {len(d.events)} events, golden/{case}.json "
+        f"descriptions/{case}.events has {len(d.events)} events, golden/{case}.json "
         f"{len(golden_events(case))}")
 
 
@@ -170,7 +170,7 @@ def test_a_changed_value_fails_naming_the_event(tools, tmp_path):
     assert "changed  seq: 3 -> 4" in problem, problem
 
 
-# ---- impl/events/types.txt against eventheader.h and field-types.txt ----
+# ---- descriptions/types.txt against eventheader.h and field-types.txt ----
 
 # The field macros are generated into eh_field_macros.h from the same table as types.txt
 # (scripts/gen-field-types.py); the helpers they expand to are eventheader.h's.
@@ -212,7 +212,7 @@ def macro_encoding(name: str) -> Tuple[str, str]:
 
 def test_types_follow_the_eh_macros():
     rows = types_rows()
-    assert rows, "impl/events/types.txt has no rows"
+    assert rows, "descriptions/types.txt has no rows"
     wrong = []
     for name, enc, fmt, unit in rows:
         if macro_encoding(name) != (enc, fmt):
@@ -227,7 +227,7 @@ def test_types_name_every_field_type():
     with open(os.path.join(REPO_ROOT, "Documentation", "field-types.txt"), encoding="utf-8") as f:
         listed = {ln.strip() for ln in f if ln.strip() and not ln.startswith("#")}
     names = [r[0] for r in types_rows()]
-    assert len(names) == len(set(names)), "a name is in impl/events/types.txt twice"
+    assert len(names) == len(set(names)), "a name is in descriptions/types.txt twice"
     bases = {t for t in listed if not t.endswith("_slice")}
     assert set(names) == bases, (f"missing: {sorted(bases - set(names))}, "
                                  f"not write_event! types: {sorted(set(names) - bases)}")

@@ -2,7 +2,7 @@
 """The field-type table (lib/eventheader/include/eh_field_types.def) and the files
 scripts/gen-field-types.py writes from it.
 
-  * the committed eh_field_macros.h, impl/events/types.txt and Documentation/field-types.txt
+  * the committed eh_field_macros.h, descriptions/types.txt and Documentation/field-types.txt
     are exactly what the generator writes now (the same check as `make lint-field-types`);
   * every field macro comes from the table: eh_field_macros.h defines each macro a row
     implies and nothing else, eventheader.h includes it and defines none of them by hand;

@@ -20,6 +20,7 @@ from impl_emitters import by_name, ehconf_build, judged, need, standin_of, tool_
 from impls import Profile, read_registry
 from run_impl_vm import judge_contract
 from runner import run
+from standin import standin_env
 
 NAMES = [i.name for i in read_registry()]
 # Implementations whose enabled check is known not to follow the stand-in's bit: what they
@@ -39,9 +40,7 @@ def emitter_of(name: str, pytestconfig, tmp_path_factory) -> str:
 
 
 def converse(pytestconfig, emitter: str, dat: str, commands, listening: bool):
-    env = {"LD_PRELOAD": standin_of(ehconf_build(pytestconfig)), "EHCONF_STANDIN_CAPTURE": dat,
-           "EHCONF_CAPTURE": None, "EHCONF_CAPTURE_TL": None,
-           "EHCONF_STANDIN_LISTENING": None if listening else "0"}
+    env = standin_env(standin_of(ehconf_build(pytestconfig)), dat, listening)
     r = run([emitter, "--contract"], 60, env=env, merge_stderr=False,
             input_text="\n".join(commands) + "\nquit\n")
     assert not r.how(), f"{emitter} --contract: {r.how()}: {r.stderr.strip()[-300:]}"

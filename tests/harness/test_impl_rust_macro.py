@@ -5,7 +5,7 @@ judgement of every case against golden/ and the generator's refusal of malformed
 descriptions are test_impl_emitters.py's, for every implementation.
 
 write_event! takes the schema at compile time, so the crate's build script
-impl/rust-macro/build.rs generates Rust source from every impl/events/<case>.events and the
+impl/rust-macro/build.rs generates Rust source from every descriptions/<case>.events and the
 cases are compiled in. Here: a description the generator cannot take fails the build's
 `generate` stage; the emitter refuses a description other than the one compiled in (its
 items hashed), yet takes the runner's copy without the lacked events, numbered as the file
@@ -125,7 +125,7 @@ def test_a_stale_description_is_refused(rust_macro, tmp_path):
     assert r.output == "", r.output
     line = text.split("\n").index("  u32 step 02000000")  # the event's first line, from 1
     assert r.stderr.splitlines() == [
-        f"{path}:{line}: differs from impl/events/activity.events as compiled in (item "
+        f"{path}:{line}: differs from descriptions/activity.events as compiled in (item "
         f"hashes): rebuild the emitter (impl/rust-macro/build)"], r.stderr
     assert not dat.exists()
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The user_events stand-in (impl/standin/user_events_standin.c) on ehconf's own library.
+"""The user_events stand-in (tools/standin/user_events_standin.c) on ehconf's own library.
 
 Every case with a golden file runs on libeventheader's real user_events backend (no
 EHCONF_CAPTURE, no EHCONF_CAPTURE_TL), with the stand-in preloaded and
@@ -26,10 +26,11 @@ from cases import decode_to, golden_problem
 from common import REPO_ROOT, display_path
 from ktap import FAIL, PASS, format_failure, item_names
 from runner import run_ktap
+from standin import SO
 from transports import REFERENCE, capture_env
 
 TIMEOUT = 120.0  # a hang guard; each case takes well under a second
-STANDIN = os.path.join("impl", "libuser_events_standin.so")
+STANDIN = SO
 GOLDEN_CASES = sorted(os.path.basename(p)[:-len(".json")]
                       for p in glob.glob(os.path.join(REPO_ROOT, "golden", "*.json")))
 

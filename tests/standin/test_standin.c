@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Unit test of the user_events stand-in (impl/standin/user_events_standin.c): the edge
+ * Unit test of the user_events stand-in (tools/standin/user_events_standin.c): the edge
  * cases a real library rarely reaches, checked against the kernel's answers
  * (Documentation/user-events-abi.md) and the capture records byte for byte.
  *
  * The program preloads the stand-in into itself: started plainly (as `make unit` and
  * tests/harness/test_standin.py start it), it re-executes itself with
- * LD_PRELOAD=<build>/impl/libuser_events_standin.so (found next to this binary, or
+ * LD_PRELOAD=<build>/lib/libuser_events_standin.so (found next to this binary, or
  * named by EHCONF_STANDIN_SO) and EHCONF_STANDIN_CAPTURE=<a new temporary file>, then
  * runs the tests. Without the stand-in built, every test is skipped with the reason.
  */
@@ -548,7 +548,7 @@ static int skip_all(const char *why)
     return 0;
 }
 
-/* <build>/impl/libuser_events_standin.so for this program's <build>/tests/standin/. */
+/* <build>/lib/libuser_events_standin.so for this program's <build>/tests/standin/. */
 static int find_standin(char *out, size_t size)
 {
     const char *named = getenv("EHCONF_STANDIN_SO");
@@ -568,7 +568,7 @@ static int find_standin(char *out, size_t size)
             return -1;
         *slash = 0;
     }
-    if (snprintf(out, size, "%s/impl/libuser_events_standin.so", exe) >= (int)size)
+    if (snprintf(out, size, "%s/lib/libuser_events_standin.so", exe) >= (int)size)
         return -1;
     return access(out, R_OK);
 }
@@ -606,7 +606,7 @@ int main(int argc, char **argv)
     char so[PATH_MAX];
     if (find_standin(so, sizeof so) != 0)
         return skip_all("the stand-in is not built (make builds "
-                        "<build>/impl/libuser_events_standin.so)");
+                        "<build>/lib/libuser_events_standin.so)");
     char tmpl[PATH_MAX], capture[PATH_MAX + 16];
     if (!kt_tmp_template(tmpl, sizeof tmpl, "ehconf-standin-XXXXXX") || !mkdtemp(tmpl)) {
         printf("KTAP version 1\n1..1\nnot ok 1 setup\n# cannot make a temporary folder\n");

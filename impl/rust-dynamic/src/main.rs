@@ -20,7 +20,7 @@
 // format in hex, unit size). `emit --contract`: Documentation/impl-contract.md's line
 // protocol (src/contract_api.rs).
 //
-// A field type name means the encoding and format impl/events/types.txt gives it (compiled
+// A field type name means the encoding and format descriptions/types.txt gives it (compiled
 // in by impl/rust-dynamic/build); the emitter then calls the EventBuilder method that
 // writes that encoding with that format: add_value (value8..value128, by the Rust type's
 // size), add_value_sequence (their variable-length arrays), add_cstr (zstring_char8/16/32),
@@ -41,17 +41,17 @@ use std::sync::{Arc, Mutex};
 use eventheader_dynamic as ehd;
 use ehd::{EventBuilder, EventSet, FieldEncoding, FieldFormat, Level, Opcode, Provider};
 
-// The description parser both Rust emitters share (impl/rust-common/desc.rs).
-#[path = "../../rust-common/desc.rs"]
+// The description parser both Rust emitters share (emitlib/rust/desc.rs).
+#[path = "../../../emitlib/rust/desc.rs"]
 mod desc;
 // Errno names and caught panics, worded as rust-macro words them.
-#[path = "../../rust-common/report.rs"]
+#[path = "../../../emitlib/rust/report.rs"]
 mod report;
 use report::{child_counts, child_report, errno_name, install_panic_hook, take_panic};
 // emit --contract: the protocol both Rust emitters share, and this crate's calls for it.
-#[path = "../../rust-common/forked.rs"]
+#[path = "../../../emitlib/rust/forked.rs"]
 mod forked;
-#[path = "../../rust-common/contract.rs"]
+#[path = "../../../emitlib/rust/contract.rs"]
 mod contract;
 mod contract_api;
 use desc::{
@@ -60,7 +60,7 @@ use desc::{
     ENC_ZSTRING32, ENC_ZSTRING8,
 };
 
-/// impl/events/types.txt, as it was when the emitter was built.
+/// descriptions/types.txt, as it was when the emitter was built.
 const TYPES_TXT: &str = include_str!(env!("EHCONF_TYPES_TXT"));
 
 // ---- what the crate cannot express ------------------------------------------------------

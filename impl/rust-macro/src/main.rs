@@ -5,9 +5,9 @@
 // write_event! (one call site per event shape, the schema fixed at compile time).
 //
 // The cases are compiled in: build.rs (the generator) wrote one module per
-// impl/events/<case>.events with the providers, the events and the steps. At run time this
+// descriptions/<case>.events with the providers, the events and the steps. At run time this
 // reads the description it is given, finds the compiled-in case its `case` line names, and
-// compares the two item by item (impl/rust-common/desc.rs, items(): each event block and
+// compares the two item by item (emitlib/rust/desc.rs, items(): each event block and
 // each statement hashed):
 // the events the given file leaves out (harness/run_impl.py leaves out those a profile
 // lacks) are not written, and the file's events are numbered as the file has them. A
@@ -40,16 +40,16 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Barrier, Mutex};
 
 // The description parser both Rust emitters share; the emitter uses its items() only.
-#[path = "../../rust-common/desc.rs"]
+#[path = "../../../emitlib/rust/desc.rs"]
 mod desc;
 // Errno names and caught panics, worded as rust-dynamic words them.
-#[path = "../../rust-common/report.rs"]
+#[path = "../../../emitlib/rust/report.rs"]
 mod report;
 use report::{child_counts, child_report, errno_name, install_panic_hook, take_panic};
 // emit --contract: the protocol both Rust emitters share, and this crate's calls for it.
-#[path = "../../rust-common/forked.rs"]
+#[path = "../../../emitlib/rust/forked.rs"]
 mod forked;
-#[path = "../../rust-common/contract.rs"]
+#[path = "../../../emitlib/rust/contract.rs"]
 mod contract;
 mod contract_api;
 
@@ -314,7 +314,7 @@ fn main() {
         Some(c) => c,
         None => {
             let line = given.items.first().map(|i| i.line).unwrap_or(1);
-            eprintln!("{}:{}: case {} is not compiled in (impl/rust-macro/build compiles impl/events/*.events)", path, line, given.case);
+            eprintln!("{}:{}: case {} is not compiled in (impl/rust-macro/build compiles descriptions/*.events)", path, line, given.case);
             process::exit(2);
         }
     };
@@ -323,7 +323,7 @@ fn main() {
         Ok(s) => s,
         Err(line) => {
             eprintln!(
-                "{}:{}: differs from impl/events/{}.events as compiled in (item hashes): rebuild the emitter (impl/rust-macro/build)",
+                "{}:{}: differs from descriptions/{}.events as compiled in (item hashes): rebuild the emitter (impl/rust-macro/build)",
                 path, line, case.name
             );
             process::exit(2);

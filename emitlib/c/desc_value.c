@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The tokens of a case description (Documentation/case-descriptions.md): names with
- * %XX escapes, field types (impl/events/types.txt, compiled in as eh_types.h) and
+ * %XX escapes, field types (descriptions/types.txt, compiled in as eh_types.h) and
  * values as little-endian hex bytes. Also the arena the parsed description lives in.
  */
 #include <stdio.h>
@@ -12,7 +12,7 @@
 #include "eventheader_read.h" /* eh_enc_value_size */
 #include "eventheader_wire.h"
 
-#include "eh_types.h" /* eh_types[]: impl/events/types.txt */
+#include "eh_types.h" /* eh_types[]: descriptions/types.txt */
 
 /* ---- arena ---- */
 
@@ -184,7 +184,7 @@ int desc_type(const char *token, struct desc_field *f, const char **why)
             }
         }
         if (!row) {
-            *why = "unknown field type (impl/events/types.txt lists them)";
+            *why = "unknown field type (descriptions/types.txt lists them)";
             return -1;
         }
         enc = row->encoding;

@@ -4,7 +4,7 @@
 // emitters. Each implements Api (impl/rust-*/src/contract_api.rs) with its crate's calls for
 // the one event; this file reads the commands, forks (forked.rs), runs the thread and words
 // the answers.
-// Included by `#[path = "../../rust-common/contract.rs"] mod contract;`, as desc.rs is.
+// Included by `#[path = "../../../emitlib/rust/contract.rs"] mod contract;`, as desc.rs is.
 //
 // Nothing here catches a panic: a panic inside the crate (a static provider registered twice
 // asserts, tracepoint/src/native.rs) ends the process as it ends a user's program (status

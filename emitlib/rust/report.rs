@@ -5,7 +5,7 @@
 // an errno by its name and number, and a panic inside the crate (caught with
 // std::panic::catch_unwind: the emitters build with panic = "unwind") by its message and the
 // crate file and line it comes from, which the tests compare with the lines they cite.
-// Included by `#[path = "../../rust-common/report.rs"] mod report;`, as desc.rs is.
+// Included by `#[path = "../../../emitlib/rust/report.rs"] mod report;`, as desc.rs is.
 
 use std::cell::RefCell;
 use std::panic;
@@ -77,7 +77,7 @@ pub fn take_panic() -> String {
     LAST_PANIC.with(|l| std::mem::take(&mut *l.borrow_mut()))
 }
 
-/// What a forked child sends its parent (impl/rust-common/forked.rs) about the events of its
+/// What a forked child sends its parent (emitlib/rust/forked.rs) about the events of its
 /// block: "written skipped failed" counted between `before` and `after`, and the exit
 /// status, 1 if it skipped or failed any.
 pub fn child_report(before: [usize; 3], after: [usize; 3]) -> (String, i32) {

@@ -4,7 +4,7 @@
  * a tracing library written for the kernel's user_events (libeventheader's user_events
  * backend, microsoft/LinuxTracepoints' libtracepoint, the Rust tracepoint crate) runs on
  * a kernel without CONFIG_USER_EVENTS and every event it writes lands in ehconf's
- * capture format (.dat), which `ehdecode --golden` reads. See impl/README.md.
+ * capture format (.dat), which `ehdecode --golden` reads. See tools/standin/README.md.
  *
  * Active only while EHCONF_STANDIN_CAPTURE names the capture file: then opening
  * /sys/kernel/tracing/user_events_data (or the debugfs path under /sys/kernel/debug)
@@ -501,7 +501,7 @@ static int do_reg(struct standin_file *f, void *arg)
     if (strnlen(cmd, MAX_COMMAND) == MAX_COMMAND)
         return EINVAL; /* no NUL within 512 bytes: a command over 511 characters (K19) */
     /* The name ends at the first space; what follows are the fields, which the kernel
-     * parses and this file does not (impl/README.md says what is not modelled). */
+     * parses and this file does not (tools/standin/README.md says what is not modelled). */
     size_t len = strcspn(cmd, " ");
     if (len == 0 || memchr(cmd, ':', len))
         return EINVAL; /* no name, or text flags (K18) */

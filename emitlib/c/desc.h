@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A case description (Documentation/case-descriptions.md) parsed into data: the steps,
- * providers, events and fields of one impl/events/<case>.events file. The parser knows
+ * providers, events and fields of one descriptions/<case>.events file. The parser knows
  * the format only (eventheader_wire.h's numbers, the field types of
- * impl/events/types.txt); running the steps is the emitter's job (emit.c).
+ * descriptions/types.txt); running the steps is the emitter's job (emit.c).
  */
 #ifndef DESC_H
 #define DESC_H

@@ -6,12 +6,12 @@
 // impl/rust-macro/build.rs (the generator: write_event! needs each schema at compile time)
 // at build time, and its src/main.rs only cuts a description into items (items(), below)
 // to check it is the one compiled in. Each includes this file with
-// `#[path = "../../rust-common/desc.rs"] mod desc;` (the build scripts point cargo at the
+// `#[path = "../../../emitlib/rust/desc.rs"] mod desc;` (the build scripts point cargo at the
 // sources in this checkout, so the relative path holds): a file, not a crate, because the
 // emitters build offline with Debian's cargo and a path crate would be one more manifest
 // to write for nothing.
 //
-// The type table (impl/events/types.txt) resolves each field type name to the EventHeader
+// The type table (descriptions/types.txt) resolves each field type name to the EventHeader
 // encoding and format ehconf's EH_* macro of that name writes.
 
 #![allow(dead_code)]
@@ -661,7 +661,7 @@ impl<'a> Parser<'a> {
                 return Ok((r.name.clone(), r.enc, r.fmt, array));
             }
         }
-        perr(n, format!("unknown field type {} (impl/events/types.txt)", t))
+        perr(n, format!("unknown field type {} (descriptions/types.txt)", t))
     }
 }
 
