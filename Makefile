@@ -80,7 +80,7 @@ include impl/ehconf/build.mk
 all: $(ALL_TARGETS)
 
 # Run, then judge: a runner (harness/run.py) executes the programs with a timeout each and
-# writes $(O)/results/<runner>/summary.json with their KTAP; pytest (harness/test_results.py,
+# writes $(O)/results/<runner>/summary.json with their KTAP; pytest (harness/judge_items.py,
 # the plugin loaded by conftest.py) only reads those files and writes the JUnit XML.
 # `pytest --collect-only` starts no program.
 PYTEST := /usr/bin/python3 -m pytest
@@ -88,7 +88,7 @@ RUN := /usr/bin/python3 harness/run.py
 JUNIT_DIR ?= $(O)/results
 # $(call judge,RUNNER,JUNIT NAME,BUILD[,more pytest files[,RESULTS]]): the items of one
 # runner's results (in $(O)/results unless RESULTS names another folder).
-judge = $(PYTEST) -q harness/test_results.py $(4) --ehconf-build $(3) --ehconf-results $(or $(5),$(O)/results) \
+judge = $(PYTEST) -q harness/judge_items.py $(4) --ehconf-build $(3) --ehconf-results $(or $(5),$(O)/results) \
         --ehconf-runner $(1) --junitxml=$(JUNIT_DIR)/$(2).xml
 
 # test_perf_tool runs the ehdecode binary, so the tools are part of a unit build.

@@ -64,7 +64,7 @@ def read_section(text: str) -> Dict[str, Dict[str, str]]:
 
 
 def read_junit(path: str) -> Dict[str, str]:
-    """{item id: outcome} of a JUnit file pytest wrote for harness/test_results.py."""
+    """{item id: outcome} of a JUnit file pytest wrote for harness/judge_items.py."""
     out: Dict[str, str] = {}
     for case in ET.parse(path).getroot().iter("testcase"):
         m = CASE_NAME.match(case.get("name", ""))

@@ -43,9 +43,14 @@ STATUSES = ("pass", "fail", "skip", "xfail")
 @dataclass(frozen=True)
 class RunnerInfo:
     name: str
-    folder: str  # under <results>; {variant} = the build folder's name (gcc, asan...)
+    folder: str  # under <results>; {variant}: the build folder's name (gcc, asan...), or
+    #              {impl}: the implementation's name (a row of impl/implementations.txt)
     command: str  # what a person types to produce the results
     marks: Tuple[str, ...] = ()
+
+    @property
+    def keyed_by(self) -> str:
+        return "impl" if "{impl}" in self.folder else "variant"
 
 
 RUNNERS: Dict[str, RunnerInfo] = {r.name: r for r in (
@@ -53,19 +58,22 @@ RUNNERS: Dict[str, RunnerInfo] = {r.name: r for r in (
     RunnerInfo("offline", "offline-{variant}", "make check-offline VARIANT={variant}"),
     RunnerInfo("wine", "wine", "make check-wine", ("wine",)),
     RunnerInfo("vm", "vm", "make check-vm", ("vm", "slow")),
-    # {variant} is the implementation's name here (pytest: --ehconf-build <any>/<name>).
-    RunnerInfo("impl", "impl-{variant}", "make check-impl IMPL={variant}"),
+    RunnerInfo("impl", "impl-{impl}", "make check-impl IMPL={impl}"),
     # The same implementations on the real kernel: one boot, one folder per implementation.
-    RunnerInfo("impl-vm", "impl-vm/{variant}", "make check-impl IMPL={variant}", ("vm", "slow")),
+    RunnerInfo("impl-vm", "impl-vm/{impl}", "make check-impl IMPL={impl}", ("vm", "slow")),
 )}
 
 
-def runner_dir(results: str, runner: str, variant: str) -> str:
-    return os.path.join(results, RUNNERS[runner].folder.format(variant=variant))
+def runner_dir(results: str, runner: str, key: str) -> str:
+    """The runner's folder; key: the build variant, or for the implementation runners
+    the implementation's name."""
+    r = RUNNERS[runner]
+    return os.path.join(results, r.folder.format(**{r.keyed_by: key}))
 
 
-def runner_command(runner: str, variant: str) -> str:
-    return RUNNERS[runner].command.format(variant=variant)
+def runner_command(runner: str, key: str) -> str:
+    r = RUNNERS[runner]
+    return r.command.format(**{r.keyed_by: key})
 
 
 def ktap_entry(prefix: str, ktap: str, label: str, run, timeout: float) -> dict:

@@ -5,7 +5,7 @@ turns the runners' result files into items, and the closing summary line.
 pytest runs no program under test. The runners (harness/run.py, started by make unit,
 check-offline, check-wine, check-vm) execute them and write
 <results>/<runner folder>/summary.json (format: harness/results.py); this plugin reads
-those files at collection time and harness/test_results.py judges one item each. What
+those files at collection time and harness/judge_items.py judges one item each. What
 an item is and what its outcome is are harness/verdicts.py's (the reports render the
 same outcomes); this file only hands them to pytest.
 
@@ -14,7 +14,10 @@ Options (each also settable by environment, so make targets stay short):
   --ehconf-results DIR   where the runners wrote their results (EHCONF_RESULTS,
                          default <build>/../results)
   --ehconf-runner NAME   whose results become items (repeatable; EHCONF_RUNNERS, space
-                         separated; default every runner: unit offline wine vm).
+                         separated; default every runner: unit offline wine vm, and impl
+                         impl-vm when --ehconf-impl is given).
+  --ehconf-impl NAME     the implementation whose results the runners impl and impl-vm
+                         hold (EHCONF_IMPL; a row of impl/implementations.txt).
                          Items of wine and vm carry the marks wine and vm (pytest.ini),
                          so `-m "not vm"` deselects them.
 
@@ -42,6 +45,7 @@ class Settings:
     build: str
     results: str
     runners: Tuple[str, ...]
+    impl: str = ""  # the implementation of the runners impl and impl-vm
 
 
 def pytest_addoption(parser):
@@ -53,6 +57,8 @@ def pytest_addoption(parser):
     g.addoption("--ehconf-runner", action="append", default=[], choices=sorted(RUNNERS),
                 help="runner whose results become items (repeatable; default: "
                      "$EHCONF_RUNNERS or all)")
+    g.addoption("--ehconf-impl", default=os.environ.get("EHCONF_IMPL", ""),
+                help="the implementation of the runners impl and impl-vm ($EHCONF_IMPL)")
 
 
 def settings(config) -> Settings:
@@ -61,18 +67,26 @@ def settings(config) -> Settings:
         return p if os.path.isabs(p) else os.path.join(REPO_ROOT, p)
     build = absolute(config.getoption("--ehconf-build"))
     results = config.getoption("--ehconf-results") or os.path.join(os.path.dirname(build), "results")
+    impl = config.getoption("--ehconf-impl")
     runners = (config.getoption("--ehconf-runner") or os.environ.get("EHCONF_RUNNERS", "").split()
-               or list(RUNNERS))
+               or [r for r, info in RUNNERS.items() if impl or info.keyed_by != "impl"])
     unknown = [r for r in runners if r not in RUNNERS]
     if unknown:
         raise pytest.UsageError(f"EHCONF_RUNNERS: unknown runner(s) {', '.join(unknown)} "
                                 f"(known: {', '.join(RUNNERS)})")
-    return Settings(repo=REPO_ROOT, build=build, results=absolute(results), runners=tuple(runners))
+    if not impl and any(RUNNERS[r].keyed_by == "impl" for r in runners):
+        raise pytest.UsageError("the runners impl and impl-vm need --ehconf-impl NAME")
+    return Settings(repo=REPO_ROOT, build=build, results=absolute(results), runners=tuple(runners),
+                    impl=impl)
 
 
 def collect(s: Settings) -> List[ResultItem]:
     """Every item of the selected runners (harness/verdicts.py reads the files)."""
-    return collect_results(s.results, s.runners, os.path.basename(s.build))
+    items: List[ResultItem] = []
+    for runner in s.runners:
+        key = s.impl if RUNNERS[runner].keyed_by == "impl" else os.path.basename(s.build)
+        items += collect_results(s.results, (runner,), key)
+    return items
 
 
 def pytest_generate_tests(metafunc):

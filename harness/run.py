@@ -57,6 +57,7 @@ def main(argv=None) -> int:
     build = os.path.abspath(_absolute(args.build))
     results = os.path.abspath(_absolute(args.results or os.path.join(os.path.dirname(build), "results")))
     variant = os.path.basename(build)
+    key = variant  # the runner folder's key: the build variant, an implementation's name
     t0 = time.monotonic()
     extra = None
     if args.runner == "unit":
@@ -70,8 +71,8 @@ def main(argv=None) -> int:
         mingw = os.path.abspath(_absolute(args.mingw or os.path.join(os.path.dirname(build), "mingw")))
         folder, entries = run_wine(build, mingw, results, args.timeout, REPO_ROOT)
     elif args.runner == "impl-vm":
-        from run_impl_vm import write_all
-        n = write_all(args.impls.split(), build, results, REPO_ROOT, lambda: time.monotonic() - t0)
+        from run_impl_vm import boot_and_judge
+        n = boot_and_judge(args.impls.split(), build, results, REPO_ROOT, lambda: time.monotonic() - t0)
         print(f"run impl-vm: {n} entries in {display_path(results)}/impl-vm/*/summary.json "
               f"({time.monotonic() - t0:.1f} s); pytest judges them")
         return 0
@@ -79,12 +80,12 @@ def main(argv=None) -> int:
         from run_impl import run_impl, use_checkout
         use_checkout(args.impl, args.impl_src)
         folder, entries, extra = run_impl(args.impl, build, results, args.timeout)
-        variant = args.impl
+        key = args.impl
     else:
         from run_vm import run_vm
         cases = args.case or os.environ.get("EHCONF_VM_CASES", "").split()
         folder, entries = run_vm(build, results, REPO_ROOT, cases, crash=not args.no_crash_test)
-    path = write_summary(folder, args.runner, runner_command(args.runner, variant), entries,
+    path = write_summary(folder, args.runner, runner_command(args.runner, key), entries,
                          time.monotonic() - t0, extra)
     print(f"run {args.runner}: {len(entries)} entries in {display_path(path)} "
           f"({time.monotonic() - t0:.1f} s); pytest judges them")

@@ -170,7 +170,7 @@ def run_impl_vm(names: List[str], build: str, results: str, repo: str) -> List[T
     return out
 
 
-def write_all(names: List[str], build: str, results: str, repo: str, seconds_since) -> int:
+def boot_and_judge(names: List[str], build: str, results: str, repo: str, seconds_since) -> int:
     """run_impl_vm, then one summary.json per implementation; how many entries in all."""
     total = 0
     for folder, entries, extra in run_impl_vm(names, build, results, repo):

@@ -71,22 +71,23 @@ def items_of_entry(runner: str, folder: str, entry: dict) -> List[ResultItem]:
             for ident, res in item_names(rep.results, prefix)]
 
 
-def collect_results(results: str, runners, variant: str) -> List[ResultItem]:
-    """Every item of the runners, read from their result files (no program runs)."""
+def collect_results(results: str, runners, key: str) -> List[ResultItem]:
+    """Every item of the runners, read from their result files (no program runs); key: the
+    build variant, or the implementation's name for the implementation runners."""
     items: List[ResultItem] = []
     for runner in runners:
-        folder = runner_dir(results, runner, variant)
+        folder = runner_dir(results, runner, key)
         try:
             data = read_summary(folder)
         except FileNotFoundError:
             items.append(ResultItem(f"{runner}/results", "check", runner, folder, "fail",
                                     f"no results: {display_path(folder)}/{SUMMARY} is missing; "
-                                    f"run `{runner_command(runner, variant)}`"))
+                                    f"run `{runner_command(runner, key)}`"))
             continue
         except (OSError, ValueError) as e:
             items.append(ResultItem(f"{runner}/results", "check", runner, folder, "fail",
                                     f"unreadable results ({e}); run "
-                                    f"`{runner_command(runner, variant)}` again"))
+                                    f"`{runner_command(runner, key)}` again"))
             continue
         for entry in data["entries"]:
             items += items_of_entry(runner, folder, entry)

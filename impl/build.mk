@@ -34,7 +34,7 @@ check-impl: all
 	  EHCONF_VM_TIMEOUT=$${EHCONF_VM_TIMEOUT:-1200} $(VM_ENV) timeout $(VM_GUARD_SECONDS) $(RUN) impl-vm --impls "$$names" --build $(B) --results $(IMPL_RESULTS) || rc=1; \
 	fi; \
 	for i in $$names; do \
-	  $(PYTEST) -q harness/test_results.py --ehconf-build $(O)/$$i --ehconf-results $(IMPL_RESULTS) \
+	  $(PYTEST) -q harness/judge_items.py --ehconf-impl $$i --ehconf-results $(IMPL_RESULTS) \
 	    $(IMPL_RUNNERS) --junitxml=$(JUNIT_DIR)/$(IMPL_JUNIT)-$$i.xml || rc=1; \
 	done; \
 	/usr/bin/python3 harness/impl_report.py $(IMPL_RESULTS) $(IMPL_REPORT) --run $$names --vm $(IMPL_VM) || rc=1; \

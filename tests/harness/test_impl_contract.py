@@ -10,7 +10,6 @@ Without an implementation's checkout its tests skip with one line."""
 from __future__ import annotations
 
 import os
-import re
 
 import pytest
 

@@ -67,7 +67,7 @@ def make_results(tmp_path, bad_event=False):
 
 def junit(tmp_path, results, name, runners=("impl", "impl-vm")):
     xml = tmp_path / f"impl-{name}.xml"
-    args = ["harness/test_results.py", "--ehconf-build", str(tmp_path / name),
+    args = ["harness/judge_items.py", "--ehconf-impl", name,
             "--ehconf-results", results, f"--junitxml={xml}"]
     for r in runners:
         args += ["--ehconf-runner", r]

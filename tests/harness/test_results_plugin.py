@@ -55,7 +55,7 @@ def junit_cases(path):
 
 def judge_runner(tmp_path, runner, variant="fake"):
     xml = tmp_path / "out.xml"
-    p = pytest_in_checkout(["harness/test_results.py", "--ehconf-build", str(tmp_path / variant),
+    p = pytest_in_checkout(["harness/judge_items.py", "--ehconf-build", str(tmp_path / variant),
                             "--ehconf-results", str(tmp_path / "results"),
                             "--ehconf-runner", runner, f"--junitxml={xml}"])
     assert xml.exists(), p.stdout
@@ -150,7 +150,7 @@ def test_vm_and_wine_items_carry_their_marks(tmp_path):
     for runner, folder in (("vm", "vm"), ("wine", "wine")):
         write_summary(str(tmp_path / "results" / folder), runner, "make x",
                       [check_entry(f"{runner}/one", "pass")], 0.1)
-    p = pytest_in_checkout(["harness/test_results.py", "--ehconf-build", str(tmp_path / "fake"),
+    p = pytest_in_checkout(["harness/judge_items.py", "--ehconf-build", str(tmp_path / "fake"),
                             "--ehconf-results", str(tmp_path / "results"), "-m", "not vm",
                             "--ehconf-runner", "vm", "--ehconf-runner", "wine"])
     assert "1 passed, 0 failed, 0 skipped" in p.stdout and "1 deselected" in p.stdout, p.stdout
