@@ -46,7 +46,8 @@ shell)
     while IFS= read -r f; do
         if [[ $(first_line "$f") =~ ^#!.*(/|[[:space:]])(ba|da)?sh([[:space:]]|$) ]]; then list+=("$f"); fi
     done < <(files)
-    "$tool" "${list[@]}"
+    # -x: follow `# shellcheck source=` (emitlib/build.sh, scripts/ci-stages.sh), paths from the top
+    "$tool" -x "${list[@]}"
     echo "lint-shell: ${#list[@]} shell scripts clean (shellcheck $("$tool" --version | sed -n 's/^version: //p'))"
     ;;
 python)
@@ -56,7 +57,8 @@ python)
     while IFS= read -r f; do
         if [[ $f == *.py || $(first_line "$f") =~ ^#!.*python ]]; then list+=("$f"); fi
     done < <(files)
-    "$tool" "${list[@]}"
+    # -x: follow `# shellcheck source=` (emitlib/build.sh, scripts/ci-stages.sh), paths from the top
+    "$tool" -x "${list[@]}"
     echo "lint-python: ${#list[@]} Python files clean (pyflakes)"
     ;;
 format)

@@ -1,0 +1,200 @@
+# SPDX-License-Identifier: GPL-2.0
+# emitlib/build.sh: what every impl/<name>/build shares, sourced (bash). A build script is
+#
+#   impl/<name>/build IMPL_SRC OUTDIR
+#
+# it checks that the checkout is its implementation, builds the emitter into OUTDIR, sends
+# progress to stderr and prints the emitter's path as its last line on stdout; any failure
+# is one line on stderr naming the implementation, the stage and its log, exit 1 (exit 2
+# for a wrong command line). This file holds that contract once:
+#
+#   build_init NAME "UPSTREAM" "$@"   arguments checked; sets here, src, out (absolute)
+#   need_files FILE...                the checkout must have them, else "not UPSTREAM"
+#   fail STAGE LOG                    the one failure line, exit 1
+#   stage NAME SECONDS COMMAND...     COMMAND under a timeout into OUTDIR/NAME.log
+#   stage_fn NAME FUNCTION            a function of the script into OUTDIR/NAME.log
+#   lttp_libraries                    libtracepoint and libeventheader-tracepoint of the
+#                                     checkout, built once per checkout and shared (sets libs)
+#   cargo_setup                       Debian's cargo and crates, offline, a private CARGO_HOME
+#   cargo_manifest TEMPLATE K=V...    OUTDIR/crate/Cargo.toml from a template, on change only
+#   cargo_build [VAR=VALUE...]        cargo build --release into OUTDIR/target (log: cargo.log)
+# Nothing of a checkout is ever copied or written: it is only read and built out of tree.
+
+# build_init NAME UPSTREAM ARGS...: the command line, then here/src/out.
+build_init() {
+    build_name=$1 build_upstream=$2
+    shift 2
+    here=$(cd "$(dirname "${BASH_SOURCE[1]}")" && pwd)  # the calling build script's folder
+    if [ $# -ne 2 ] || [ -z "$1" ] || [ -z "$2" ]; then
+        echo "usage: impl/$build_name/build IMPL_SRC OUTDIR (IMPL_SRC: a checkout of $build_upstream)" >&2
+        exit 2
+    fi
+    src=$1
+    out=$2
+}
+
+# need_files FILE...: each relative to the checkout; then src becomes absolute and OUTDIR exists.
+need_files() {
+    local f
+    for f in "$@"; do
+        if [ ! -e "$src/$f" ]; then
+            echo "$build_name: build: IMPL_SRC=$src is not $build_upstream (no $f)" >&2
+            exit 1
+        fi
+    done
+    src=$(cd "$src" && pwd)
+    if ! mkdir -p "$out"; then
+        echo "$build_name: build: cannot create OUTDIR=$out" >&2
+        exit 1
+    fi
+    out=$(cd "$out" && pwd)
+}
+
+fail() {
+    echo "$build_name: build: $1 failed (log: $2)" >&2
+    exit 1
+}
+
+stage() {
+    local name=$1 limit=$2 log="$out/$1.log" start=$SECONDS rc
+    shift 2
+    timeout "$limit" "$@" >"$log" 2>&1
+    rc=$?
+    if [ $rc -eq 124 ]; then
+        echo "timed out after $limit s" >>"$log"
+    fi
+    [ $rc -eq 0 ] || fail "$name" "$log"
+    echo "$build_name: $name: done in $((SECONDS - start)) s" >&2
+}
+
+stage_fn() {
+    local name=$1 log="$out/$1.log" start=$SECONDS
+    "$2" >"$log" 2>&1 || fail "$name" "$log"
+    echo "$build_name: $name: done in $((SECONDS - start)) s" >&2
+}
+
+# --- microsoft/LinuxTracepoints: its two libraries, once per checkout ----------------------
+
+# The C macro and the C++ builder emitters link the same two libraries of the same checkout:
+# they are built once into the cache, under a key of the checkout's path and its sources
+# (size, time, name), and shared; a lock keeps two builds from racing.
+lttp_libraries() {
+    local cache=${EHCONF_CACHE:-/var/cache/ehconf}/lttp-libraries key dir lib
+    key=$( (
+        echo "$src"
+        cd "$src" && find CMakeLists.txt libtracepoint libeventheader-tracepoint -type f \
+            -printf '%s %T@ %p\n' | sort
+    ) | sha256sum | cut -c1-16)
+    dir=$cache/$key
+    libs=("$dir/lib/libeventheader-tracepoint.a" "$dir/lib/libtracepoint.a")
+    mkdir -p "$cache" || fail library "$cache"
+    exec 9>"$cache/$key.lock"
+    flock 9
+    if [ -f "$dir/done" ]; then
+        echo "$build_name: library: cached ($dir)" >&2
+    else
+        echo "$build_name: library: cmake -S $src -B $dir (tracepoint, eventheader-tracepoint)" >&2
+        stage configure 300 cmake -S "$src" -B "$dir" \
+            -DCMAKE_BUILD_TYPE=Release -DBUILD_SAMPLES=OFF -DBUILD_TESTING=OFF
+        stage library 600 cmake --build "$dir" -j2 --target tracepoint eventheader-tracepoint
+        for lib in "${libs[@]}"; do
+            if [ ! -f "$lib" ]; then
+                echo "$lib was not built" >>"$out/library.log"
+                fail library "$out/library.log"
+            fi
+        done
+        : >"$dir/done"
+    fi
+    exec 9>&-
+}
+
+# --- Rust: Debian's cargo, offline --------------------------------------------------------
+
+CARGO=${EHCONF_CARGO:-/usr/bin/cargo}
+RUSTC=${EHCONF_RUSTC:-/usr/bin/rustc}
+REGISTRY=${EHCONF_CARGO_REGISTRY:-/usr/share/cargo/registry}
+CARGO_TIMEOUT=${EHCONF_CARGO_TIMEOUT:-600}
+# One job by default: the crates form a chain, and the machine's cores are shared.
+CARGO_JOBS=${EHCONF_CARGO_JOBS:-1}
+
+# TEXT as the inside of a TOML basic string ("...").
+toml_str() {
+    local s=${1//\\/\\\\}
+    printf '%s' "${s//\"/\\\"}"
+}
+
+# cargo_setup: checks the toolchain and the crates, writes OUTDIR/cargo-home/config.toml
+# (crates-io replaced by Debian's /usr/share/cargo/registry; ~/.cargo is never read).
+cargo_setup() {
+    local setup_log=$out/setup.log need
+    mkdir -p "$out/crate" "$out/cargo-home" || fail setup "$out"
+    : >"$setup_log"
+    for need in "$CARGO" "$RUSTC"; do
+        if [ ! -x "$need" ]; then
+            echo "$need is not installed (make deps: cargo-web, rustc-web)" >>"$setup_log"
+            fail setup "$setup_log"
+        fi
+    done
+    if [ ! -d "$REGISTRY" ] || ! compgen -G "$REGISTRY/libc-0.2.*" >/dev/null; then
+        echo "$REGISTRY has no libc 0.2 crate (make deps: librust-libc-dev)" >>"$setup_log"
+        fail setup "$setup_log"
+    fi
+    cat >"$out/cargo-home/config.toml" <<CONFIG
+# Written by emitlib/build.sh for impl/$build_name/build: crates come from Debian's packages,
+# never the network.
+[source.crates-io]
+replace-with = "debian"
+
+[source.debian]
+directory = "$(toml_str "$REGISTRY")"
+
+[net]
+offline = true
+
+[term]
+color = "never"
+CONFIG
+}
+
+# cargo_manifest TEMPLATE KEY=VALUE...: @KEY@ placeholders (paths) replaced, TOML-escaped;
+# OUTDIR/crate/Cargo.toml rewritten only on change, so cargo rebuilds only what changed.
+cargo_manifest() {
+    local template=$1 kv args=()
+    shift
+    for kv in "$@"; do
+        args+=(-e "s|@${kv%%=*}@|$(printf '%s' "$(toml_str "${kv#*=}")" | sed -e 's/[&|\\]/\\&/g')|g")
+    done
+    sed "${args[@]}" "$template" >"$out/crate/Cargo.toml.new" 2>>"$out/setup.log" ||
+        fail setup "$out/setup.log"
+    if ! cmp -s "$out/crate/Cargo.toml.new" "$out/crate/Cargo.toml"; then
+        mv "$out/crate/Cargo.toml.new" "$out/crate/Cargo.toml"
+    else
+        rm -f "$out/crate/Cargo.toml.new"
+    fi
+}
+
+# cargo_build [VAR=VALUE...]: the release build with the extra environment given; on
+# success sets emit to OUTDIR/target/release/emit. The caller decides what a failure
+# means (cargo_rc, log: OUTDIR/cargo.log).
+cargo_build() {
+    local start=$SECONDS
+    cargo_log=$out/cargo.log
+    (
+        cd "$out/crate" &&
+            env -u RUSTFLAGS -u CARGO_BUILD_RUSTFLAGS -u CARGO_BUILD_TARGET -u RUSTUP_TOOLCHAIN \
+                CARGO_HOME="$out/cargo-home" CARGO_TARGET_DIR="$out/target" \
+                RUSTC="$RUSTC" RUSTDOC="${RUSTC%rustc}rustdoc" "$@" \
+                timeout "$CARGO_TIMEOUT" "$CARGO" build --release --offline -j "$CARGO_JOBS" \
+                --manifest-path "$out/crate/Cargo.toml"
+    ) >"$cargo_log" 2>&1
+    cargo_rc=$?
+    if [ $cargo_rc -eq 124 ]; then
+        echo "timed out after $CARGO_TIMEOUT s" >>"$cargo_log"
+    fi
+    emit=$out/target/release/emit
+    if [ $cargo_rc -eq 0 ] && [ ! -x "$emit" ]; then
+        echo "$emit was not built" >>"$cargo_log"
+        cargo_rc=1
+    fi
+    [ $cargo_rc -ne 0 ] || echo "$build_name: cargo: done in $((SECONDS - start)) s" >&2
+}
