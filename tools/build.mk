@@ -14,18 +14,12 @@ $(B)/bin/%: $(B)/obj/tools/%.o $(EHD_LIB) $(EH_LIB)
 ALL_TARGETS += $(TOOLS)
 
 # The field types of the case descriptions (descriptions/types.txt) as the C table eh_types[]
-# of eh_types.h, for tools/ehdescribe.c and impl/ehconf/emit. The encoding and format names
-# are eventheader_wire.h's constants in lower case, so the compiler checks every name; unit
-# "ptr" is the pointer size.
+# of eh_types.h, for tools/ehdescribe.c and libdesc (emitlib/c): emitlib/c/types.awk, which
+# the emitters built against a checkout run too (emitlib/c/build-lib).
 EH_TYPES_H := $(B)/gen/eh_types.h
-$(EH_TYPES_H): descriptions/types.txt
+$(EH_TYPES_H): descriptions/types.txt emitlib/c/types.awk
 	@mkdir -p $(@D)
-	awk 'BEGIN { print "/* Made from descriptions/types.txt by tools/build.mk. */"; \
-	    print "static const struct eh_type_row { const char *name; unsigned char encoding, format; unsigned unit; } eh_types[] = {" } \
-	  /^#/ || !NF { next } \
-	  NF != 4 { print FILENAME ":" FNR ": expected: name encoding format unit" > "/dev/stderr"; exit 1 } \
-	  { printf "    {\"%s\", EH_ENC_%s, EH_FMT_%s, %s},\n", $$1, toupper($$2), toupper($$3), $$4 == "ptr" ? "sizeof(void *)" : $$4 } \
-	  END { print "};" }' $< > $@.tmp
+	awk -f emitlib/c/types.awk $< > $@.tmp
 	mv $@.tmp $@
 $(B)/obj/tools/ehdescribe.o: $(EH_TYPES_H)
 

@@ -1,15 +1,28 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A case description (Documentation/case-descriptions.md) parsed into data: the steps,
- * providers, events and fields of one descriptions/<case>.events file. The parser knows
- * the format only (eventheader_wire.h's numbers, the field types of
- * descriptions/types.txt); running the steps is the emitter's job (emit.c).
+ * libdesc: a case description (Documentation/case-descriptions.md) parsed into data: the
+ * steps, providers, events and fields of one descriptions/<case>.events file. The one C
+ * parser of the format: ehconf's emitter (impl/ehconf/), the LinuxTracepoints C-macro
+ * generator (impl/lttp-c/gen.c) and C++ builder emitter (impl/lttp-cpp/emit.cpp, through
+ * the extern "C" below) link it; emitlib/rust/desc.rs is the Rust one, and both are held
+ * to the snippets of tests/desc-format/ (tests/desc/test_desc_format.c).
+ *
+ * A description comes out of desc_parse unrolled: every repetition of a `repeat` is steps
+ * and events of its own, with its ordinal and its values (a `+<step>` value already
+ * advanced), so a program that runs it walks struct desc and never meets the statement.
+ * The library knows the format only (eventheader_wire.h's numbers, the field types of
+ * descriptions/types.txt); running the steps is the emitter's job.
  */
 #ifndef DESC_H
 #define DESC_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 enum desc_field_kind {
     DESC_VALUE,        /* one value of a value encoding */
@@ -32,6 +45,8 @@ struct desc_field {
     const uint8_t *data; /* values: every element; strings: the code units */
     size_t size;         /* bytes at data */
     uint32_t count;      /* arrays: values; struct_slice: elements */
+    uint32_t step;       /* a value's +<step> in a `repeat` (0: none); data holds this
+                            repetition's value */
     struct desc_field *members;
     uint32_t n_members;
 };
@@ -43,8 +58,8 @@ struct desc_provider {
 };
 
 struct desc_event {
-    unsigned ordinal; /* 1 for the first `event` of the file, in file order */
-    unsigned line;
+    unsigned ordinal; /* 1 for the first event of the file, counted as the format says */
+    unsigned line;    /* of its `event` statement (every repetition has the same) */
     struct desc_provider *provider;
     const char *name;
     uint64_t keyword;
@@ -85,7 +100,7 @@ struct desc_chunk; /* the parser's memory */
 struct desc {
     const char *path;
     const char *case_name;
-    struct desc_provider **providers;
+    struct desc_provider **providers; /* in the order of their first `provider` */
     uint32_t n_providers;
     struct desc_block main;
     uint32_t n_events;
@@ -97,25 +112,23 @@ struct desc {
 int desc_parse(const char *path, struct desc *d, char *err, size_t err_cap);
 void desc_free(struct desc *d);
 
-/* ---- desc_value.c: the tokens of a field line ---- */
+/* Writes d as a description again, in one canonical form (desc_print.c): repeats
+ * unrolled, a `# event <n>, line <l>` comment before each event, types by their first
+ * name in types.txt, attributes and tags only when not 0, no `needs`. What the
+ * conformance snippets of tests/desc-format/ say a description parses to. Returns 0, or
+ * -1 when out could not be written. */
+int desc_print(FILE *out, const struct desc *d);
 
-/* The arena every parsed piece lives in (freed whole by desc_free). */
-void *desc_alloc(struct desc *d, size_t size);
-
-/* Decodes a name token (%XX escapes; "-" is the empty name) into the arena. Returns
- * NULL with *why set for a bad escape or a NUL byte. */
-const char *desc_name(struct desc *d, const char *token, const char **why);
-
-/* The token of a name (the inverse of desc_name) into out, cut to cap - 1 bytes: what a
- * message quotes, so a name with a newline keeps the message on one line. Returns out. */
+/* The token of a name (%XX escapes, "-" for the empty name) into out, cut to cap - 1
+ * bytes: what a message quotes, so a name with a newline keeps it on one line. Returns out. */
 char *desc_name_token(const char *name, char *out, size_t cap);
 
-/* Fills f's kind, encoding, format and unit from a type token (a types.txt name, with
- * _slice / _array on a value type, or raw:<encoding byte>:<format>). 0, or -1 with *why. */
-int desc_type(const char *token, struct desc_field *f, const char **why);
+/* Row i of the field-type table (descriptions/types.txt, compiled in): its name, with
+ * its encoding and format in *encoding and *format; NULL past the last row. */
+const char *desc_type_at(size_t i, uint8_t *encoding, uint8_t *format);
 
-/* Fills f's data, size and count from a value token for its kind (hex bytes, "-",
- * elements separated by ','). 0, or -1 with *why (a static text). */
-int desc_value(struct desc *d, const char *token, struct desc_field *f, const char **why);
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* DESC_H */

@@ -2,55 +2,17 @@
 /*
  * The tokens of a case description (Documentation/case-descriptions.md): names with
  * %XX escapes, field types (descriptions/types.txt, compiled in as eh_types.h) and
- * values as little-endian hex bytes. Also the arena the parsed description lives in.
+ * values as little-endian hex bytes.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "desc.h"
+#include "desc_internal.h"
 #include "eventheader_read.h" /* eh_enc_value_size */
 #include "eventheader_wire.h"
 
 #include "eh_types.h" /* eh_types[]: descriptions/types.txt */
-
-/* ---- arena ---- */
-
-struct desc_chunk {
-    struct desc_chunk *next;
-    size_t used, cap;
-    _Alignas(max_align_t) unsigned char bytes[];
-};
-
-void *desc_alloc(struct desc *d, size_t size)
-{
-    size = (size + _Alignof(max_align_t) - 1) & ~(_Alignof(max_align_t) - 1);
-    struct desc_chunk *c = d->memory_;
-    if (!c || c->cap - c->used < size) {
-        /* big pieces (a 64 KB value) get a chunk of their own */
-        size_t cap = size > 65536 ? size : 65536;
-        c = malloc(sizeof *c + cap);
-        if (!c)
-            return NULL;
-        c->cap = cap;
-        c->used = 0;
-        c->next = d->memory_;
-        d->memory_ = c;
-    }
-    void *p = c->bytes + c->used;
-    c->used += size;
-    memset(p, 0, size);
-    return p;
-}
-
-void desc_free(struct desc *d)
-{
-    while (d->memory_) {
-        struct desc_chunk *c = d->memory_;
-        d->memory_ = c->next;
-        free(c);
-    }
-}
 
 /* ---- names ---- */
 
@@ -115,10 +77,19 @@ char *desc_name_token(const char *name, char *out, size_t cap)
 
 /* ---- types ---- */
 
+const char *desc_type_at(size_t i, uint8_t *encoding, uint8_t *format)
+{
+    if (i >= sizeof eh_types / sizeof eh_types[0])
+        return NULL;
+    *encoding = eh_types[i].encoding;
+    *format = eh_types[i].format;
+    return eh_types[i].name;
+}
+
 static int parse_hex_byte(const char *s, size_t n, uint8_t *out)
 {
     unsigned v = 0;
-    if (n < 1 || n > 2)
+    if (n != 2)
         return -1;
     for (size_t i = 0; i < n; i++) {
         int x = hex_digit(s[i]);

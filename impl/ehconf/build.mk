@@ -6,14 +6,11 @@
 # "ehconf". Not for mingw: it forks.
 ifneq ($(VARIANT),mingw)
 
-# The description parser is emitlib/c's, which the other C and C++ emitters share.
-INC.impl/ehconf := $(EH_INC) -I$(B)/gen -Iemitlib/c
-INC.emitlib/c := $(EH_INC) -I$(B)/gen
-EMIT_SRCS := $(wildcard impl/ehconf/*.c) $(wildcard emitlib/c/*.c)
+# The description parser is libdesc (emitlib/c/build.mk), which the other C and C++
+# emitters link too.
+INC.impl/ehconf := $(EH_INC) -Iemitlib/c
 EMIT := $(B)/impl/ehconf/emit
-# The field-type table (tools/build.mk makes it from descriptions/types.txt).
-$(B)/obj/emitlib/c/desc_value.o: $(EH_TYPES_H)
-$(EMIT): $(call objs,$(EMIT_SRCS)) $(EH_LIB)
+$(EMIT): $(call objs,$(wildcard impl/ehconf/*.c)) $(DESC_OBJS) $(EH_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 ALL_TARGETS += $(EMIT)

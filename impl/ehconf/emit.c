@@ -4,6 +4,7 @@
  * through ehconf's own libeventheader and its dynamic builder.
  *
  *   emit FILE.events          (EHCONF_CAPTURE=out.dat: into a capture file)
+ *   emit --print FILE.events  the description as libdesc parsed it (desc.h, desc_print)
  *
  * Parses the whole description first (a mistake: "FILE:LINE: reason" on stderr, exit 2,
  * nothing written), then runs its steps in order: register and unregister on the main
@@ -203,20 +204,27 @@ int main(int argc, char **argv)
 {
     struct desc d;
     char err[512];
+    int print = argc == 3 && !strcmp(argv[1], "--print");
     if (argc == 2 && !strcmp(argv[1], "--contract"))
         return contract_main();
-    if (argc != 2 || argv[1][0] == '-') {
-        fputs("usage: emit FILE.events | emit --contract\n"
+    if ((argc != 2 && !print) || argv[argc - 1][0] == '-') {
+        fputs("usage: emit FILE.events | emit --print FILE.events | emit --contract\n"
               "Writes the events of a case description through libeventheader's dynamic\n"
               "builder (EHCONF_CAPTURE=FILE: into a capture file). Exit status: 0 every event\n"
               "written, 1 some failed, 2 the description cannot be parsed.\n"
+              "--print: the description as libdesc parsed it (desc_print), nothing written.\n"
               "--contract: the line protocol of Documentation/impl-contract.md.\n",
               stderr);
         return 2;
     }
-    if (desc_parse(argv[1], &d, err, sizeof err)) {
+    if (desc_parse(argv[argc - 1], &d, err, sizeof err)) {
         fprintf(stderr, "%s\n", err); /* "file:line: reason", as the format asks */
         return 2;
+    }
+    if (print) {
+        int r = desc_print(stdout, &d);
+        desc_free(&d);
+        return r ? 1 : 0;
     }
     providers = calloc(d.n_providers + 1, sizeof *providers);
     size_t out_size = (d.n_events + 1) * sizeof(struct outcome);
