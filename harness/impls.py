@@ -19,12 +19,19 @@ EVENTS_DIR = os.path.join(REPO_ROOT, "descriptions")
 OPENERS = ("event", "struct", "struct_slice", "element", "threads", "thread", "fork")
 
 
+# The checkout column of a producer built from the crate registry at the versions its
+# committed Cargo.lock pins: no checkout is needed (its build gets "-").
+CRATES = "crates"
+
+
 @dataclass(frozen=True)
 class Impl:
     name: str
     language: str
-    checkout: str  # "-" or the suffix of its IMPL_SRC_<checkout> variable
+    checkout: str  # "-" (built by make), CRATES, or the suffix of its IMPL_SRC_<checkout>
     upstream: str
+    inputs: str  # "cases": the conformance cases' descriptions; else its family's inputs,
+    #              descriptions/<inputs>/*.inputs against golden/<inputs>/*.json
     drives: str
 
     @property
@@ -42,27 +49,32 @@ def read_registry(path: str = REGISTRY) -> List[Impl]:
         for n, line in enumerate(f, 1):
             if not line.strip() or line.lstrip().startswith("#"):
                 continue
-            parts = line.split(None, 4)
-            if len(parts) < 5:
+            parts = line.split(None, 5)
+            if len(parts) < 6:
                 raise ValueError(f"{path}:{n}: a row needs name, language, checkout, "
-                                 f"upstream and what it drives")
-            rows.append(Impl(*parts[:4], parts[4].strip()))
+                                 f"upstream, inputs and what it drives")
+            rows.append(Impl(*parts[:5], parts[5].strip()))
     return rows
 
 
 @dataclass
 class Profile:
     lacks: Dict[str, str] = field(default_factory=dict)  # feature -> reason
-    # (case, ordinal) -> reason (with the source line it comes from)
+    # (case, ordinal) -> reason (with the source line it comes from): the event is written
+    # but differs from golden; ordinal 0 (`all`): the input as a whole differs (events
+    # added or missing), so it is compared whole
     differs: Dict[Tuple[str, int], str] = field(default_factory=dict)
+    # (case, ordinal) -> reason: the implementation cannot or will not write the event
+    # (its API refuses it, or the emitter cannot express it): not written
+    refuses: Dict[Tuple[str, int], str] = field(default_factory=dict)
     # contract row -> (observation, reason): Documentation/impl-contract.md
     contract: Dict[str, Tuple[str, str]] = field(default_factory=dict)
 
 
 def read_profile(impl: Impl) -> Profile:
     """impl/<name>/profile.txt: `lacks <feature> <reason>`,
-    `differs <case> <event ordinal> <reason>` and `contract <row> <observation> | <reason>`;
-    a missing file is an empty profile."""
+    `refuses <case> <event ordinal> <reason>`, `differs <case> <event ordinal>|all <reason>`
+    and `contract <row> <observation> | <reason>`; a missing file is an empty profile."""
     p = Profile()
     path = os.path.join(impl.folder, "profile.txt")
     if not os.path.exists(path):
@@ -74,15 +86,20 @@ def read_profile(impl: Impl) -> Profile:
                 continue
             if words[0] == "lacks" and len(words) >= 3:
                 p.lacks[words[1]] = " ".join(words[2:]).strip()
-            elif words[0] == "differs" and len(words) == 4 and words[2].isdigit():
-                p.differs[(words[1], int(words[2]))] = words[3].strip()
+            elif words[0] == "refuses" and len(words) == 4 and words[2].isdigit():
+                p.refuses[(words[1], int(words[2]))] = words[3].strip()
+            elif words[0] == "differs" and len(words) == 4 and (words[2].isdigit()
+                                                                or words[2] == "all"):
+                p.differs[(words[1], 0 if words[2] == "all" else int(words[2]))] = \
+                    words[3].strip()
             elif words[0] == "contract" and len(words) == 4 and " | " in line:
                 row, rest = line.split(None, 2)[1:]
                 seen, _, why = rest.partition(" | ")
                 p.contract[row] = (" ".join(seen.split()), why.strip())
             else:
                 raise ValueError(f"{path}:{n}: expected `lacks <feature> <reason>`, "
-                                 f"`differs <case> <ordinal> <reason>` or "
+                                 f"`refuses <case> <ordinal> <reason>`, "
+                                 f"`differs <case> <ordinal>|all <reason>` or "
                                  f"`contract <row> <observation> | <reason>`")
     return p
 

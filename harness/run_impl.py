@@ -21,13 +21,14 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from typing import Dict, List, Tuple
+from dataclasses import dataclass
+from typing import Dict, List, Optional, Tuple
 
 from cases import decode
 from common import REPO_ROOT, display_path, safe_id
 from golden import compare
-from impls import (Impl, Profile, description_path, parse_emitter_output, read_description,
-                   read_profile, read_registry, without_events)
+from impls import (CRATES, EVENTS_DIR, Description, Impl, Profile, description_path, parse_emitter_output,
+                   read_description, read_profile, read_registry, without_events)
 from results import check_entry, golden_entry, runner_dir, write_text
 from runner import run
 from standin import standin_env, standin_path
@@ -51,13 +52,15 @@ def _build(impl: Impl, build: str, out: str) -> Tuple[str, dict]:
             return "", check_entry(ident, "fail", f"{impl.name}: {display_path(path)} is not "
                                    f"built (make VARIANT={os.path.basename(build)} all)")
         return path, check_entry(ident, "pass", f"{display_path(path)} (built by make)")
-    src = os.environ.get(impl.variable, "")
+    # A producer built from the crate registry at its Cargo.lock's versions needs no checkout.
+    src = "-" if impl.checkout == CRATES else os.environ.get(impl.variable, "")
     if not src:
         return "", check_entry(ident, "skip", f"{impl.name}: no checkout of {impl.upstream}: "
                                f"pass {impl.variable}=<path> (make check-impl IMPL={impl.name} "
                                f"IMPL_SRC=<path>)")
     log = os.path.join(out, "build.log")
-    r = run([os.path.join(impl.folder, "build"), os.path.abspath(src), os.path.join(out, "build")],
+    r = run([os.path.join(impl.folder, "build"), src if src == "-" else os.path.abspath(src),
+             os.path.join(out, "build")],
             BUILD_TIMEOUT, merge_stderr=False)
     write_text(log, r.output + "\n--- stderr ---\n" + r.stderr)
     last = r.output.strip().splitlines()[-1] if r.output.strip() else ""
@@ -68,13 +71,38 @@ def _build(impl: Impl, build: str, out: str) -> Tuple[str, dict]:
     return last, check_entry(ident, "pass", f"built in {r.seconds:.0f} s: {display_path(last)}")
 
 
-def golden_parts(case: str, keep=("order",)) -> Tuple[List[str], List[str]]:
-    """(directives, event lines) of golden/<case>.json. Of the directives only the keys
-    `keep` stay: offline only the order, since the others declare what other transports
-    change (perf's size limit, ETW's types), never the reference transport, and some
-    name events that a left-out subset may no longer have."""
-    with open(os.path.join(REPO_ROOT, "golden", case + ".json"), encoding="utf-8",
-              errors="surrogateescape") as f:
+@dataclass
+class Source:
+    """One input of the emitter: a conformance case's description (impl/implementations.txt's
+    inputs column `cases`), or one input file of the implementation's own family (a producer
+    such as tracing-etw takes its own kind of input: descriptions/<family>/<name>.inputs,
+    expected golden/<family>/<name>.json). Event n of the input is golden event n either way."""
+    name: str  # the item's last part
+    description: str  # the file the emitter reads
+    golden: str  # relative to the checkout
+    desc: Optional[Description] = None  # cases: the events and the features they need
+
+
+def sources(impl: Impl) -> List[Source]:
+    if impl.inputs == "cases":
+        return [Source(case, description_path(case) or "", f"golden/{case}.json",
+                       read_description(description_path(case))
+                       if description_path(case) else None)
+                for case in sorted(f[:-5] for f in os.listdir(os.path.join(REPO_ROOT, "golden"))
+                                   if f.endswith(".json"))]
+    folder = os.path.join(EVENTS_DIR, impl.inputs)
+    names = sorted(f[:-len(".inputs")] for f in os.listdir(folder) if f.endswith(".inputs")) \
+        if os.path.isdir(folder) else []
+    return [Source(n, os.path.join(folder, n + ".inputs"), f"golden/{impl.inputs}/{n}.json")
+            for n in names]
+
+
+def golden_parts(golden: str, keep=("order",)) -> Tuple[List[str], List[str]]:
+    """(directives, event lines) of a golden file (relative to the checkout). Of the
+    directives only the keys `keep` stay: offline only the order, since the others declare
+    what other transports change (perf's size limit, ETW's types), never the reference
+    transport, and some name events that a left-out subset may no longer have."""
+    with open(os.path.join(REPO_ROOT, golden), encoding="utf-8", errors="surrogateescape") as f:
         lines = [ln for ln in f.read().split("\n") if ln.strip()]
     directives = []
     for ln in lines:
@@ -85,20 +113,27 @@ def golden_parts(case: str, keep=("order",)) -> Tuple[List[str], List[str]]:
     return directives, [ln for ln in lines if not ln.startswith(DIRECTIVE)]
 
 
-def _one_case(impl: Impl, profile: Profile, emitter: str, standin: str, ehdecode: str, case: str,
-              out: str, timeout: float, counts: Dict[str, dict], plan: dict) -> List[dict]:
+def _one_case(impl: Impl, profile: Profile, emitter: str, standin: str, ehdecode: str,
+              src: Source, out: str, timeout: float, counts: Dict[str, dict],
+              plan: dict) -> List[dict]:
+    case = src.name
     base = safe_id(f"impl/{impl.name}/{case}")
-    desc = read_description(description_path(case))
-    directives, golden = golden_parts(case)
+    if not src.description:
+        return [check_entry(base, "fail", f"no description descriptions/{case}.events")]
+    if not os.path.exists(os.path.join(REPO_ROOT, src.golden)):
+        return [check_entry(base, "fail", f"{os.path.relpath(src.description, REPO_ROOT)} has no "
+                            f"expected events {src.golden}")]
+    desc = src.desc
+    directives, golden = golden_parts(src.golden)
     c = counts.setdefault(case, {"events": len(golden), "reproduced": 0, "skipped": {},
                                  "declared": [], "failed": []})
-    if desc.problems or len(desc.events) != len(golden):
+    if desc and (desc.problems or len(desc.events) != len(golden)):
         why = "; ".join(desc.problems) or (f"descriptions/{case}.events has {len(desc.events)} "
-                                           f"events, golden/{case}.json {len(golden)}")
+                                           f"events, {src.golden} {len(golden)}")
         c["failed"].append(why)
         return [check_entry(base, "fail", f"{impl.name}: {why}")]
     lacked = {}
-    for ordinal, (_, _, needs) in enumerate(desc.events, 1):
+    for ordinal, (_, _, needs) in enumerate(desc.events if desc else [], 1):
         missing = sorted(needs & set(profile.lacks))
         if missing:
             lacked[ordinal] = f"lacks {missing[0]}: {profile.lacks[missing[0]]}"
@@ -111,11 +146,15 @@ def _one_case(impl: Impl, profile: Profile, emitter: str, standin: str, ehdecode
                                    + "; ".join(sorted(set(lacked.values())))))
     if not kept:
         return entries
-    events_file = os.path.join(out, case + ".events")
-    write_text(events_file, without_events(desc, set(lacked)))
-    # What the VM run (harness/run_impl_vm.py) needs: the same description, and for the
-    # declared differences what this implementation wrote instead of the golden event.
-    mine = plan.setdefault(case, {"events": events_file, "kept": kept, "declared": {}})
+    if desc:
+        events_file = os.path.join(out, case + ".events")
+        write_text(events_file, without_events(desc, set(lacked)))
+    else:
+        events_file = src.description  # a family's input: nothing is left out of it
+    # What the VM run (harness/run_impl_vm.py) needs: the same description, its golden file,
+    # and for the declared differences what this implementation wrote instead.
+    mine = plan.setdefault(case, {"events": events_file, "kept": kept, "declared": {},
+                                  "golden": src.golden})
     dat = os.path.join(out, case + ".dat")
     if os.path.exists(dat):
         os.unlink(dat)
@@ -136,44 +175,81 @@ def _one_case(impl: Impl, profile: Profile, emitter: str, standin: str, ehdecode
     decoded = [ln for ln in (d.text if d else "").split("\n") if ln.strip()]
     aligned = d is not None and d.ok and len(decoded) == len(written)
     unordered = any('"unordered"' in ln for ln in directives)
-    if aligned and not unordered:
+    paired = aligned and not unordered
+    if paired:
         mine["declared"] = {str(o): decoded[position[o]] for o in written
                             if (case, o) in profile.differs}
     for o in kept:
-        state, why = status[o]
-        declared = profile.differs.get((case, o))
-        ident = f"{base}/{o}"
-        if declared:
-            got = ""
-            if state == "written" and aligned and not unordered:
-                got = decoded[position[o]]
-                res = compare("\n".join(directives + [golden[o - 1]]), got, case, REFERENCE)
-                if res.ok:
-                    entries.append(check_entry(ident, "fail", f"declared difference not seen: "
-                                               f"event {o} now matches golden; remove it from "
-                                               f"impl/{impl.name}/profile.txt"))
-                    continue
-                why = res.message
-            c["declared"].append(f"{case} event {o}: {declared}")
-            entries.append(check_entry(ident, "xfail", f"{declared}\n{state}: {why}"))
-        elif state != "written":
-            c["failed"].append(f"{case} event {o}: {state}: {why}")
-            entries.append(check_entry(ident, "fail", f"{impl.name} {state} event {o} of "
-                                       f"descriptions/{case}.events: {why} (not declared in "
-                                       f"impl/{impl.name}/profile.txt)"))
-    # The events that must match: written and not declared different.
-    judged = [o for o in written if (case, o) not in profile.differs]
-    if aligned and not unordered:
-        decoded = [decoded[position[o]] for o in judged]
+        entry = _declared_event(impl, profile, case, o, status[o], c,
+                                golden[o - 1] if paired else None,
+                                decoded[position[o]] if paired and o in position else None,
+                                directives)
+        if entry:
+            entries.append(entry)
+    # The events that must match: written and declared neither different nor refused.
+    judged = [o for o in written if (case, o) not in profile.differs
+              and (case, o) not in profile.refuses]
+    if paired:
+        decoded = [decoded[position[o]] for o in written if o in judged]
     expected = os.path.join(out, case + ".expected.json")
     write_text(expected, "\n".join(directives + [golden[o - 1] for o in judged]) + "\n")
     write_text(os.path.join(out, case + ".json"), "\n".join(decoded) + "\n")
     problem = "" if d is None or d.ok else d.problem
     if not judged:
         return entries
+    whole = profile.differs.get((case, 0))
+    if whole:
+        # Declared different as a whole (events added or missing): the comparison is made
+        # here, and the VM holds the same emitter to what it wrote offline.
+        mine["declared_all"] = decoded
+        res = compare("\n".join(directives + [golden[o - 1] for o in judged]),
+                      "\n".join(decoded), case, REFERENCE)
+        c["declared"].append(f"{case}: {whole}")
+        return entries + [check_entry(base, "fail", f"declared different as a whole "
+                                      f"(impl/{impl.name}/profile.txt: {whole}), but every "
+                                      f"event matches golden now") if res.ok and not problem
+                          else check_entry(base, "xfail", f"{whole}\n{problem or res.message}")]
     entries.append(golden_entry(base, case, REFERENCE, case + ".json", expected, problem))
     c["reproduced"] = len(judged)  # counts.json: provisional until pytest judges it
     return entries
+
+
+def _declared_event(impl: Impl, profile: Profile, case: str, o: int, state_why, c: dict,
+                    golden: Optional[str], got: Optional[str], directives: List[str]):
+    """The item of event o when the profile declares it (or when it was not written):
+    refused and not written, or written and different, is the declaration (xfail); a
+    declaration that no longer shows fails with the evidence; an undeclared event that was
+    not written fails. None: the event is judged with the rest of its case."""
+    state, why = state_why
+    ident = safe_id(f"impl/{impl.name}/{case}/{o}")
+    refused, differs = profile.refuses.get((case, o)), profile.differs.get((case, o))
+    where = f"impl/{impl.name}/profile.txt"
+    matches = None
+    if state == "written" and golden is not None and got is not None:
+        res = compare("\n".join(directives + [golden]), got, case, REFERENCE)
+        matches, why = res.ok, res.message
+    if refused:
+        if state != "written":
+            c["declared"].append(f"{case} event {o}: {refused}")
+            return check_entry(ident, "xfail", f"{refused}\n{state}: {why}")
+        return check_entry(ident, "fail", f"event {o} was written, but {where} declares it "
+                           f"refused ({refused})" + {True: "; it matches golden",
+                                                     False: f"; it differs from golden: {why}",
+                                                     None: ""}[matches])
+    if differs:
+        if state != "written":
+            return check_entry(ident, "fail", f"event {o} was {state} ({why}), but {where} "
+                               f"declares it written differently ({differs})")
+        if matches:
+            return check_entry(ident, "fail", f"declared difference not seen: event {o} "
+                               f"matches golden now; {where} declares: {differs}")
+        c["declared"].append(f"{case} event {o}: {differs}")
+        return check_entry(ident, "xfail", f"{differs}\n{why if matches is False else state}")
+    if state != "written":
+        c["failed"].append(f"{case} event {o}: {state}: {why}")
+        return check_entry(ident, "fail", f"{impl.name} {state} event {o} of {case}: {why} "
+                           f"(not declared in {where})")
+    return None
 
 
 def use_checkout(name: str, src: str) -> None:
@@ -210,18 +286,13 @@ def run_impl(name: str, build: str, results: str, timeout: float):
     counts: Dict[str, dict] = {}
     plan: Dict[str, dict] = {}
     if emitter:
-        cases = sorted(f[:-5] for f in os.listdir(os.path.join(REPO_ROOT, "golden"))
-                       if f.endswith(".json"))
-        for case in cases:
-            if description_path(case) is None:
-                entries.append(check_entry(safe_id(f"impl/{name}/{case}"), "fail",
-                                           f"no description descriptions/{case}.events"))
-                continue
-            entries += _one_case(impl, profile, emitter, standin, ehdecode, case, out, timeout,
+        for src in sources(impl):
+            entries += _one_case(impl, profile, emitter, standin, ehdecode, src, out, timeout,
                                  counts, plan)
         with open(os.path.join(out, PLAN), "w", encoding="utf-8") as f:
             json.dump({"implementation": name, "emitter": emitter, "cases": plan}, f, indent=1)
-    checkout = (os.environ.get(impl.variable, "") if impl.checkout != "-" else REPO_ROOT)
+    checkout = {"-": REPO_ROOT, CRATES: "crates.io (impl/%s/Cargo.lock)" % name}.get(
+        impl.checkout, os.environ.get(impl.variable, ""))
     return out, entries, {"implementation": name, "counts": counts,
                           "checkout": checkout, "commit": commit_of(checkout)}
 
@@ -229,7 +300,7 @@ def run_impl(name: str, build: str, results: str, timeout: float):
 def commit_of(checkout: str) -> str:
     """The checkout's commit, for the report's provenance; a snapshot without git history
     (such as CI's ../shared/impls) says so."""
-    if not checkout:
+    if not checkout or not os.path.isdir(checkout):
         return ""
     r = run(["git", "-C", checkout, "rev-parse", "--short=12", "HEAD"], 10, merge_stderr=False)
     if r.how() or not r.output.strip():
