@@ -95,20 +95,25 @@ def test_emitter_lines_and_noise(tmp_path):
                    3: ("failed", "EventBuilder::write returned ERANGE")}
 
 
-def test_profile_lacks_and_differs(tmp_path, monkeypatch):
+def test_profile_lacks_refuses_and_differs(tmp_path, monkeypatch):
     folder = tmp_path / "impl" / "x"
     folder.mkdir(parents=True)
     (folder / "profile.txt").write_text(
         "# comment\nlacks carray no constant-length arrays in this API\n"
-        "differs size_64k 12 refuses 65,535 bytes with ERANGE (source.h:42)\n")
-    impl = impls.Impl("x", "c", "X", "up/x", "demo")
+        "refuses size_64k 12 65,535 bytes: ERANGE (source.h:42)\n"
+        "differs size_64k 13 the tag is written big-endian (source.h:50)\n"
+        "differs spans all a start and a stop per enter (span.rs:7)\n")
+    impl = impls.Impl("x", "c", "X", "up/x", "cases", "demo")
     monkeypatch.setattr(impls, "REPO_ROOT", str(tmp_path))
     p = read_profile(impl)
     assert p.lacks == {"carray": "no constant-length arrays in this API"}
-    assert p.differs == {("size_64k", 12): "refuses 65,535 bytes with ERANGE (source.h:42)"}
-    (folder / "profile.txt").write_text("differs size_64k twelve why\n")
-    with pytest.raises(ValueError, match="profile.txt:1"):
-        read_profile(impl)
+    assert p.refuses == {("size_64k", 12): "65,535 bytes: ERANGE (source.h:42)"}
+    assert p.differs == {("size_64k", 13): "the tag is written big-endian (source.h:50)",
+                         ("spans", 0): "a start and a stop per enter (span.rs:7)"}
+    for bad in ("differs size_64k twelve why\n", "refuses size_64k all why\n"):
+        (folder / "profile.txt").write_text(bad)
+        with pytest.raises(ValueError, match="profile.txt:1"):
+            read_profile(impl)
 
 
 def test_profile_contract_rows(tmp_path, monkeypatch):
@@ -116,7 +121,7 @@ def test_profile_contract_rows(tmp_path, monkeypatch):
     (spaces normalised), the reason the rest; without ` | ` the line is an error."""
     folder = tmp_path / "impl" / "x"
     folder.mkdir(parents=True)
-    impl = impls.Impl("x", "c", "X", "up/x", "demo")
+    impl = impls.Impl("x", "c", "X", "up/x", "cases", "demo")
     monkeypatch.setattr(impls, "REPO_ROOT", str(tmp_path))
     (folder / "profile.txt").write_text(
         "contract size ok 0 sent  0 lost 34 lost | ERANGE at 65,535 (x.h:8)\n")

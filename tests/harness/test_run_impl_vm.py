@@ -52,7 +52,7 @@ def test_expected_events_are_the_written_ones(tmp_path):
     states[6] = (7, "failed ERANGE")  # declared, not written: no item, left out
     log(tmp_path, states)
     p = Profile()
-    p.differs[(CASE, 7)] = "refused"
+    p.refuses[(CASE, 7)] = "refused"
     p.differs[(CASE, 9)] = "written differently"
     offline_9 = '{"n": "as written offline"}'
     entries = judge_case("x", p, CASE, plan({"9": offline_9}), ok_res(), str(tmp_path))
@@ -60,7 +60,7 @@ def test_expected_events_are_the_written_ones(tmp_path):
     assert [(e["id"], e["status"]) for e in fails] == [("impl-vm/x/activity/5", "fail")]
     [g] = [e for e in entries if e["kind"] == "golden"]
     assert g["transport"] == "perf" and g["decoded"] == "activity.perf.json"
-    _, golden = golden_parts(CASE)
+    _, golden = golden_parts(f"golden/{CASE}.json")
     expected = [ln for ln in (tmp_path / "activity.expected.json").read_text().splitlines()
                 if not ln.startswith('{"ehconf"')]
     want = [golden[o - 1] for o in (1, 2, 3, 4, 6, 8)] + [offline_9, golden[9]]
