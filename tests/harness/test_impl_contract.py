@@ -21,7 +21,12 @@ from run_impl_vm import judge_contract
 from runner import run
 from standin import standin_env
 
-NAMES = [i.name for i in read_registry()]
+# The offline conversations below hold an emitter to the contract event's exact bytes and
+# to errno answers: the libraries that emit the case descriptions write that event. A
+# producer with inputs of its own (tracing-etw) writes the event its API makes (tracing adds
+# a time field, records seq as u64) and may answer `none`: its rows are judged in the VM
+# against its profile, like every implementation's.
+NAMES = [i.name for i in read_registry() if i.inputs == "cases"]
 
 
 def enabled_answer(name: str):
