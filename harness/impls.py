@@ -16,7 +16,7 @@ from common import REPO_ROOT
 REGISTRY = os.path.join(REPO_ROOT, "impl", "implementations.txt")
 EVENTS_DIR = os.path.join(REPO_ROOT, "descriptions")
 # Statements that open a block closed by `end` (the format's nesting).
-OPENERS = ("event", "struct", "struct_slice", "element", "threads", "thread", "fork")
+OPENERS = ("event", "struct", "struct_slice", "element", "threads", "thread", "fork", "repeat")
 
 
 # The checkout column of a producer built from the crate registry at the versions its
@@ -107,12 +107,15 @@ def read_profile(impl: Impl) -> Profile:
 @dataclass
 class Description:
     """A case description cut into what the runner needs: every event's ordinal (its
-    position among the `event` statements, from 1), the features it needs, and the
-    lines of the file so events can be left out."""
+    position among the events, from 1, each repetition of a `repeat` counted), the lines of
+    its `event ... end` block and the features it needs, and the lines of the file so
+    events can be left out."""
     case: str
     lines: List[str]
-    events: List[Tuple[int, int, Set[str]]]  # (first line, last line, needs), 0-based
+    events: List[Tuple[int, int, Set[str]]]  # per ordinal: (first line, last line, needs), 0-based
     problems: List[str]
+    # the ordinals (first, last) each `repeat` unrolls to
+    repeats: List[Tuple[int, int]] = field(default_factory=list)
 
 
 def _needs(words: List[str]) -> Set[str]:
@@ -123,42 +126,53 @@ def _needs(words: List[str]) -> Set[str]:
 
 
 def read_description(path: str) -> Description:
+    """The block structure only (libdesc and emitlib/rust/desc.rs parse the rest): a
+    `repeat <n>` block's events n times in a row."""
     with open(path, encoding="utf-8", errors="surrogateescape") as f:
         lines = f.read().split("\n")
     case = os.path.basename(path).rsplit(".", 1)[0]
     case_needs: Set[str] = set()
     events: List[Tuple[int, int, Set[str]]] = []
+    repeats: List[Tuple[int, int]] = []
     problems: List[str] = []
-    depth = 0
+    open_blocks: List[Tuple[str, int, int]] = []  # (opener, events before it, its count)
     start = -1
     needs: Set[str] = set()
     for i, raw in enumerate(lines):
         words = raw.split()
         if not words or words[0].startswith("#"):
             continue
-        if words[0] == "needs" and depth == 0 and len(words) == 2:
+        if words[0] == "needs" and not open_blocks and len(words) == 2:
             case_needs |= set(words[1].split(","))
         if words[0] in OPENERS:
             if words[0] == "event":
                 if start >= 0:
                     problems.append(f"{path}:{i + 1}: an event inside an event")
-                start, needs, event_depth = i, _needs(words) | case_needs, depth
-            depth += 1
+                start, needs, event_depth = i, _needs(words) | case_needs, len(open_blocks)
+            count = int(words[1]) if words[0] == "repeat" and len(words) == 2 and \
+                words[1].isdigit() else 1
+            open_blocks.append((words[0], len(events), count))
         elif words[0] == "end":
-            depth -= 1
-            if depth < 0:
+            if not open_blocks:
                 problems.append(f"{path}:{i + 1}: `end` without a block")
-                depth = 0
-            elif start >= 0 and depth == event_depth:
+                continue
+            opener, before, count = open_blocks.pop()
+            if start >= 0 and len(open_blocks) == event_depth:
                 events.append((start, i, needs))
                 start = -1
-    if depth:
-        problems.append(f"{path}: {depth} block(s) without `end`")
-    return Description(case, lines, events, problems)
+            elif opener == "repeat":
+                body = events[before:]
+                events += body * (count - 1)
+                if body:
+                    repeats.append((before + 1, len(events)))
+    if open_blocks:
+        problems.append(f"{path}: {len(open_blocks)} block(s) without `end`")
+    return Description(case, lines, events, problems, repeats)
 
 
 def without_events(d: Description, leave_out: Set[int]) -> str:
-    """The description's text with the events of those ordinals removed."""
+    """The description's text with the events of those ordinals removed (an event of a
+    `repeat` with every repetition: its ordinals all need the same features)."""
     drop = set()
     for ordinal, (first, last, _) in enumerate(d.events, 1):
         if ordinal in leave_out:

@@ -7,10 +7,12 @@ For each case with a golden file: the capture build/results/offline-gcc/<case>.d
 `make -j2 VARIANT=gcc check-offline`) must decode to golden/<case>.json (the offline run's
 comparison); `ehdescribe` turns each of its events into an `event ... end` block; the blocks
 are put in golden order (event n of the file is golden event n, which harness/run_impl.py
-relies on; for an unordered case that is the golden file's sorted order); and the steps the
-bytes cannot show are added from the layouts below, each read from its cases/<case>.c:
-`register` of every provider before its first event, lifecycle's unregister / register
-sequence, concurrency's `fork` and `threads`, and the `needs=` features those steps bring.
+relies on; for an unordered case that is the golden file's sorted order, but for the events
+of a `repeat`); and the steps the bytes cannot show come from the case itself: its steps
+file cases/<case>.steps when it has one (the statements of the main flow, `event` lines
+that select golden events, `repeat` where the case repeats), else `register` of every
+provider before its first event. The `needs=` features the steps bring (threads, fork,
+reregister) are added where they apply. descriptions/README.md says how to write one.
 
 Usage: scripts/gen-case-descriptions.py [--build build/gcc] [--captures DIR] [--check] [case...]
 --check writes nothing and fails when a committed description differs from what it would write.
@@ -28,6 +30,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(REPO, "harness"))
 
 from cases import decode  # noqa: E402
+from common import display_path  # noqa: E402
 from golden import compare, parse_lines  # noqa: E402
 from transports import get  # noqa: E402
 
@@ -71,8 +74,9 @@ def describe(ehdescribe: str, dat: str) -> List[tuple]:
     return out
 
 
-def events_of(case: str, build: str, captures: str) -> List[Event]:
-    """The capture's events in golden order, after checking that it matches golden/."""
+def events_of(case: str, build: str, captures: str):
+    """The capture's events in golden order, after checking that it matches golden/, and
+    whether the case is unordered."""
     dat = os.path.join(captures, case + ".dat")
     if not os.path.exists(dat):
         raise SystemExit(f"gen-case-descriptions: no capture {dat}: run "
@@ -98,7 +102,7 @@ def events_of(case: str, build: str, captures: str) -> List[Event]:
             if line.strip() and not line.startswith('{"ehconf"')]
     if [e.golden for e in events] != want:
         raise SystemExit(f"gen-case-descriptions: {case}: the events cannot be put in golden order")
-    return events
+    return events, golden.directives.get("order") == "unordered"
 
 
 def plain(events: List[Event]) -> List[str]:
@@ -115,89 +119,167 @@ def plain(events: List[Event]) -> List[str]:
     return out
 
 
-# lifecycle (cases/lifecycle.c): its TESTs in order. ("seq", "n"[, needs]) is the event whose
-# "seq" is n (JSON numbers are compared as their text); events written while their provider is unregistered are refused (EBADF) and
-# are not in golden/lifecycle.json, so they are only named in comments.
-A, B, AG, U = ("provider EhconfLifeA", "provider EhconfLifeB", "provider EhconfLifeA group=grp",
-               "provider Ehconf_Under_Score")
-LIFECYCLE = [
-    "# register_unregister_register: seq 2 is written while unregistered and not delivered",
-    A, "register", ("seq", "1"), "unregister", "register", ("seq", "3", "reregister"), "unregister",
-    "# register_twice_unregister_twice (the second register's EALREADY is the library's own",
-    "# check, not an event), then seq 5 while unregistered: not delivered",
-    "register", ("seq", "4", "reregister"), "unregister",
-    "# builder_across_registration: DynLife seq 7 while unregistered is not delivered",
-    "register", ("seq", "6", "reregister"), "unregister", "register", ("seq", "8", "reregister"),
-    "unregister",
-    "# two_providers_same_event_name: A's seq 12 after its unregister is not delivered",
-    A, "register", B, "register", AG, "register",
-    A, ("seq", "9", "reregister"), B, ("seq", "10"), AG, ("seq", "11"), A, "unregister",
-    B, ("seq", "13"), AG, ("seq", "14"), B, "unregister", AG, "unregister",
-    "# provider_name_with_underscores",
-    U, "register", ("seq", "15"), "unregister",
-]
+class Steps:
+    """A case's steps file, cases/<case>.steps (descriptions/README.md), laid over its
+    events: the statements as written, each `event <field>=<value>...` replaced by the
+    golden event with those values, and the needs= its place brings (threads, fork,
+    reregister). In a `repeat <n>`, `<field>=<start>+<step>` selects value start + r * step
+    in repetition r, and the event is written once, its field <hex>+<step>."""
+
+    def __init__(self, case: str, path: str, events: List[Event], unordered: bool):
+        self.case, self.path, self.events, self.unordered = case, path, events, unordered
+        self.out: List[str] = []
+        self.used: List[int] = []  # golden index of each ordinal, unrolled
+        self.ranges: List[tuple] = []  # (first, end) ordinal positions of each repeat
+        self.current = ""
+        self.registered: Dict[str, bool] = {}
+        self.unregistered_once: Dict[str, bool] = {}
+
+    def fail(self, line: int, why: str):
+        raise SystemExit(f"gen-case-descriptions: {self.path}:{line}: {why}")
+
+    def select(self, line: int, words: List[str], rep: int) -> int:
+        """The one event whose golden fields have the values words[1:] give (repetition rep)."""
+        want = {}
+        for w in words[1:]:
+            key, _, value = w.partition("=")
+            start, plus, step = value.partition("+")
+            want[key] = str(int(start) + rep * int(step)) if plus else value
+        hits = [i for i, e in enumerate(self.events)
+                if all(e.fields.get(k) == v for k, v in want.items())]
+        if len(hits) != 1 or self.events[hits[0]].provider != self.current:
+            self.fail(line, f"{' '.join(words)} (repetition {rep}) selects {len(hits)} events, "
+                            f"or one of another provider than `{self.current}`")
+        return hits[0]
+
+    def needs(self, blocks: List[str]) -> str:
+        got = [n for n, opener in (("threads", "thread"), ("fork", "fork")) if opener in blocks]
+        if self.registered.get(self.current) and self.unregistered_once.get(self.current):
+            got.append("reregister")
+        return ",".join(got)
+
+    def stepped(self, line: int, words: List[str], block: List[str], first: Event,
+                count: int) -> List[str]:
+        """The block of the first repetition with each stepped field's value <hex>+<step>,
+        checked against every repetition's own event."""
+        steps = {}
+        for w in words[1:]:
+            key, _, value = w.partition("=")
+            if "+" in value:
+                steps[key] = int(value.partition("+")[2])
+        lines = list(block)
+        fields = {}  # key -> (its line in the block, its words)
+        for k, text in enumerate(lines[1:-1], 1):
+            f = text.split()
+            if text.startswith("  ") and not text.startswith("   ") and f[1] in steps:
+                fields[f[1]] = (k, f)
+                lines[k] = "  " + " ".join(f[:2] + [f"{f[2]}+{steps[f[1]]}"] + f[3:])
+        if set(fields) != set(steps):
+            self.fail(line, f"no top-level field of `{first.lines[0]}` for "
+                            f"{sorted(set(steps) - set(fields))}")
+        return lines, fields, steps
+
+    def expand(self, lines: List[str], fields: dict, steps: dict, rep: int) -> List[str]:
+        """Repetition rep of a stepped block: each value plus rep steps, little-endian,
+        wrapping around (Documentation/case-descriptions.md)."""
+        out = list(lines)
+        for key, (k, f) in fields.items():
+            size = len(f[2]) // 2
+            v = (int.from_bytes(bytes.fromhex(f[2]), "little") + rep * steps[key]) % (1 << (8 * size))
+            out[k] = "  " + " ".join(f[:2] + [v.to_bytes(size, "little").hex()] + f[3:])
+        return out
+
+    def lay(self, text: str) -> List[str]:
+        lines = text.split("\n")
+        n = 0
+        while n < len(lines) and lines[n].startswith("#"):
+            n += 1  # the file's own header, up to its first blank line
+        blocks: List[str] = []
+        repeat = None  # (count, [(golden indices per repetition)], first position)
+        for number, raw in enumerate(lines[n:], n + 1):
+            words = raw.split()
+            pad = "  " * len(blocks)
+            if not words:
+                continue
+            if words[0].startswith("#"):
+                self.out.append(pad + raw.strip())
+            elif words[0] == "provider":
+                self.current = " ".join(words)
+                self.out.append(pad + self.current)
+            elif words[0] in ("register", "unregister"):
+                self.registered[self.current] = words[0] == "register"
+                if words[0] == "unregister":
+                    self.unregistered_once[self.current] = True
+                self.out.append(pad + words[0])
+            elif words[0] in ("threads", "thread", "fork"):
+                self.out.append(pad + words[0])
+                blocks.append(words[0])
+            elif words[0] == "parent":
+                self.out.append("  " * (len(blocks) - 1) + "parent")
+            elif words[0] == "repeat":
+                self.out.append(pad + raw.strip())
+                blocks.append("repeat")
+                repeat = (int(words[1]), [], len(self.used))
+            elif words[0] == "end":
+                if blocks.pop() == "repeat":
+                    count, picked, first = repeat
+                    self.used += [p[r] for r in range(count) for p in picked]
+                    if picked:
+                        self.ranges.append((first, len(self.used)))
+                    repeat = None
+                self.out.append("  " * len(blocks) + "end")
+            elif words[0] == "event":
+                needs = self.needs(blocks)
+                if repeat is None:
+                    i = self.select(number, words, 0)
+                    self.used.append(i)
+                    self.out += self.events[i].text(len(blocks) * 2, needs)
+                    continue
+                count, picked, _ = repeat
+                chosen = [self.select(number, words, r) for r in range(count)]
+                first = self.events[chosen[0]]
+                body, widths, steps = self.stepped(number, words, first.text(0, needs), first,
+                                                   count)
+                for r, i in enumerate(chosen):
+                    if self.expand(body, widths, steps, r) != self.events[i].text(0, needs):
+                        self.fail(number, f"repetition {r} is not the event it selects")
+                picked.append(chosen)
+                self.out += ["  " * len(blocks) + line for line in body]
+            else:
+                self.fail(number, f"`{words[0]}` is not a step (provider, register, "
+                                  f"unregister, threads, thread, fork, parent, repeat, event, end)")
+        self.check_order()
+        return self.out
+
+    def check_order(self):
+        """Every event once; event n golden event n, but inside a repeat of an unordered
+        case, where its events are the golden events of the same ordinals in any order."""
+        n = len(self.events)
+        if sorted(self.used) != list(range(n)):
+            raise SystemExit(f"gen-case-descriptions: {self.path} does not use every event of "
+                             f"golden/{self.case}.json once")
+        free = set(range(n))
+        for a, b in self.ranges if self.unordered else []:
+            if sorted(self.used[a:b]) != list(range(a, b)):
+                raise SystemExit(f"gen-case-descriptions: {self.path}: the repeat of events "
+                                 f"{a + 1}..{b} holds other golden events")
+            free -= set(range(a, b))
+        if any(self.used[i] != i for i in free):
+            raise SystemExit(f"gen-case-descriptions: {self.path}: the events are not in golden "
+                             f"order")
 
 
-def laid_out(events: List[Event], layout: list) -> List[str]:
-    """A layout's lines, each ("field", value[, needs]) replaced by that event's block,
-    checked to be under its own provider; every event used once, in golden order."""
-    out, current, used = [], None, []
-    for item in layout:
-        if isinstance(item, str):
-            out.append(item)
-            current = item if item.startswith("provider ") else current
-            continue
-        hits = [i for i, e in enumerate(events) if e.fields.get(item[0]) == item[1]]
-        if len(hits) != 1 or events[hits[0]].provider != current:
-            raise SystemExit(f"gen-case-descriptions: layout item {item} matches {len(hits)} "
-                             f"events, or one of another provider than {current}")
-        used.append(hits[0])
-        out += events[hits[0]].text(0, item[2] if len(item) > 2 else "")
-    if used != list(range(len(events))):
-        raise SystemExit("gen-case-descriptions: the layout does not use every event once, "
-                         "in golden order")
-    return out
+def steps_path(case: str) -> str:
+    return os.path.join(REPO, "cases", case + ".steps")
 
 
-def lifecycle(events: List[Event]) -> List[str]:
-    return laid_out(events, LIFECYCLE)
-
-
-def concurrency(events: List[Event]) -> List[str]:
-    """cases/concurrency.c: 8 threads x 1000 "T" through one provider, and a forked child
-    writing "Child" s 0..2 while the parent writes "Parent" s 0..2. The golden file is
-    unordered, so golden order (sorted text) puts the fork first and each thread's events in
-    sorted order; the multiset is the same, and event n stays golden event n."""
-    name = {e: e.fields["n"] for e in events}
-    if {e.provider for e in events} != {"provider EhconfMt"}:
-        raise SystemExit("gen-case-descriptions: concurrency: expected provider EhconfMt only")
-    out = ["provider EhconfMt", "register",
-           "# fork_child_writes: the child writes Child s 0..2 while the parent writes Parent",
-           "fork"]
-    out += [line for e in events if name[e] == "EhconfMt:Child" for line in e.text(2, "fork")]
-    out.append("parent")
-    out += [line for e in events if name[e] == "EhconfMt:Parent" for line in e.text(2, "fork")]
-    out += ["end", "# threads_8_x_1000: released together, 1000 events \"T\" each", "threads"]
-    threads = sorted({e.fields["t"] for e in events if name[e] == "EhconfMt:T"}, key=int)
-    for t in threads:
-        out.append("  thread")
-        out += [line for e in events if name[e] == "EhconfMt:T" and e.fields["t"] == t
-                for line in e.text(4, "threads")]
-        out.append("  end")
-    out.append("end")
-    ordered = [e for e in events if name[e] == "EhconfMt:Child"] + \
-        [e for e in events if name[e] == "EhconfMt:Parent"] + \
-        [e for t in threads for e in events if name[e] == "EhconfMt:T" and e.fields["t"] == t]
-    if ordered != events:
-        raise SystemExit("gen-case-descriptions: concurrency: the layout is not in golden order")
-    return out
-
-
-LAYOUTS = {"lifecycle": lifecycle, "concurrency": concurrency}
-
-
-def description(case: str, events: List[Event]) -> str:
-    body = LAYOUTS.get(case, plain)(events)
+def description(case: str, events: List[Event], unordered: bool) -> str:
+    path = steps_path(case)
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            body = Steps(case, display_path(path), events, unordered).lay(f.read())
+    else:
+        body = plain(events)
     head = [f"# descriptions/{case}.events: the events of cases/{case}.c, event n being event n",
             f"# of golden/{case}.json. Made by scripts/gen-case-descriptions.py (ehdescribe on the",
             "# case's offline capture, plus the steps that script takes from the case): change",
@@ -219,8 +301,8 @@ def main(argv: Optional[List[str]] = None) -> int:
                                  if f.endswith(".json"))
     counts: Dict[str, int] = {"written": 0, "unchanged": 0, "differ": 0}
     for case in cases:
-        events = events_of(case, build, captures)
-        text = description(case, events)
+        events, unordered = events_of(case, build, captures)
+        text = description(case, events, unordered)
         path = os.path.join(REPO, "descriptions", case + ".events")
         old = open(path, encoding="utf-8", errors="surrogateescape").read() \
             if os.path.exists(path) else None

@@ -47,6 +47,27 @@ static int is_statement(const char *w)
 static int parse_fields(struct desc_parser *p, struct desc_field **out, uint32_t *n_out,
                         const char *opener, unsigned open_line);
 
+/* Whether two elements of an array of structs have the same members (names, types, tags,
+ * the counts of constant-length arrays): the metadata is written once, for all of them. */
+static int same_shape(const struct desc_field *a, const struct desc_field *b, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        const struct desc_field *x = &a[i], *y = &b[i];
+        if (x->kind != y->kind || strcmp(x->name, y->name) != 0 || x->encoding != y->encoding ||
+            x->format != y->format || x->tag != y->tag ||
+            (x->kind == DESC_CARRAY && x->count != y->count))
+            return 0;
+        if (x->kind == DESC_STRUCT &&
+            (x->n_members != y->n_members || !same_shape(x->members, y->members, x->n_members)))
+            return 0;
+        if (x->kind == DESC_STRUCT_SLICE &&
+            (x->members[0].n_members != y->members[0].n_members ||
+             !same_shape(x->members[0].members, y->members[0].members, x->members[0].n_members)))
+            return 0;
+    }
+    return 1;
+}
+
 /* struct_slice <name> <count> [tag=]: count `element` blocks (one when count is 0), `end`. */
 static int parse_struct_slice(struct desc_parser *p, struct desc_field *f)
 {
@@ -62,12 +83,8 @@ static int parse_struct_slice(struct desc_parser *p, struct desc_field *f)
     f->members = desc_alloc(p->d, want * sizeof *f->members);
     if (!f->members)
         return desc_fail(p, line, "out of memory");
-    for (;;) {
-        int r = desc_next(p);
-        if (r <= 0)
-            return r < 0 ? -1 : desc_missing_end(p, "struct_slice", line);
-        if (strcmp(p->w[0], "end") == 0 && p->n == 1)
-            break;
+    int r;
+    while ((r = desc_inner(p, "struct_slice", line)) > 0) {
         if (strcmp(p->w[0], "element") != 0 || p->n != 1)
             return desc_fail(p, p->line, "expected `element` or `end` in struct_slice of line %u",
                              line);
@@ -84,7 +101,15 @@ static int parse_struct_slice(struct desc_parser *p, struct desc_field *f)
             return -1;
         if (!e->n_members)
             return desc_fail(p, e->line, "an element needs at least one member");
+        if (f->n_members > 1 && (e->n_members != f->members[0].n_members ||
+                                 !same_shape(e->members, f->members[0].members, e->n_members)))
+            return desc_fail(p, e->line,
+                             "element %u of the struct_slice of line %u has other members than "
+                             "element 1",
+                             f->n_members, line);
     }
+    if (r < 0)
+        return -1;
     if (f->n_members != want)
         return desc_fail(p, p->line, "struct_slice of line %u needs %u element block(s), not %u",
                          line, want, f->n_members);
@@ -155,14 +180,8 @@ static int parse_fields(struct desc_parser *p, struct desc_field **out, uint32_t
     int err = 0;
     if (++p->depth > DESC_MAX_DEPTH + 1) /* + 1: the event's own fields */
         return desc_fail(p, p->line, "structs nested deeper than %d", DESC_MAX_DEPTH);
-    for (;;) {
-        int r = desc_next(p);
-        if (r <= 0) {
-            err = r < 0 ? -1 : desc_missing_end(p, opener, open_line);
-            break;
-        }
-        if (strcmp(p->w[0], "end") == 0 && p->n == 1)
-            break;
+    int r;
+    while ((r = desc_inner(p, opener, open_line)) > 0) {
         if (is_statement(p->w[0])) {
             err = desc_fail(p, p->line, "`%s` inside the `%s` of line %u: is its `end` missing?",
                             p->w[0], opener, open_line);
@@ -183,6 +202,8 @@ static int parse_fields(struct desc_parser *p, struct desc_field **out, uint32_t
         if (err)
             break;
     }
+    if (r < 0)
+        err = -1;
     p->depth--;
     *out = v.items;
     *n_out = v.n;

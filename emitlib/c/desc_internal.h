@@ -41,6 +41,10 @@ int desc_next(struct desc_parser *p);
 /* The error of a block the file ends in. */
 int desc_missing_end(struct desc_parser *p, const char *opener, unsigned open_line);
 
+/* The next statement inside the block `opener` opened at open_line: 1, 0 at its `end`, -1
+ * on an error (the file ending in it is one). */
+int desc_inner(struct desc_parser *p, const char *opener, unsigned open_line);
+
 /* A number word: decimal, or 0x + hex when hex; at most max. 0, or -1. */
 int desc_number(const char *s, int hex, uint64_t max, uint64_t *out);
 

@@ -30,6 +30,14 @@ int desc_missing_end(struct desc_parser *p, const char *opener, unsigned open_li
     return desc_fail(p, open_line, "`%s` has no `end` (the file ends at line %u)", opener, p->line);
 }
 
+int desc_inner(struct desc_parser *p, const char *opener, unsigned open_line)
+{
+    int r = desc_next(p);
+    if (r <= 0)
+        return r < 0 ? -1 : desc_missing_end(p, opener, open_line);
+    return !(strcmp(p->w[0], "end") == 0 && p->n == 1);
+}
+
 /* A description is printable ASCII: a name writes any other byte as %XX, so a byte
  * outside is a mistake (or a name written raw), found on its line rather than later. */
 static int bad_byte(const char *s, size_t n)

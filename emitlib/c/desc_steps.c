@@ -56,12 +56,8 @@ static int parse_steps(struct desc_parser *p, struct desc_block *out, enum desc_
 static int parse_threads(struct desc_parser *p, struct desc_step *s)
 {
     struct desc_vec v = {.size = sizeof *s->blocks};
-    for (;;) {
-        int r = desc_next(p);
-        if (r <= 0)
-            return r < 0 ? -1 : desc_missing_end(p, "threads", s->line);
-        if (strcmp(p->w[0], "end") == 0 && p->n == 1)
-            break;
+    int r;
+    while ((r = desc_inner(p, "threads", s->line)) > 0) {
         if (strcmp(p->w[0], "thread") != 0 || p->n != 1)
             return desc_fail(p, p->line, "only `thread` blocks go inside `threads` (line %u)",
                              s->line);
@@ -71,6 +67,8 @@ static int parse_threads(struct desc_parser *p, struct desc_step *s)
         if (parse_steps(p, b, CTX_THREAD, "thread", p->line, NULL))
             return -1;
     }
+    if (r < 0)
+        return -1;
     if (!v.n)
         return desc_fail(p, s->line, "`threads` without a `thread` block");
     s->blocks = v.items;

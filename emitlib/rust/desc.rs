@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 //
-// The case descriptions (Documentation/case-descriptions.md) as Rust data: the one parser
-// of both Rust emitters, so that they read a description alike and refuse a malformed one
-// with the same `file:line: reason`. impl/rust-dynamic/src/main.rs parses at run time;
-// impl/rust-macro/build.rs (the generator: write_event! needs each schema at compile time)
-// at build time, and its src/main.rs only cuts a description into items (items(), below)
-// to check it is the one compiled in. Each includes this file with
-// `#[path = "../../../emitlib/rust/desc.rs"] mod desc;` (the build scripts point cargo at the
-// sources in this checkout, so the relative path holds): a file, not a crate, because the
-// emitters build offline with Debian's cargo and a path crate would be one more manifest
-// to write for nothing.
+// The case descriptions (Documentation/case-descriptions.md) as Rust data: the parser of
+// both Rust emitters. impl/rust-dynamic/src/main.rs parses at run time; impl/rust-macro/
+// build.rs (the generator: write_event! needs each schema at compile time) at build time.
+// Each includes this file with `#[path = "../../../emitlib/rust/desc.rs"] mod desc;` (the
+// build scripts point cargo at the sources in this checkout, so the relative path holds):
+// a file, not a crate, because the emitters build offline with Debian's cargo and a path
+// crate would be one more manifest to write for nothing.
+//
+// It reads a description as libdesc, the C parser (emitlib/c), does, statement for
+// statement and message for message: tests/desc-format/ holds both to the same snippets
+// (tests/desc/desc_format.rs here, with desc_print.rs). Unlike libdesc it keeps a `repeat`
+// as a step, so a generator can write a loop; `Description::unrolled` gives the steps as
+// libdesc gives them, every repetition an event of its own.
 //
 // The type table (descriptions/types.txt) resolves each field type name to the EventHeader
 // encoding and format ehconf's EH_* macro of that name writes.
@@ -32,9 +35,13 @@ pub const ENC_STRING16: u8 = 11;
 pub const ENC_STRING32: u8 = 12;
 pub const ENC_BINARY8: u8 = 13;
 pub const CARRAY_FLAG: u8 = 0x20;
-/// Structs within structs the parser follows (as ehconf's own emitter).
-pub const MAX_DEPTH: usize = 1024;
 pub const VARRAY_FLAG: u8 = 0x40;
+/// Structs within structs the parser follows (as libdesc).
+pub const MAX_DEPTH: usize = 1024;
+/// Words of one statement (as libdesc).
+pub const MAX_WORDS: usize = 16;
+/// Events a description may unroll to (as libdesc).
+pub const MAX_EVENTS: usize = 1_000_000;
 
 pub const ENCODING_NAMES: &[(&str, u8)] = &[
     ("struct", ENC_STRUCT),
@@ -126,11 +133,7 @@ pub fn read_types(text: &str, ptr: usize) -> Result<Vec<TypeRow>, String> {
             Some(f) => f as u8,
             None => return Err(bad(&format!("unknown format {}", words[2]))),
         };
-        let unit = if words[3] == "ptr" {
-            ptr
-        } else {
-            words[3].parse::<usize>().unwrap_or(0)
-        };
+        let unit = if words[3] == "ptr" { ptr } else { words[3].parse::<usize>().unwrap_or(0) };
         if unit != unit_size(enc) {
             return Err(bad(&format!("unit {} does not match {}", words[3], words[1])));
         }
@@ -155,16 +158,20 @@ pub enum Array {
     Constant,
 }
 
+#[derive(Clone)]
 pub enum Kind {
     /// A value or string field (enc without array flags); values: one per element. `ty` is
     /// the type name without _slice / _array, "" for a raw:<enc>:<fmt> field (a macro API
-    /// names the type, a builder only needs the encoding and format).
-    Value { ty: String, enc: u8, fmt: u8, array: Array, values: Vec<Vec<u8>> },
+    /// names the type, a builder only needs the encoding and format). `step`: the +<step>
+    /// of a value in a `repeat` (0: none), values[0] being the first repetition's.
+    Value { ty: String, enc: u8, fmt: u8, array: Array, values: Vec<Vec<u8>>, step: u32 },
     Struct(Vec<Field>),
-    /// shape: the members for the metadata; elements: each element's members.
+    /// shape: the members for the metadata; elements: each element's members (none when
+    /// the count is 0: the shape's values are then placeholders).
     StructSlice { shape: Vec<Field>, elements: Vec<Vec<Field>> },
 }
 
+#[derive(Clone)]
 pub struct Field {
     pub name: Vec<u8>,
     /// None without tag=: a macro API then writes no tag() option at all.
@@ -172,8 +179,12 @@ pub struct Field {
     pub kind: Kind,
 }
 
+#[derive(Clone)]
 pub struct Event {
+    /// Its number (Documentation/case-descriptions.md); in a `repeat`, the first repetition's.
     pub ordinal: usize,
+    /// The line of its `event` statement.
+    pub line: usize,
     pub provider: ProviderKey,
     pub name: Vec<u8>,
     pub level: u8,
@@ -187,6 +198,7 @@ pub struct Event {
     pub fields: Vec<Field>,
 }
 
+#[derive(Clone)]
 pub enum Step {
     Register(ProviderKey),
     Unregister(ProviderKey),
@@ -194,6 +206,8 @@ pub enum Step {
     Threads(Vec<Vec<Step>>),
     /// The child's block and the parent's (`parent`), run at the same time.
     Fork(Vec<Step>, Vec<Step>),
+    /// `repeat <count>`: its events (Step::Event only), count times in a row.
+    Repeat(usize, Vec<Step>),
 }
 
 pub struct ParseError {
@@ -201,54 +215,135 @@ pub struct ParseError {
     pub why: String,
 }
 
-fn perr<T>(line: usize, why: impl Into<String>) -> Result<T, ParseError> {
-    Err(ParseError { line, why: why.into() })
-}
-
-struct Parser<'a> {
-    lines: Vec<(usize, Vec<&'a str>)>,
-    pos: usize,
-    ordinal: usize,
-    provider: Option<ProviderKey>,
-    /// Every provider, in the order of its first `provider` statement.
-    providers: Vec<ProviderKey>,
-    types: &'a [TypeRow],
-}
-
-/// A description: its steps, its providers (first-seen order) and how many events.
+/// A description: its steps, its providers (first-seen order) and how many events it
+/// unrolls to.
 pub struct Description {
+    pub case: Vec<u8>,
     pub steps: Vec<Step>,
     pub providers: Vec<ProviderKey>,
     pub events: usize,
 }
 
-/// The text of the description an emitter is given; else its reason on stderr (`file: error`
-/// when it cannot be read, `file:line: ...` at the first byte that is not ASCII) and exit 2,
-/// as for a description it cannot parse.
-pub fn read_or_exit(path: &str) -> String {
-    let bytes = match std::fs::read(path) {
+impl Description {
+    /// The steps with every `repeat` unrolled, as libdesc gives them: repetition r of a
+    /// repeat of k events numbered after repetition r - 1, its +<step> values advanced r steps.
+    pub fn unrolled(&self) -> Vec<Step> {
+        unroll(&self.steps)
+    }
+}
+
+fn unroll(steps: &[Step]) -> Vec<Step> {
+    let mut out = Vec::new();
+    for s in steps {
+        match s {
+            Step::Repeat(count, body) => {
+                for rep in 0..*count {
+                    for b in body {
+                        if let Step::Event(e) = b {
+                            out.push(Step::Event(Box::new(repetition(e, rep, body.len()))));
+                        }
+                    }
+                }
+            }
+            Step::Threads(blocks) => out.push(Step::Threads(blocks.iter().map(|b| unroll(b)).collect())),
+            Step::Fork(c, p) => out.push(Step::Fork(unroll(c), unroll(p))),
+            other => out.push(other.clone()),
+        }
+    }
+    out
+}
+
+/// Repetition rep of an event of a repeat of k events.
+pub fn repetition(e: &Event, rep: usize, k: usize) -> Event {
+    let mut r = e.clone();
+    r.ordinal = e.ordinal + rep * k;
+    advance_fields(&mut r.fields, rep as u64);
+    r
+}
+
+fn advance_fields(fields: &mut [Field], rep: u64) {
+    for f in fields {
+        match &mut f.kind {
+            Kind::Value { values, step, .. } if *step != 0 => advance(&mut values[0], rep * *step as u64),
+            Kind::Value { .. } => {}
+            Kind::Struct(m) => advance_fields(m, rep),
+            Kind::StructSlice { shape, elements } => {
+                advance_fields(shape, rep);
+                elements.iter_mut().for_each(|e| advance_fields(e, rep));
+            }
+        }
+    }
+}
+
+/// value += add, as an unsigned little-endian number of its size, wrapping around.
+fn advance(value: &mut [u8], mut add: u64) {
+    let mut carry = 0u32;
+    for b in value.iter_mut() {
+        let sum = *b as u32 + (add & 0xff) as u32 + carry;
+        *b = sum as u8;
+        carry = sum >> 8;
+        add >>= 8;
+    }
+}
+
+/// The bytes of the description an emitter is given; else `file: error` on stderr and exit
+/// 2, as for a description it cannot parse.
+pub fn read_or_exit(path: &str) -> Vec<u8> {
+    match std::fs::read(path) {
         Ok(b) => b,
         Err(e) => {
             eprintln!("{}: {}", path, e);
             std::process::exit(2);
         }
+    }
+}
+
+/// Parses a whole description, or says where and why it cannot (libdesc's reasons).
+pub fn parse(text: &[u8], types: &[TypeRow]) -> Result<Description, ParseError> {
+    let mut p = Parser::new(text, types);
+    let steps = p.steps(Ctx::Top, "", 0)?.0;
+    let case = match p.case.take() {
+        Some(c) => c,
+        None => return p.fail(p.line, "the file has no `case <name>` statement"),
     };
-    match String::from_utf8(bytes) {
-        Ok(t) => t,
-        Err(e) => {
-            let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
-            let line = 1 + valid.iter().filter(|&&c| c == b'\n').count();
-            eprintln!("{}:{}: the description is not ASCII (names are %XX-escaped)", path, line);
-            std::process::exit(2);
+    Ok(Description { case, steps, providers: p.providers, events: p.events })
+}
+
+// ---- the parser, statement by statement as libdesc ------------------------------------------
+
+/// The blocks a step list can be in: what may go inside differs.
+#[derive(Clone, Copy, PartialEq)]
+enum Ctx {
+    Top,
+    Thread,
+    Child,
+    Parent,
+    Repeat,
+}
+
+impl Ctx {
+    fn name(self) -> &'static str {
+        match self {
+            Ctx::Thread => "thread",
+            Ctx::Repeat => "repeat",
+            _ => "fork",
         }
     }
 }
 
-/// Parses a whole description, or says where and why it cannot.
-pub fn parse(text: &str, types: &[TypeRow]) -> Result<Description, ParseError> {
-    let mut p = Parser::new(text, types);
-    let steps = p.parse()?;
-    Ok(Description { steps, providers: p.providers, events: p.ordinal })
+struct Parser<'a> {
+    lines: Vec<&'a [u8]>,
+    /// Lines read so far: the current statement's line.
+    line: usize,
+    /// The words of the current statement.
+    w: Vec<&'a str>,
+    current: Option<usize>,
+    providers: Vec<ProviderKey>,
+    case: Option<Vec<u8>>,
+    depth: usize,
+    in_repeat: bool,
+    events: usize,
+    types: &'a [TypeRow],
 }
 
 fn hex_digit(c: u8) -> Option<u8> {
@@ -260,189 +355,446 @@ fn hex_digit(c: u8) -> Option<u8> {
     }
 }
 
-fn parse_hex(s: &str) -> Option<Vec<u8>> {
-    let b = s.as_bytes();
-    if b.len() % 2 != 0 {
-        return None;
-    }
-    b.chunks(2)
-        .map(|p| Some(hex_digit(p[0])? << 4 | hex_digit(p[1])?))
-        .collect()
+/// n hex digits into bytes (n even); None at a digit that is not hex.
+fn hex_bytes(s: &[u8]) -> Option<Vec<u8>> {
+    s.chunks(2).map(|p| Some(hex_digit(p[0])? << 4 | hex_digit(p[1])?)).collect()
 }
 
-/// A name token: `%XX` escapes, `-` for the empty name.
-fn parse_name(s: &str) -> Option<Vec<u8>> {
-    if s == "-" {
-        return Some(Vec::new());
+/// A number word: decimal, or 0x + hex when hex; at most max.
+fn number(s: &str, hex: bool, max: u64) -> Option<u64> {
+    let digits = if hex { s.strip_prefix("0x")? } else { s };
+    if digits.is_empty() {
+        return None;
     }
-    let b = s.as_bytes();
+    let base = if hex { 16 } else { 10 };
+    let mut v: u64 = 0;
+    for c in digits.bytes() {
+        let d = match hex_digit(c) {
+            Some(d) if hex || c.is_ascii_digit() => d as u64,
+            _ => return None,
+        };
+        if d > max || v > (max - d) / base {
+            return None;
+        }
+        v = v * base + d;
+    }
+    Some(v)
+}
+
+/// A name token: %XX escapes, "-" the empty name; the reason it is not one.
+fn name(token: &str) -> Result<Vec<u8>, &'static str> {
+    if token == "-" {
+        return Ok(Vec::new());
+    }
+    let b = token.as_bytes();
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;
     while i < b.len() {
-        if b[i] == b'%' {
-            out.push(hex_digit(*b.get(i + 1)?)? << 4 | hex_digit(*b.get(i + 2)?)?);
-            i += 3;
-        } else {
+        if b[i] != b'%' {
             out.push(b[i]);
             i += 1;
+            continue;
         }
+        let hi = if i + 2 < b.len() { hex_digit(b[i + 1]) } else { None };
+        let (hi, lo) = match (hi, hi.and(hex_digit(*b.get(i + 2).unwrap_or(&0)))) {
+            (Some(h), Some(l)) => (h, l),
+            _ => return Err("a '%' in a name must be followed by two hex digits"),
+        };
+        if hi == 0 && lo == 0 {
+            return Err("a name cannot hold a NUL byte (%00)");
+        }
+        out.push(hi << 4 | lo);
+        i += 3;
     }
-    Some(out)
+    Ok(out)
 }
 
-/// A name token that EventHeader can carry: no NUL byte (names end with one).
-fn name_token(line: usize, s: &str) -> Result<Vec<u8>, ParseError> {
-    match parse_name(s) {
-        None => perr(line, format!("bad %XX escape in {:.60}", s)),
-        Some(v) if v.contains(&0) => perr(line, "a name cannot hold a NUL byte (%00)"),
-        Some(v) => Ok(v),
-    }
-}
+/// Words that begin a statement of the step list: inside an event they mean a missing `end`.
+const STATEMENTS: &[&str] = &[
+    "case", "needs", "provider", "register", "unregister", "event", "threads", "thread", "fork", "parent", "element",
+    "repeat",
+];
 
-fn parse_uint(s: &str, max: u64) -> Option<u64> {
-    let v = if let Some(h) = s.strip_prefix("0x") {
-        if h.is_empty() || !h.bytes().all(|c| c.is_ascii_hexdigit()) {
-            return None;
-        }
-        u64::from_str_radix(h, 16).ok()?
+fn string_unit(enc: u8) -> usize {
+    if is_value(enc) {
+        0
     } else {
-        if s.is_empty() || !s.bytes().all(|c| c.is_ascii_digit()) {
-            return None;
+        unit_size(enc)
+    }
+}
+
+/// raw:<encoding byte>:<format>: each exactly two hex digits.
+fn raw_type(t: &str) -> Option<(u8, u8)> {
+    let (e, f) = t.split_once(':')?;
+    let byte = |s: &str| if s.len() == 2 { hex_bytes(s.as_bytes()).map(|b| b[0]) } else { None };
+    Some((byte(e)?, byte(f)?))
+}
+
+/// The field of a type token: (type name, encoding, format, array).
+fn field_type(token: &str, types: &[TypeRow]) -> Result<(String, u8, u8, Array), &'static str> {
+    let (ty, enc, fmt, array) = if let Some(raw) = token.strip_prefix("raw:") {
+        let (e, f) = raw_type(raw).ok_or("a raw type is raw:<encoding hex>:<format hex>")?;
+        let array = e & (CARRAY_FLAG | VARRAY_FLAG);
+        if e & 0x80 != 0 || f & 0x80 != 0 || array == CARRAY_FLAG | VARRAY_FLAG {
+            return Err("a raw type's encoding takes 0x20 or 0x40 and its format no flag");
         }
-        s.parse::<u64>().ok()?
+        (String::new(), e & 0x1f, f, array)
+    } else {
+        let mut found = None;
+        for r in types {
+            let rest = match token.strip_prefix(r.name.as_str()) {
+                Some(rest) => rest,
+                None => continue,
+            };
+            found = match rest {
+                "" => Some((r, 0)),
+                "_slice" => Some((r, VARRAY_FLAG)),
+                "_array" => Some((r, CARRAY_FLAG)),
+                _ => continue,
+            };
+            break;
+        }
+        let (r, array) = found.ok_or("unknown field type (descriptions/types.txt lists them)")?;
+        (r.name.clone(), r.enc, r.fmt, array)
     };
-    if v > max {
-        None
-    } else {
-        Some(v)
+    if !is_value(enc) && string_unit(enc) == 0 {
+        return Err("the encoding is not a value or string encoding");
     }
+    if array != 0 && !is_value(enc) {
+        return Err("only value types have _slice and _array forms");
+    }
+    let array = match array {
+        VARRAY_FLAG => Array::Variable,
+        CARRAY_FLAG => Array::Constant,
+        _ => Array::None,
+    };
+    Ok((ty, enc, fmt, array))
 }
 
-fn parse_id16(s: &str) -> Option<[u8; 16]> {
-    let v = parse_hex(s)?;
-    v.try_into().ok()
+/// The values of a value token for a field of that encoding and array kind.
+fn field_values(token: &str, enc: u8, array: Array) -> Result<Vec<Vec<u8>>, &'static str> {
+    let unit = unit_size(enc);
+    let t = token.as_bytes();
+    if !is_value(enc) {
+        let hex: &[u8] = if token == "-" { b"" } else { t };
+        let v = match hex.len() % (2 * unit) {
+            0 => hex_bytes(hex),
+            _ => None,
+        };
+        let v = v.ok_or(if unit == 1 {
+            "a string value is hex bytes, or - when empty"
+        } else {
+            "a string value is hex code units of its width, or - when empty"
+        })?;
+        if v.len() / unit > 65535 {
+            return Err("a string of more than 65535 code units");
+        }
+        if (ENC_ZSTRING8..=ENC_ZSTRING32).contains(&enc) && v.chunks(unit).any(|u| u.iter().all(|&b| b == 0)) {
+            return Err("a zero-terminated string cannot hold a 0 code unit");
+        }
+        return Ok(vec![v]);
+    }
+    let is_array = array != Array::None;
+    let width = 2 * unit;
+    if !is_array && t.len() != width {
+        return Err("the value is not hex bytes of the type's size");
+    }
+    let a = is_array as usize;
+    let mut count = 0;
+    if !is_array || token != "-" {
+        if (t.len() + a) % (width + a) != 0 {
+            return Err("array elements are hex values of the type's size separated by ','");
+        }
+        count = (t.len() + a) / (width + a);
+    }
+    if count > 65535 {
+        return Err("an array of more than 65535 elements");
+    }
+    if array == Array::Constant && count == 0 {
+        return Err("a constant-length array needs at least one element");
+    }
+    let mut values = Vec::with_capacity(count);
+    for i in 0..count {
+        let e = &t[i * (width + a)..];
+        if i + 1 < count && e[width] != b',' {
+            return Err("bad hex in the value");
+        }
+        values.push(hex_bytes(&e[..width]).ok_or("bad hex in the value")?);
+    }
+    Ok(values)
+}
+
+/// Whether two elements of an array of structs have the same members (names, types, tags,
+/// the counts of constant-length arrays): the metadata is written once, for all of them.
+fn same_shape(a: &[Field], b: &[Field]) -> bool {
+    a.len() == b.len()
+        && a.iter().zip(b).all(|(x, y)| {
+            x.name == y.name
+                && x.tag.unwrap_or(0) == y.tag.unwrap_or(0)
+                && match (&x.kind, &y.kind) {
+                    (Kind::Value { enc: e1, fmt: f1, array: a1, values: v1, .. }, Kind::Value { enc: e2, fmt: f2, array: a2, values: v2, .. }) => {
+                        e1 == e2 && f1 == f2 && a1 == a2 && (*a1 != Array::Constant || v1.len() == v2.len())
+                    }
+                    (Kind::Struct(m1), Kind::Struct(m2)) => same_shape(m1, m2),
+                    (Kind::StructSlice { shape: s1, .. }, Kind::StructSlice { shape: s2, .. }) => same_shape(s1, s2),
+                    _ => false,
+                }
+        })
 }
 
 impl<'a> Parser<'a> {
-    fn new(text: &'a str, types: &'a [TypeRow]) -> Self {
-        let lines = text
-            .split('\n')
-            .enumerate()
-            .map(|(i, l)| (i + 1, l.split_ascii_whitespace().collect::<Vec<_>>()))
-            .filter(|(_, w)| !w.is_empty() && !w[0].starts_with('#'))
-            .collect();
-        Parser { lines, pos: 0, ordinal: 0, provider: None, providers: Vec::new(), types }
-    }
-
-    fn next(&mut self) -> Option<(usize, Vec<&'a str>)> {
-        let l = self.lines.get(self.pos).cloned();
-        self.pos += 1;
-        l
-    }
-
-    fn last_line(&self) -> usize {
-        self.lines.last().map(|l| l.0).unwrap_or(1)
-    }
-
-    /// The file ended inside the block `what` opened on line `at`.
-    fn unclosed<T>(&self, what: &str, at: usize) -> Result<T, ParseError> {
-        perr(self.last_line(), format!("`{}` of line {} has no `end`", what, at))
-    }
-
-    fn parse(&mut self) -> Result<Vec<Step>, ParseError> {
-        match self.next() {
-            Some((_, w)) if w[0] == "case" && w.len() == 2 => {}
-            Some((n, _)) => return perr(n, "the first statement must be `case <name>`"),
-            None => return perr(1, "empty description: expected `case <name>`"),
+    fn new(text: &'a [u8], types: &'a [TypeRow]) -> Self {
+        let mut lines: Vec<&[u8]> = text.split(|&c| c == b'\n').collect();
+        if lines.last().map(|l| l.is_empty()).unwrap_or(false) {
+            lines.pop(); // the empty piece after the last newline, or of an empty file
         }
-        Ok(self.steps(None)?.0)
+        Parser {
+            lines,
+            line: 0,
+            w: Vec::new(),
+            current: None,
+            providers: Vec::new(),
+            case: None,
+            depth: 0,
+            in_repeat: false,
+            events: 0,
+            types,
+        }
     }
 
-    /// Statements up to the `end` of `block` (None: the end of the file), or up to the
-    /// `parent` of a `fork` block (then true).
-    fn steps(&mut self, block: Option<(usize, &str)>) -> Result<(Vec<Step>, bool), ParseError> {
+    fn fail<T>(&self, line: usize, why: impl Into<String>) -> Result<T, ParseError> {
+        Err(ParseError { line: line.max(1), why: why.into() })
+    }
+
+    fn missing_end<T>(&self, opener: &str, open_line: usize) -> Result<T, ParseError> {
+        self.fail(open_line, format!("`{}` has no `end` (the file ends at line {})", opener, self.line))
+    }
+
+    /// The next statement's words in self.w: true, false at the end of the file.
+    fn next(&mut self) -> Result<bool, ParseError> {
+        while let Some(&l) = self.lines.get(self.line) {
+            self.line += 1;
+            if let Some(&c) = l.iter().find(|&&c| (c < 0x20 && c != b'\t' && c != b'\r') || c > 0x7e) {
+                return self.fail(self.line, format!("byte 0x{:02X} is not printable ASCII (a name writes it %{:02X})", c, c));
+            }
+            let text = std::str::from_utf8(l).unwrap_or(""); // printable ASCII by now
+            let words: Vec<&'a str> = text.split(|c| c == ' ' || c == '\t' || c == '\r').filter(|w| !w.is_empty()).collect();
+            if words.is_empty() || words[0].starts_with('#') {
+                continue; // a blank line or a comment, whatever its words
+            }
+            if words.len() > MAX_WORDS {
+                return self.fail(self.line, format!("more than {} words in one statement", MAX_WORDS));
+            }
+            self.w = words;
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
+    /// The next statement inside the block `opener` opened on line `at`: false at its `end`.
+    fn inner(&mut self, opener: &str, at: usize) -> Result<bool, ParseError> {
+        if !self.next()? {
+            return self.missing_end(opener, at);
+        }
+        Ok(!self.is("end"))
+    }
+
+    fn is(&self, word: &str) -> bool {
+        self.w[0] == word && self.w.len() == 1
+    }
+
+    fn name_word(&self, token: &str) -> Result<Vec<u8>, ParseError> {
+        name(token).or_else(|why| self.fail(self.line, format!("name '{}': {}", token, why)))
+    }
+
+    fn tag_word(&self, w: &str) -> Result<Option<u16>, ParseError> {
+        match w.strip_prefix("tag=").and_then(|v| number(v, true, 0xffff)) {
+            Some(t) => Ok(Some(t as u16)),
+            None => self.fail(self.line, format!("expected tag=0x<hex of at most 4 digits>, not '{}'", w)),
+        }
+    }
+
+    fn needs_list(&self, s: &str) -> Result<(), ParseError> {
+        if s.is_empty() || s.starts_with(',') || s.ends_with(',') || s.contains(",,") {
+            return self.fail(self.line, format!("needs takes features separated by ',', not '{}'", s));
+        }
+        Ok(())
+    }
+
+    // ---- steps ----
+
+    /// Statements up to the block's `end` (or `parent`: then true), or the end of the file
+    /// at the top.
+    fn steps(&mut self, ctx: Ctx, opener: &str, open_line: usize) -> Result<(Vec<Step>, bool), ParseError> {
         let mut steps = Vec::new();
         loop {
-            let (n, w) = match self.next() {
-                Some(l) => l,
-                None => match block {
-                    None => return Ok((steps, false)),
-                    Some((at, what)) => return self.unclosed(what, at),
-                },
-            };
-            match w[0] {
-                "end" if w.len() == 1 => match block {
-                    Some(_) => return Ok((steps, false)),
-                    None => return perr(n, "`end` without a block"),
-                },
-                "parent" if w.len() == 1 => match block {
-                    Some((_, "fork")) => return Ok((steps, true)),
-                    _ => return perr(n, "`parent` belongs inside a `fork` block, once"),
-                },
-                "needs" if w.len() == 2 && block.is_none() => {}
-                "provider" => {
-                    if w.len() < 2 || w.len() > 3 {
-                        return perr(n, "expected `provider <name> [group=<group>]`");
-                    }
-                    let name = name_token(n, w[1])?;
-                    let group = match w.get(2) {
-                        None => None,
-                        Some(g) => match g.strip_prefix("group=") {
-                            Some(g) => Some(name_token(n, g)?),
-                            None => return perr(n, format!("expected group=<group>, got {}", g)),
-                        },
-                    };
-                    let key = ProviderKey { name, group };
-                    if !self.providers.contains(&key) {
-                        self.providers.push(key.clone());
-                    }
-                    self.provider = Some(key);
+            if !self.next()? {
+                if ctx != Ctx::Top {
+                    return self.missing_end(opener, open_line);
                 }
-                "register" | "unregister" if w.len() == 1 => {
-                    let key = match &self.provider {
-                        Some(k) => k.clone(),
-                        None => return perr(n, format!("`{}` needs a `provider` before it", w[0])),
-                    };
-                    steps.push(if w[0] == "register" { Step::Register(key) } else { Step::Unregister(key) });
-                }
-                "event" => steps.push(Step::Event(Box::new(self.event(n, &w)?))),
-                "threads" if w.len() == 1 => {
-                    let mut threads = Vec::new();
-                    loop {
-                        match self.next() {
-                            Some((_, t)) if t[0] == "end" && t.len() == 1 => break,
-                            Some((tn, t)) if t[0] == "thread" && t.len() == 1 => {
-                                threads.push(self.steps(Some((tn, "thread")))?.0)
-                            }
-                            Some((tn, _)) => return perr(tn, "expected `thread` or `end` inside `threads`"),
-                            None => return self.unclosed("threads", n),
-                        }
-                    }
-                    steps.push(Step::Threads(threads));
-                }
-                "fork" if w.len() == 1 => {
-                    let (child, more) = self.steps(Some((n, "fork")))?;
-                    let parent = if more { self.steps(Some((n, "fork/parent")))?.0 } else { Vec::new() };
-                    steps.push(Step::Fork(child, parent));
-                }
-                _ => return perr(n, format!("unexpected statement `{}`", w.join(" "))),
+                return Ok((steps, false));
+            }
+            if let Some(parent) = self.step(&mut steps, ctx)? {
+                return Ok((steps, parent));
             }
         }
     }
 
-    fn event(&mut self, n: usize, w: &[&str]) -> Result<Event, ParseError> {
-        self.ordinal += 1;
-        if w.len() < 2 {
-            return perr(n, "expected `event <name> level=<n> keyword=0x<hex> ...`");
+    /// One statement of a step list: Some(closed by `parent`) when it closed the list.
+    fn step(&mut self, steps: &mut Vec<Step>, ctx: Ctx) -> Result<Option<bool>, ParseError> {
+        let w = self.w[0];
+        let n = self.w.len();
+        if w == "end" || w == "parent" {
+            let parent = w == "parent";
+            if n != 1 || ctx == Ctx::Top || (parent && ctx != Ctx::Child) {
+                let why = if parent { "`parent` belongs inside a `fork` block, once" } else { "`end` without a block" };
+                return self.fail(self.line, why);
+            }
+            return Ok(Some(parent));
         }
-        let provider = match &self.provider {
-            Some(k) => k.clone(),
-            None => return perr(n, "an event needs a `provider` before it"),
+        if w == "case" {
+            if n != 2 || self.case.is_some() || ctx != Ctx::Top {
+                return self.fail(self.line, "`case <name>` is the first statement, once");
+            }
+            self.case = Some(self.name_word(self.w[1])?);
+            return Ok(None);
+        }
+        if self.case.is_none() {
+            return self.fail(self.line, "the first statement must be `case <name>`");
+        }
+        if w == "needs" {
+            if n != 2 || ctx != Ctx::Top {
+                return self.fail(self.line, "expected, outside any block: needs <feature>[,<feature>...]");
+            }
+            self.needs_list(self.w[1])?;
+            return Ok(None);
+        }
+        if w == "provider" {
+            self.provider()?;
+            return Ok(None);
+        }
+        let (reg, unreg, threads, fork, repeat) = (w == "register", w == "unregister", w == "threads", w == "fork", w == "repeat");
+        if w != "event" && !reg && !unreg && !threads && !fork && !repeat {
+            if w == "thread" || w == "element" {
+                let outside = if w == "thread" { "threads" } else { "struct_slice" };
+                return self.fail(self.line, format!("`{}` outside `{}`", w, outside));
+            }
+            return self.fail(self.line, format!("unknown statement '{}'", w));
+        }
+        // thread, fork and repeat blocks hold events (and repeats, but not a repeat)
+        let misplaced = if reg || unreg || threads || fork { ctx != Ctx::Top } else { repeat && ctx == Ctx::Repeat };
+        if misplaced {
+            return self.fail(self.line, format!("`{}` inside a `{}` block: only `provider` and `event` go there", w, ctx.name()));
+        }
+        if repeat {
+            let s = self.repeat()?;
+            steps.push(s);
+            return Ok(None);
+        }
+        if w == "event" {
+            let e = self.event()?;
+            steps.push(Step::Event(Box::new(e)));
+            return Ok(None);
+        }
+        if n != 1 {
+            return self.fail(self.line, format!("`{}` takes no words", w));
+        }
+        if threads {
+            let s = self.threads()?;
+            steps.push(s);
+        } else if fork {
+            let at = self.line;
+            let (child, parent) = self.steps(Ctx::Child, "fork", at)?;
+            let parent = if parent { self.steps(Ctx::Parent, "fork", at)?.0 } else { Vec::new() };
+            steps.push(Step::Fork(child, parent));
+        } else {
+            let key = match self.current {
+                Some(k) => self.providers[k].clone(),
+                None => return self.fail(self.line, format!("`{}` before any `provider`", w)),
+            };
+            steps.push(if reg { Step::Register(key) } else { Step::Unregister(key) });
+        }
+        Ok(None)
+    }
+
+    fn provider(&mut self) -> Result<(), ParseError> {
+        let w = &self.w;
+        if w.len() < 2 || w.len() > 3 || (w.len() == 3 && !w[2].starts_with("group=")) {
+            return self.fail(self.line, "expected: provider <name> [group=<group>]");
+        }
+        let name = self.name_word(w[1])?;
+        let group = match w.get(2) {
+            Some(g) => Some(self.name_word(&g["group=".len()..])?),
+            None => None,
         };
+        let key = ProviderKey { name, group };
+        self.current = Some(match self.providers.iter().position(|p| *p == key) {
+            Some(i) => i,
+            None => {
+                self.providers.push(key);
+                self.providers.len() - 1
+            }
+        });
+        Ok(())
+    }
+
+    /// threads, then `thread` blocks up to `end`.
+    fn threads(&mut self) -> Result<Step, ParseError> {
+        let at = self.line;
+        let mut blocks = Vec::new();
+        while self.inner("threads", at)? {
+            if !self.is("thread") {
+                return self.fail(self.line, format!("only `thread` blocks go inside `threads` (line {})", at));
+            }
+            let t = self.line;
+            blocks.push(self.steps(Ctx::Thread, "thread", t)?.0);
+        }
+        if blocks.is_empty() {
+            return self.fail(at, "`threads` without a `thread` block");
+        }
+        Ok(Step::Threads(blocks))
+    }
+
+    /// repeat <count>, its events up to `end`.
+    fn repeat(&mut self) -> Result<Step, ParseError> {
+        let at = self.line;
+        let first = self.events;
+        let count = match (self.w.len(), self.w.get(1).and_then(|c| number(c, false, 65535))) {
+            (2, Some(c)) if c > 0 => c as usize,
+            _ => return self.fail(at, "expected: repeat <count 1..65535>"),
+        };
+        self.in_repeat = true;
+        let body = self.steps(Ctx::Repeat, "repeat", at);
+        self.in_repeat = false;
+        let body = body?.0;
+        if body.len() * count > MAX_EVENTS - first {
+            return self.fail(at, format!("the description unrolls to more than {} events", MAX_EVENTS));
+        }
+        self.events = first + body.len() * count;
+        Ok(Step::Repeat(count, body))
+    }
+
+    // ---- the event statement ----
+
+    /// event <name> level=<n> keyword=0x<hex> [opcode= tag= id= version= activity= related=
+    /// needs=], its fields, `end`.
+    fn event(&mut self) -> Result<Event, ParseError> {
+        const KEYS: [&str; 9] = ["level", "keyword", "opcode", "tag", "id", "version", "activity", "related", "needs"];
+        const MAX: [u64; 6] = [255, u64::MAX, 255, 0xffff, 0xffff, 255];
+        self.events += 1;
+        let line = self.line;
+        let provider = match self.current {
+            Some(k) => self.providers[k].clone(),
+            None => return self.fail(line, "`event` before any `provider`"),
+        };
+        if self.w.len() < 2 {
+            return self.fail(line, "expected: event <name> level=<n> keyword=0x<hex>");
+        }
         let mut e = Event {
-            ordinal: self.ordinal,
+            ordinal: self.events,
+            line,
             provider,
-            name: name_token(n, w[1])?,
+            name: self.name_word(self.w[1])?,
             level: 0,
             keyword: 0,
             opcode: 0,
@@ -453,349 +805,184 @@ impl<'a> Parser<'a> {
             related: None,
             fields: Vec::new(),
         };
-        let (mut level, mut keyword) = (false, false);
-        for a in &w[2..] {
-            let (k, v) = match a.split_once('=') {
-                Some(kv) => kv,
-                None => return perr(n, format!("expected key=value, got {}", a)),
+        let mut seen = [false; 9];
+        for &w in &self.w[2..] {
+            let (key, val) = w.split_once('=').unwrap_or(("", ""));
+            let k = match KEYS.iter().position(|&x| x == key && w.contains('=')) {
+                Some(k) => k,
+                None => return self.fail(line, format!("unknown event attribute '{}'", w)),
             };
-            let bad = || ParseError { line: n, why: format!("bad {} value {}", k, v) };
-            match k {
-                "level" => {
-                    e.level = parse_uint(v, 255).ok_or_else(bad)? as u8;
-                    level = true;
-                }
-                "keyword" => {
-                    if !v.starts_with("0x") {
-                        return Err(bad());
+            if seen[k] {
+                return self.fail(line, format!("event attribute {} given twice", key));
+            }
+            seen[k] = true;
+            let mut v = 0;
+            if k <= 5 {
+                let hex = k == 1 || k == 3;
+                v = match number(val, hex, MAX[k]) {
+                    Some(v) => v,
+                    None => {
+                        let what = if hex { "0x<hex>" } else { "a decimal number" };
+                        return self.fail(line, format!("{}={}: expected {} up to {}", key, val, what, MAX[k]));
                     }
-                    e.keyword = parse_uint(v, u64::MAX).ok_or_else(bad)?;
-                    keyword = true;
+                };
+            }
+            match k {
+                0 => e.level = v as u8,
+                1 => e.keyword = v,
+                2 => e.opcode = v as u8,
+                3 => e.tag = v as u16,
+                4 => e.id = v as u16,
+                5 => e.version = v as u8,
+                6 | 7 => {
+                    let id = match field_values(val, ENC_VALUE128, Array::None) {
+                        Ok(v) => v[0].clone().try_into().unwrap_or([0; 16]),
+                        Err(_) => return self.fail(line, format!("{}= takes 32 hex digits", key)),
+                    };
+                    if k == 6 {
+                        e.activity = Some(id);
+                    } else {
+                        e.related = Some(id);
+                    }
                 }
-                "opcode" => e.opcode = parse_uint(v, 255).ok_or_else(bad)? as u8,
-                "tag" => e.tag = parse_uint(v, 0xffff).ok_or_else(bad)? as u16,
-                "id" => e.id = parse_uint(v, 0xffff).ok_or_else(bad)? as u16,
-                "version" => e.version = parse_uint(v, 255).ok_or_else(bad)? as u8,
-                "activity" => e.activity = Some(parse_id16(v).ok_or_else(bad)?),
-                "related" => e.related = Some(parse_id16(v).ok_or_else(bad)?),
-                "needs" => {}
-                _ => return perr(n, format!("unknown event attribute {}", k)),
+                _ => self.needs_list(val)?,
             }
         }
-        if !level || !keyword {
-            return perr(n, "an event needs level=<n> and keyword=0x<hex>");
+        if !seen[0] || !seen[1] {
+            return self.fail(line, "an event needs level=<n> and keyword=0x<hex>");
         }
-        e.fields = self.fields(n, "event", 0)?;
+        e.fields = self.fields("event", line)?;
         Ok(e)
     }
 
-    /// Fields up to the `end` of the block opened on line `at`, `depth` structs down.
-    fn fields(&mut self, at: usize, what: &str, depth: usize) -> Result<Vec<Field>, ParseError> {
-        if depth > MAX_DEPTH {
-            return perr(at, format!("structs nested deeper than {}", MAX_DEPTH));
+    /// Fields up to the `end` of the block opened at open_line.
+    fn fields(&mut self, opener: &str, open_line: usize) -> Result<Vec<Field>, ParseError> {
+        self.depth += 1;
+        let r = self.fields_in(opener, open_line);
+        self.depth -= 1;
+        r
+    }
+
+    fn fields_in(&mut self, opener: &str, open_line: usize) -> Result<Vec<Field>, ParseError> {
+        if self.depth > MAX_DEPTH + 1 {
+            // + 1: the event's own fields
+            return self.fail(self.line, format!("structs nested deeper than {}", MAX_DEPTH));
         }
         let mut fields = Vec::new();
-        loop {
-            let (n, w) = match self.next() {
-                Some(l) => l,
-                None => return self.unclosed(what, at),
+        while self.inner(opener, open_line)? {
+            let w0 = self.w[0];
+            if STATEMENTS.contains(&w0) {
+                let why = format!("`{}` inside the `{}` of line {}: is its `end` missing?", w0, opener, open_line);
+                return self.fail(self.line, why);
+            }
+            let f = match w0 {
+                "struct" => self.structure()?,
+                "struct_slice" => self.struct_slice()?,
+                _ => self.field()?,
             };
-            if w[0] == "end" && w.len() == 1 {
-                return Ok(fields);
-            }
-            fields.push(self.field(n, &w, depth)?);
+            fields.push(f);
         }
+        Ok(fields)
     }
 
-    fn tag(n: usize, w: Option<&&str>) -> Result<Option<u16>, ParseError> {
-        match w {
-            None => Ok(None),
-            Some(t) => match t.strip_prefix("tag=") {
-                Some(v) if v.starts_with("0x") => match parse_uint(v, 0xffff) {
-                    Some(t) => Ok(Some(t as u16)),
-                    None => perr(n, format!("bad tag {}", v)),
-                },
-                _ => perr(n, format!("expected tag=0x<hex>, got {}", t)),
-            },
+    /// struct <name> [tag=0x<hex>], its members up to `end`.
+    fn structure(&mut self) -> Result<Field, ParseError> {
+        let line = self.line;
+        if self.w.len() < 2 || self.w.len() > 3 {
+            return self.fail(line, "expected: struct <name> [tag=0x<hex>]");
         }
+        let name = self.name_word(self.w[1])?;
+        let tag = match self.w.get(2) {
+            Some(t) => self.tag_word(t)?,
+            None => None,
+        };
+        let members = self.fields("struct", line)?;
+        if members.is_empty() {
+            return self.fail(line, "a struct needs at least one member");
+        }
+        Ok(Field { name, tag, kind: Kind::Struct(members) })
     }
 
-    fn field(&mut self, n: usize, w: &[&str], depth: usize) -> Result<Field, ParseError> {
-        let name_of = |s: &str| name_token(n, s);
-        match w[0] {
-            "struct" => {
-                if w.len() < 2 || w.len() > 3 {
-                    return perr(n, "expected `struct <name> [tag=0x<hex>]`");
-                }
-                let name = name_of(w[1])?;
-                let tag = Self::tag(n, w.get(2))?;
-                let members = self.fields(n, "struct", depth + 1)?;
-                if members.is_empty() {
-                    return perr(n, "a struct needs at least one member");
-                }
-                Ok(Field { name, tag, kind: Kind::Struct(members) })
+    /// struct_slice <name> <count> [tag=]: count `element` blocks (one when count is 0), `end`.
+    fn struct_slice(&mut self) -> Result<Field, ParseError> {
+        let line = self.line;
+        let count = match (self.w.len(), number(self.w.get(2).unwrap_or(&""), false, 65535)) {
+            (3..=4, Some(c)) => c as usize,
+            _ => return self.fail(line, "expected: struct_slice <name> <count 0..65535> [tag=0x<hex>]"),
+        };
+        let name = self.name_word(self.w[1])?;
+        let tag = match self.w.get(3) {
+            Some(t) => self.tag_word(t)?,
+            None => None,
+        };
+        let want = count.max(1);
+        let mut blocks: Vec<Vec<Field>> = Vec::new();
+        while self.inner("struct_slice", line)? {
+            if !self.is("element") {
+                return self.fail(self.line, format!("expected `element` or `end` in struct_slice of line {}", line));
             }
-            "struct_slice" => {
-                if w.len() < 3 || w.len() > 4 {
-                    return perr(n, "expected `struct_slice <name> <count> [tag=0x<hex>]`");
-                }
-                let name = name_of(w[1])?;
-                let count = match parse_uint(w[2], 65535) {
-                    Some(c) => c as usize,
-                    None => return perr(n, format!("bad count {}", w[2])),
-                };
-                let tag = Self::tag(n, w.get(3))?;
-                let mut blocks = Vec::new();
-                for _ in 0..count.max(1) {
-                    match self.next() {
-                        Some((en, e)) if e[0] == "element" && e.len() == 1 => {
-                            blocks.push(self.fields(en, "element", depth + 1)?)
-                        }
-                        Some((en, _)) => {
-                            let why = format!("expected `element` ({} of {})", blocks.len() + 1, count.max(1));
-                            return perr(en, why);
-                        }
-                        None => return self.unclosed("struct_slice", n),
-                    }
-                }
-                match self.next() {
-                    Some((_, e)) if e[0] == "end" && e.len() == 1 => {}
-                    Some((en, _)) => {
-                        return perr(en, format!("expected `end` after {} element block(s)", count.max(1)))
-                    }
-                    None => return self.unclosed("struct_slice", n),
-                }
-                let shape_sig = signature(&blocks[0]);
-                if blocks.iter().any(|b| signature(b) != shape_sig) {
-                    return perr(n, "the elements of a struct_slice have different members");
-                }
-                let shape = blocks.remove(0);
-                let elements = if count == 0 {
-                    Vec::new()
-                } else {
-                    let mut all = vec![clone_shape(&shape)];
-                    all.extend(blocks);
-                    all
-                };
-                Ok(Field { name, tag, kind: Kind::StructSlice { shape, elements } })
+            if blocks.len() == want {
+                let why = format!("struct_slice of line {} has {} element block(s), and this is one more", line, want);
+                return self.fail(self.line, why);
             }
-            _ => {
-                if w.len() < 3 || w.len() > 4 {
-                    return perr(n, "expected `<type> <name> <value> [tag=0x<hex>]`");
-                }
-                let (ty, enc, fmt, array) = self.resolve(n, w[0])?;
-                let name = name_of(w[1])?;
-                let tag = Self::tag(n, w.get(3))?;
-                let unit = unit_size(enc);
-                if array != Array::None && !is_value(enc) {
-                    return perr(n, "an array of strings has no description syntax");
-                }
-                let texts: Vec<&str> = match (array, w[2]) {
-                    (Array::None, "-") => vec![""],
-                    (Array::None, v) => vec![v],
-                    (_, "-") => Vec::new(),
-                    (_, v) => v.split(',').collect(),
-                };
-                if array == Array::Constant && texts.is_empty() {
-                    return perr(n, "a constant-length array needs 1 to 65535 values");
-                }
-                let mut values = Vec::with_capacity(texts.len());
-                for t in texts {
-                    let v = match parse_hex(t) {
-                        Some(v) => v,
-                        None => return perr(n, format!("bad hex value {:.40}", t)),
-                    };
-                    if is_value(enc) && v.len() != unit {
-                        return perr(n, format!("{} needs {} bytes per value, got {}", w[0], unit, v.len()));
-                    }
-                    if v.len() % unit != 0 {
-                        let why = format!("{} needs a multiple of {} bytes, got {}", w[0], unit, v.len());
-                        return perr(n, why);
-                    }
-                    if !is_value(enc) && v.len() / unit > 65535 {
-                        return perr(n, "a string has at most 65535 units");
-                    }
-                    let zstring = (ENC_ZSTRING8..=ENC_ZSTRING32).contains(&enc);
-                    if zstring && v.chunks(unit).any(|u| u.iter().all(|&b| b == 0)) {
-                        return perr(n, format!("{}: a 0 unit inside a zero-terminated string", w[0]));
-                    }
-                    values.push(v);
-                }
-                if values.len() > 65535 {
-                    return perr(n, "an array has at most 65535 values");
-                }
-                Ok(Field { name, tag, kind: Kind::Value { ty, enc, fmt, array, values } })
+            let at = self.line;
+            let members = self.fields("element", at)?;
+            if members.is_empty() {
+                return self.fail(at, "an element needs at least one member");
             }
+            if !blocks.is_empty() && !same_shape(&members, &blocks[0]) {
+                let why = format!("element {} of the struct_slice of line {} has other members than element 1", blocks.len() + 1, line);
+                return self.fail(at, why);
+            }
+            blocks.push(members);
         }
+        if blocks.len() != want {
+            let why = format!("struct_slice of line {} needs {} element block(s), not {}", line, want, blocks.len());
+            return self.fail(self.line, why);
+        }
+        let shape = blocks[0].clone();
+        let elements = if count == 0 { Vec::new() } else { blocks };
+        Ok(Field { name, tag, kind: Kind::StructSlice { shape, elements } })
     }
 
-    /// A type name: a types.txt row, `<row>_slice`, `<row>_array` or raw:<enc>:<format>.
-    fn resolve(&self, n: usize, t: &str) -> Result<(String, u8, u8, Array), ParseError> {
-        if let Some(raw) = t.strip_prefix("raw:") {
-            let parts: Vec<&str> = raw.split(':').collect();
-            let byte = |s: &str| if s.len() == 2 { parse_hex(s).map(|b| b[0]) } else { None };
-            let (e, f) = match (parts.as_slice(), parts.first().and_then(|s| byte(s))) {
-                ([_, f], Some(e)) if byte(f).is_some() => (e, byte(f).unwrap_or(0)),
-                _ => return perr(n, format!("expected raw:<enc hex>:<format hex>, got {}", t)),
-            };
-            let base = e & 0x1f;
-            if e & 0x80 != 0 || f & 0x80 != 0 || e & 0x60 == 0x60 {
-                return perr(n, format!("{}: chain flags or both array flags", t));
-            }
-            if base == ENC_STRUCT || base == 0 || base > ENC_BINARY8 {
-                return perr(n, format!("{}: encoding {} is not a value or string encoding", t, base));
-            }
-            let array = match e & 0x60 {
-                VARRAY_FLAG => Array::Variable,
-                CARRAY_FLAG => Array::Constant,
-                _ => Array::None,
-            };
-            return Ok((String::new(), base, f, array));
+    /// <type> <name> <value>[+<step>] [tag=0x<hex>]
+    fn field(&mut self) -> Result<Field, ParseError> {
+        let (line, w) = (self.line, self.w.clone());
+        if w.len() < 3 || w.len() > 4 {
+            return self.fail(line, "expected: <type> <name> <value> [tag=0x<hex>]");
         }
-        let find = |name: &str| self.types.iter().find(|r| r.name == name);
-        if let Some(r) = find(t) {
-            return Ok((r.name.clone(), r.enc, r.fmt, Array::None));
-        }
-        for (suffix, array) in [("_slice", Array::Variable), ("_array", Array::Constant)] {
-            if let Some(r) = t.strip_suffix(suffix).and_then(find) {
-                return Ok((r.name.clone(), r.enc, r.fmt, array));
-            }
-        }
-        perr(n, format!("unknown field type {} (descriptions/types.txt)", t))
+        let (ty, enc, fmt, array) = match field_type(w[0], self.types) {
+            Ok(t) => t,
+            Err(why) => return self.fail(line, format!("type '{}': {}", w[0], why)),
+        };
+        let name = self.name_word(w[1])?;
+        let tag = match w.get(3) {
+            Some(t) => self.tag_word(t)?,
+            None => None,
+        };
+        let (value, step) = match w[2].split_once('+') {
+            None => (w[2], 0),
+            Some((value, step)) => (value, self.step_suffix(&w, enc, array, step)?),
+        };
+        let values = match field_values(value, enc, array) {
+            Ok(v) => v,
+            Err(why) => return self.fail(line, format!("field '{}' ({}): {}", w[1], w[0], why)),
+        };
+        Ok(Field { name, tag, kind: Kind::Value { ty, enc, fmt, array, values, step } })
     }
-}
 
-/// Names and types of a struct's members, to check a struct_slice's elements agree.
-fn signature(fields: &[Field]) -> String {
-    let mut s = String::new();
-    for f in fields {
-        s.push_str(&format!("{:?}/{:?}:", f.name, f.tag));
-        match &f.kind {
-            Kind::Value { enc, fmt, array, values, .. } => {
-                let len = if *array == Array::Constant { values.len() } else { 0 };
-                s.push_str(&format!("v{}.{}.{}.{};", enc, fmt, *array as u8, len))
-            }
-            Kind::Struct(m) => s.push_str(&format!("s{{{}}};", signature(m))),
-            Kind::StructSlice { shape, .. } => s.push_str(&format!("a{{{}}};", signature(shape))),
+    /// A value's "+<step>": in a repeat, on a scalar of a value type only.
+    fn step_suffix(&self, w: &[&str], enc: u8, array: Array, step: &str) -> Result<u32, ParseError> {
+        let field = format!("field '{}' ({})", w[1], w[0]);
+        if !is_value(enc) || array != Array::None {
+            return self.fail(self.line, format!("{}: only a scalar of a value type takes +<step>", field));
+        }
+        if !self.in_repeat {
+            return self.fail(self.line, format!("{}: a value with +<step> belongs inside a `repeat`", field));
+        }
+        match number(step, false, 65535) {
+            Some(s) if s > 0 => Ok(s as u32),
+            _ => self.fail(self.line, format!("{}: +<step> is a decimal number from 1 to 65535, not '+{}'", field, step)),
         }
     }
-    s
-}
-
-fn clone_shape(fields: &[Field]) -> Vec<Field> {
-    fields
-        .iter()
-        .map(|f| Field {
-            name: f.name.clone(),
-            tag: f.tag,
-            kind: match &f.kind {
-                Kind::Value { ty, enc, fmt, array, values } => Kind::Value {
-                    ty: ty.clone(),
-                    enc: *enc,
-                    fmt: *fmt,
-                    array: *array,
-                    values: values.clone(),
-                },
-                Kind::Struct(m) => Kind::Struct(clone_shape(m)),
-                Kind::StructSlice { shape, elements } => Kind::StructSlice {
-                    shape: clone_shape(shape),
-                    elements: elements.iter().map(|e| clone_shape(e)).collect(),
-                },
-            },
-        })
-        .collect()
-}
-
-// ---- the items of a description ------------------------------------------------------
-//
-// rust-macro's emitter runs only the descriptions compiled into it, and must see any
-// change: every `event ... end` block is one item, every other statement (case, needs,
-// provider, register, unregister, threads, thread, fork, parent, end) one item each;
-// comments and blank lines are not items, and words are compared, not spacing. Each item
-// has a hash (FNV-1a 64 of its words): the emitter compares the description it is given
-// with the one compiled in item by item, so that the runner's copy without the events a
-// profile lacks (harness/impls.py without_events) still matches, and any other change is
-// seen.
-
-/// One item: an event block or a statement.
-pub struct Item {
-    pub is_event: bool,
-    pub hash: u64,
-    /// The line (from 1) it starts on.
-    pub line: usize,
-}
-
-/// The words of the `case` statement, the items, or (line, reason).
-pub struct Items {
-    pub case: String,
-    pub items: Vec<Item>,
-}
-
-const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
-
-fn fnv(mut h: u64, bytes: &[u8]) -> u64 {
-    for &b in bytes {
-        h ^= b as u64;
-        h = h.wrapping_mul(FNV_PRIME);
-    }
-    h
-}
-
-/// Statements that open a block closed by `end` inside an event.
-const EVENT_OPENERS: &[&str] = &["struct", "struct_slice", "element"];
-
-/// Cuts `text` into items. The first statement must be `case <name>`.
-pub fn items(text: &str) -> Result<Items, (usize, String)> {
-    let mut out = Vec::new();
-    let mut case = String::new();
-    let mut depth = 0usize; // inside an event: blocks open, the event included
-    let mut hash = 0u64;
-    let mut start = 0usize;
-    for (i, raw) in text.split('\n').enumerate() {
-        let n = i + 1;
-        let words: Vec<&str> = raw.split_ascii_whitespace().collect();
-        if words.is_empty() || words[0].starts_with('#') {
-            continue;
-        }
-        let mut h = if depth > 0 { fnv(hash, b"\n") } else { FNV_OFFSET };
-        for (k, w) in words.iter().enumerate() {
-            if k > 0 {
-                h = fnv(h, b" ");
-            }
-            h = fnv(h, w.as_bytes());
-        }
-        if case.is_empty() {
-            if words[0] != "case" || words.len() != 2 {
-                return Err((n, "the first statement must be `case <name>`".to_string()));
-            }
-            case = words[1].to_string();
-        }
-        if depth > 0 {
-            hash = h;
-            if words[0] == "end" && words.len() == 1 {
-                depth -= 1;
-                if depth == 0 {
-                    out.push(Item { is_event: true, hash, line: start });
-                }
-            } else if EVENT_OPENERS.contains(&words[0]) {
-                depth += 1;
-            } else if words[0] == "event" {
-                return Err((n, "an event inside an event".to_string()));
-            }
-        } else if words[0] == "event" {
-            depth = 1;
-            hash = h;
-            start = n;
-        } else {
-            out.push(Item { is_event: false, hash: h, line: n });
-        }
-    }
-    if case.is_empty() {
-        return Err((1, "empty description: expected `case <name>`".to_string()));
-    }
-    if depth > 0 {
-        return Err((start, "the event has no `end`".to_string()));
-    }
-    Ok(Items { case, items: out })
 }

@@ -332,7 +332,9 @@ static void stale(char const *path, int line)
     exit(2);
 }
 
-/* Maps the file's events onto the compiled-in ones (g_file_ordinal). */
+/* Maps the file's events onto the compiled-in ones (g_file_ordinal): the file is the
+ * compiled-in description with whole event items left out (an event of a `repeat` in every
+ * repetition), its events numbered as the compiled-in ones, skipping those. */
 static void match(char const *path, char const *text, size_t len)
 {
     struct items file = {NULL, 0};
@@ -347,24 +349,24 @@ static void match(char const *path, char const *text, size_t len)
         exit(2);
     }
     size_t i = 0;
-    int ordinal = 0, in_file = 0; /* the compiled-in event before i; the file's */
     struct lttpc_item const *c = g_case->items;
     for (size_t k = 0; k < file.n; k++) {
         struct lttpc_item const *f = &file.p[k];
         /* Compiled-in events missing from the file: left out. */
-        while (i < g_case->nitems && c[i].is_event && !(f->is_event && c[i].hash == f->hash)) {
+        while (i < g_case->nitems && c[i].is_event && !(f->is_event && c[i].hash == f->hash))
             i++;
-            ordinal++;
-        }
         if (i >= g_case->nitems || c[i].is_event != f->is_event || c[i].hash != f->hash)
             stale(path, f->line);
-        if (f->is_event)
-            g_file_ordinal[++ordinal] = ++in_file;
+        for (int r = 0; f->is_event && r < c[i].count; r++)
+            g_file_ordinal[c[i].first + r * c[i].stride] = 1;
         i++;
     }
     for (; i < g_case->nitems; i++)
         if (!c[i].is_event)
             stale(path, file.n ? file.p[file.n - 1].line : 1);
+    for (size_t o = 1, in_file = 0; o <= g_case->nevents; o++)
+        if (g_file_ordinal[o])
+            g_file_ordinal[o] = (int)++in_file;
     free(file.p);
 }
 

@@ -3,16 +3,16 @@
  * impl/lttp-c/gen: turns a case description (Documentation/case-descriptions.md) into C
  * code that writes its events through microsoft/LinuxTracepoints' C macro API.
  *
- *   gen TYPES_TXT HEADER FILE.events OUTDIR
- *                                      writes the C files of one case: OUTDIR/<case>.c
+ *   gen HEADER FILE.events OUTDIR      writes the C files of one case: OUTDIR/<case>.c
  *                                      (lttpc.h's struct lttpc_case lttpc_case_<case>, its
  *                                      providers and tables) and OUTDIR/<case>_<n>.c (the
  *                                      event functions, EVENTS_PER_FILE a file)
  *   gen --table FILE.events...         prints the table of the cases (lttpc_cases[])
  *
- * TYPES_TXT is descriptions/types.txt (the field type names); HEADER the checkout's
- * TraceLoggingProvider.h, read only to cite its lines in the reasons of what it cannot
- * express. A description it cannot parse: `file:line: reason` on stderr, exit 2.
+ * The description is read by libdesc (emitlib/c/desc.h), the parser ehconf's own emitter
+ * links too: a `repeat` comes unrolled, one function per repetition's event. HEADER is the
+ * checkout's TraceLoggingProvider.h, read only to cite its lines in the reasons of what it
+ * cannot express. A description libdesc refuses: its `file:line: reason` on stderr, exit 2.
  *
  * Which API: the snapshot has no EventHeaderTracepoint.h (EHTP_* macros); its C macro API
  * is eventheader/TraceLoggingProvider.h (TRACELOGGING_DEFINE_PROVIDER, TraceLoggingRegister,
@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "desc.h"
 #include "textmatch.h"
 
 #define MAX_ARGS        99 /* TraceLoggingWrite: _tlg_NARGS counts to 99 */
@@ -43,19 +44,6 @@
 /* ---- small utilities ------------------------------------------------------------------ */
 
 static char const *g_path = "";
-static int g_line;
-
-static void die(int line, char const *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
-static void die(int line, char const *fmt, ...)
-{
-    va_list ap;
-    fprintf(stderr, "%s:%d: ", g_path, line);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    exit(2);
-}
 
 static void *xrealloc(void *p, size_t n)
 {
@@ -248,115 +236,64 @@ static int is_value(int enc)
     return enc >= E_V8 && enc <= E_V128;
 }
 
-struct type_row {
-    char name[40];
-    int enc, fmt;
-};
-static struct type_row *g_types;
-static size_t g_ntypes;
+/* ---- the description, as libdesc parsed it ------------------------------------------ */
 
-static void load_types(char const *path)
+static struct desc g_desc;
+
+/* The index of a provider of g_desc. */
+static int provider_index(struct desc_provider const *p)
 {
-    size_t len;
-    char *text = lttpc_read_file(path, &len);
-    char const *saved = g_path;
-    g_path = path;
-    int line = 0;
-    for (char *s = text; s && *s;) {
-        char *nl = strchr(s, '\n');
-        if (nl)
-            *nl = '\0';
-        line++;
-        char name[64], enc[64], fmt[64];
-        if (s[0] != '#' && sscanf(s, "%63s %63s %63s", name, enc, fmt) == 3) {
-            struct type_row row;
-            memset(&row, 0, sizeof(row));
-            if (strlen(name) >= sizeof(row.name))
-                die(line, "type name too long");
-            strcpy(row.name, name);
-            row.enc = -1;
-            row.fmt = -1;
-            if (strcmp(enc, "value_ptr") == 0)
-                row.enc = sizeof(void *) == 8 ? E_V64 : E_V32;
-            for (int e = 1; e < E_MAX; e++)
-                if (strcmp(enc, ENC_NAMES[e]) == 0)
-                    row.enc = e;
-            for (size_t f = 0; f < NFMT; f++)
-                if (strcmp(fmt, FMT_NAMES[f]) == 0)
-                    row.fmt = (int)f;
-            if (row.enc < 0 || row.fmt < 0)
-                die(line, "unknown encoding or format: %s %s", enc, fmt);
-            g_types = xrealloc(g_types, (g_ntypes + 1) * sizeof(*g_types));
-            g_types[g_ntypes++] = row;
-        }
-        s = nl ? nl + 1 : NULL;
-    }
-    g_path = saved;
-    free(text);
-    if (g_ntypes < 10) {
-        fprintf(stderr, "%s: not a type table (%zu rows)\n", path, g_ntypes);
-        exit(2);
-    }
+    for (uint32_t i = 0; i < g_desc.n_providers; i++)
+        if (g_desc.providers[i] == p)
+            return (int)i;
+    return -1;
 }
 
-/* ---- the description ------------------------------------------------------------------ */
+/* The elements of a field: each value, or a string's code units, one per element. */
+static uint32_t n_values(struct desc_field const *f)
+{
+    return f->kind == DESC_STRING ? 1 : f->count;
+}
 
-enum { K_VALUE, K_STRUCT, K_SLICE };
+static struct bytes value_at(struct desc_field const *f, uint32_t i)
+{
+    struct bytes b = {(unsigned char *)f->data, f->size};
+    if (f->kind != DESC_STRING) {
+        b.p += (size_t)i * f->unit;
+        b.n = f->unit;
+    }
+    return b;
+}
 
-struct field {
-    int line;
-    int kind;
-    struct bytes name;
-    int enc, fmt; /* base encoding, format (K_VALUE) */
-    int varray, carray;
-    unsigned tag;
-    struct bytes *values; /* one per element; a scalar has one */
-    size_t nvalues;
-    struct field *members; /* struct: members; struct_slice: those of its first element */
-    size_t nmembers;
-    struct field **elems; /* struct_slice: its elements (each nmembers fields) */
-    size_t count;         /* struct_slice: the element count */
-};
+static int is_varray(struct desc_field const *f)
+{
+    return f->kind == DESC_VARRAY;
+}
 
-struct event {
-    int ordinal, line, provider;
-    struct bytes name;
-    unsigned level, opcode, tag, id, version;
-    uint64_t keyword;
-    int has_activity, has_related;
-    unsigned char activity[16], related[16];
-    struct field *fields;
-    size_t nfields;
-};
+static int is_carray(struct desc_field const *f)
+{
+    return f->kind == DESC_CARRAY;
+}
 
-struct provider {
-    char *token; /* as written */
-    struct bytes name, group;
-};
+/* An array of structs: the members of element e (the shape's when there is none). */
+static struct desc_field const *element(struct desc_field const *f, uint32_t e, uint32_t *n)
+{
+    *n = f->members[e].n_members;
+    return f->members[e].members;
+}
 
-struct step {
-    int kind; /* the names of lttpc.h, without LTTPC_ */
-    int line, arg;
-};
 enum { S_REGISTER, S_UNREGISTER, S_EVENT, S_THREADS, S_THREAD, S_FORK, S_PARENT, S_END };
 static char const *const STEP_NAMES[] = {"LTTPC_REGISTER", "LTTPC_UNREGISTER", "LTTPC_EVENT",
                                          "LTTPC_THREADS",  "LTTPC_THREAD",     "LTTPC_FORK",
                                          "LTTPC_PARENT",   "LTTPC_END"};
 
-static char **g_lines;
-static size_t *g_line_len;
-static size_t g_nlines, g_next;
-static char *g_words[16];
-static size_t g_nwords;
-
-static struct event *g_events;
-static size_t g_nevents;
-static struct provider *g_providers;
-static size_t g_nproviders;
+/* The flat step list of lttpc.h: a block's steps, then its END. */
+struct step {
+    int kind, line, arg;
+};
 static struct step *g_steps;
 static size_t g_nsteps;
-static int g_current = -1;
-static char *g_case;
+static struct desc_event const **g_events; /* [ordinal - 1] */
 
 static void add_step(int kind, int line, int arg)
 {
@@ -367,445 +304,53 @@ static void add_step(int kind, int line, int arg)
     g_nsteps++;
 }
 
-/* The next statement's words into g_words (the line is cut in place); 0 at the end. */
-static int next_statement(void)
+static void flatten(struct desc_block const *b)
 {
-    while (g_next < g_nlines) {
-        char *s = g_lines[g_next];
-        size_t n = g_line_len[g_next];
-        g_line = (int)++g_next;
-        g_nwords = 0;
-        size_t i = 0;
-        while (i < n) {
-            while (i < n && lttpc_space(s[i]))
-                s[i++] = '\0';
-            if (i >= n)
-                break;
-            if (g_nwords == sizeof(g_words) / sizeof(g_words[0]))
-                die(g_line, "too many words");
-            g_words[g_nwords++] = s + i;
-            while (i < n && !lttpc_space(s[i]))
-                i++;
-        }
-        if (i <= n)
-            s[n] = '\0';
-        if (g_nwords && g_words[0][0] != '#')
-            return 1;
-    }
-    g_line = (int)g_nlines;
-    return 0;
-}
-
-static int hexval(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
-static struct bytes unescape(char const *s)
-{
-    struct bytes b = {NULL, 0};
-    if (strcmp(s, "-") == 0)
-        return b;
-    for (size_t i = 0; s[i]; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == '%') {
-            int hi = hexval(s[i + 1]), lo = hi < 0 ? -1 : hexval(s[i + 2]);
-            if (hi < 0 || lo < 0)
-                die(g_line, "`%%` without two hex digits in %s", s);
-            c = (unsigned char)(hi * 16 + lo);
-            if (!c)
-                die(g_line, "a name cannot hold a NUL byte (%%00)");
-            i += 2;
-        }
-        bytes_add(&b, &c, 1);
-    }
-    return b;
-}
-
-static struct bytes hex_bytes(char const *s, size_t n)
-{
-    struct bytes b = {NULL, 0};
-    if (n % 2)
-        die(g_line, "odd number of hex digits");
-    b.p = xrealloc(NULL, n / 2);
-    for (size_t i = 0; i < n / 2; i++) {
-        int hi = hexval(s[2 * i]), lo = hexval(s[2 * i + 1]);
-        if (hi < 0 || lo < 0)
-            die(g_line, "not hex: %.40s", s);
-        b.p[i] = (unsigned char)(hi * 16 + lo);
-    }
-    b.n = n / 2;
-    return b;
-}
-
-static uint64_t number(char const *key, char const *text, uint64_t max, int hex)
-{
-    char const *d = text;
-    if (hex) {
-        if (d[0] != '0' || (d[1] != 'x' && d[1] != 'X') || !d[2])
-            die(g_line, "%s= needs 0x<hex>, not %s", key, text);
-        d += 2;
-    }
-    if (!*d || strlen(d) > 20)
-        die(g_line, "bad number %s=%s", key, text);
-    uint64_t v = 0, base = hex ? 16 : 10;
-    for (; *d; d++) {
-        int x = hex ? hexval(*d) : (*d >= '0' && *d <= '9' ? *d - '0' : -1);
-        if (x < 0 || v > (UINT64_MAX - (uint64_t)x) / base)
-            die(g_line, "bad number %s=%s", key, text);
-        v = v * base + (uint64_t)x;
-    }
-    if (v > max)
-        die(g_line, "%s=%s is out of range", key, text);
-    return v;
-}
-
-static unsigned field_tag(size_t first)
-{
-    unsigned tag = 0;
-    for (size_t i = first; i < g_nwords; i++) {
-        if (strncmp(g_words[i], "tag=", 4) != 0)
-            die(g_line, "unexpected `%s`", g_words[i]);
-        tag = (unsigned)number("tag", g_words[i] + 4, 0xFFFF, 1);
-    }
-    return tag;
-}
-
-static void parse_type(struct field *f, char const *type)
-{
-    if (strncmp(type, "raw:", 4) == 0) {
-        if (strlen(type) != 9 || type[6] != ':')
-            die(g_line, "expected raw:<encoding>:<format>, not %s", type);
-        int e0 = hexval(type[4]), e1 = hexval(type[5]), f0 = hexval(type[7]), f1 = hexval(type[8]);
-        if (e0 < 0 || e1 < 0 || f0 < 0 || f1 < 0)
-            die(g_line, "expected raw:<encoding>:<format>, not %s", type);
-        int enc = e0 * 16 + e1;
-        f->enc = enc & 0x1f;
-        f->fmt = f0 * 16 + f1;
-        f->carray = (enc & CARRAY_FLAG) != 0;
-        f->varray = (enc & VARRAY_FLAG) != 0;
-        if ((enc & 0x80) || f->fmt > 0x7f || f->enc < E_V8 || f->enc >= E_MAX ||
-            (f->carray && f->varray))
-            die(g_line, "bad raw type %s", type);
-        return;
-    }
-    char base[64];
-    size_t n = strlen(type);
-    if (n >= sizeof(base))
-        die(g_line, "unknown type %s", type);
-    strcpy(base, type);
-    if (n > 6 && strcmp(base + n - 6, "_slice") == 0) {
-        base[n - 6] = '\0';
-        f->varray = 1;
-    } else if (n > 6 && strcmp(base + n - 6, "_array") == 0) {
-        base[n - 6] = '\0';
-        f->carray = 1;
-    }
-    for (size_t i = 0; i < g_ntypes; i++) {
-        if (strcmp(g_types[i].name, base) == 0) {
-            f->enc = g_types[i].enc;
-            f->fmt = g_types[i].fmt;
-            if ((f->varray || f->carray) && !is_value(f->enc))
-                die(g_line, "arrays exist of value types only: %s", type);
-            return;
-        }
-    }
-    die(g_line, "unknown type %s", type);
-}
-
-static void parse_values(struct field *f, char const *text)
-{
-    size_t unit = unit_size(f->enc);
-    if (strcmp(text, "-") == 0) {
-        if (f->carray)
-            die(g_line, "an _array has 1 to 65535 elements");
-        if (f->varray || !is_value(f->enc)) {
-            f->values = xrealloc(NULL, sizeof(struct bytes));
-            f->values[0].p = NULL;
-            f->values[0].n = 0;
-            f->nvalues = f->varray ? 0 : 1;
-            return;
-        }
-        die(g_line, "a value of a value type cannot be empty");
-    }
-    char const *s = text;
-    for (;;) {
-        char const *comma = (f->varray || f->carray) ? strchr(s, ',') : NULL;
-        size_t n = comma ? (size_t)(comma - s) : strlen(s);
-        struct bytes b = hex_bytes(s, n);
-        if (is_value(f->enc) ? b.n != unit : b.n % unit != 0)
-            die(g_line, "%zu bytes: not a value of this type", b.n);
-        if (!is_value(f->enc) && b.n / unit > 65535)
-            die(g_line, "a string has at most 65535 units");
-        if (f->enc >= E_Z8 && f->enc <= E_Z32)
-            for (size_t i = 0; i < b.n; i += unit) {
-                int zero = 1;
-                for (size_t k = 0; k < unit; k++)
-                    zero &= b.p[i + k] == 0;
-                if (zero)
-                    die(g_line, "a zero-terminated string cannot hold a 0 unit");
-            }
-        f->values = xrealloc(f->values, (f->nvalues + 1) * sizeof(struct bytes));
-        f->values[f->nvalues++] = b;
-        if (!comma)
+    for (uint32_t i = 0; i < b->n_steps; i++) {
+        struct desc_step const *s = &b->steps[i];
+        int line = (int)s->line;
+        switch (s->kind) {
+        case DESC_STEP_EVENT:
+            g_events[s->event->ordinal - 1] = s->event;
+            add_step(S_EVENT, line, (int)s->event->ordinal);
             break;
-        s = comma + 1;
-    }
-    if (f->nvalues > 65535)
-        die(g_line, "more than 65535 elements");
-}
-
-static void parse_fields(struct field **out, size_t *nout, int in_element);
-
-/* Structs within structs, as deep as the reference parser takes them (impl/ehconf/
- * desc_parse.c): deeper, the recursion below would run out of stack. */
-#define MAX_DEPTH 1024
-static int g_depth;
-
-/* One field statement (g_words), its block included. */
-static void parse_field(struct field *f)
-{
-    memset(f, 0, sizeof(*f));
-    f->line = g_line;
-    char const *w = g_words[0];
-    if (strcmp(w, "struct") == 0) {
-        if (g_nwords < 2)
-            die(g_line, "expected `struct <name> [tag=0x<hex>]`");
-        f->kind = K_STRUCT;
-        f->enc = E_STRUCT;
-        f->name = unescape(g_words[1]);
-        f->tag = field_tag(2);
-        if (++g_depth > MAX_DEPTH)
-            die(g_line, "structs nested deeper than %d", MAX_DEPTH);
-        parse_fields(&f->members, &f->nmembers, 0);
-        g_depth--;
-        return;
-    }
-    if (strcmp(w, "struct_slice") == 0) {
-        if (g_nwords < 3)
-            die(g_line, "expected `struct_slice <name> <count> [tag=0x<hex>]`");
-        int line = g_line;
-        f->kind = K_SLICE;
-        f->enc = E_STRUCT;
-        f->varray = 1;
-        f->name = unescape(g_words[1]);
-        f->count = (size_t)number("count", g_words[2], 65535, 0);
-        f->tag = field_tag(3);
-        if (++g_depth > MAX_DEPTH)
-            die(g_line, "structs nested deeper than %d", MAX_DEPTH);
-        size_t blocks = 0;
-        while (next_statement()) {
-            if (strcmp(g_words[0], "end") == 0)
-                break;
-            if (strcmp(g_words[0], "element") != 0 || g_nwords != 1)
-                die(g_line, "expected `element` or `end` in a struct_slice");
-            struct field *m = NULL;
-            size_t nm = 0;
-            parse_fields(&m, &nm, 1);
-            if (blocks && nm != f->nmembers)
-                die(g_line, "the elements of a struct_slice have different members");
-            if (!blocks) {
-                f->members = m;
-                f->nmembers = nm;
+        case DESC_STEP_REGISTER:
+        case DESC_STEP_UNREGISTER:
+            add_step(s->kind == DESC_STEP_REGISTER ? S_REGISTER : S_UNREGISTER, line,
+                     provider_index(s->provider));
+            break;
+        case DESC_STEP_THREADS:
+            add_step(S_THREADS, line, 0);
+            for (uint32_t t = 0; t < s->n_blocks; t++) {
+                add_step(S_THREAD, line, 0);
+                flatten(&s->blocks[t]);
+                add_step(S_END, line, 0);
             }
-            f->elems = xrealloc(f->elems, (blocks + 1) * sizeof(*f->elems));
-            f->elems[blocks++] = m;
+            add_step(S_END, line, 0);
+            break;
+        case DESC_STEP_FORK:
+            add_step(S_FORK, line, 0);
+            flatten(&s->blocks[0]);
+            if (s->blocks[1].n_steps) {
+                add_step(S_PARENT, line, 0);
+                flatten(&s->blocks[1]);
+            }
+            add_step(S_END, line, 0);
+            break;
         }
-        if (blocks != (f->count ? f->count : 1))
-            die(line, "struct_slice %s: %zu element blocks for a count of %zu", g_words[1], blocks,
-                f->count);
-        g_depth--;
-        return;
     }
-    if (g_nwords < 3)
-        die(g_line, "expected `<type> <name> <value> [tag=0x<hex>]`");
-    f->kind = K_VALUE;
-    parse_type(f, w);
-    f->name = unescape(g_words[1]);
-    f->tag = field_tag(3);
-    parse_values(f, g_words[2]);
 }
 
-static void parse_fields(struct field **out, size_t *nout, int in_element)
+static void read_description(char const *path)
 {
-    int opened = g_line;
-    while (next_statement()) {
-        if (strcmp(g_words[0], "end") == 0) {
-            if (g_nwords != 1)
-                die(g_line, "`end` takes nothing");
-            return;
-        }
-        if (strcmp(g_words[0], "element") == 0 || strcmp(g_words[0], "event") == 0)
-            die(g_line, "unexpected `%s`", g_words[0]);
-        *out = xrealloc(*out, (*nout + 1) * sizeof(**out));
-        parse_field(&(*out)[*nout]);
-        (*nout)++;
+    char err[1024];
+    if (desc_parse(path, &g_desc, err, sizeof(err))) {
+        fprintf(stderr, "%s\n", err);
+        exit(2);
     }
-    die(opened, "%s without `end`", in_element ? "element" : "block");
-}
-
-static void parse_guid(char const *key, char const *text, unsigned char *out)
-{
-    if (strlen(text) != 32)
-        die(g_line, "%s= needs 32 hex digits", key);
-    struct bytes b = hex_bytes(text, 32);
-    memcpy(out, b.p, 16);
-    free(b.p);
-}
-
-static void parse_event(void)
-{
-    if (g_current < 0)
-        die(g_line, "an event before any `provider`");
-    if (g_nwords < 2)
-        die(g_line, "expected `event <name> level=<n> keyword=0x<hex> ...`");
-    struct event ev;
-    memset(&ev, 0, sizeof(ev));
-    ev.line = g_line;
-    ev.ordinal = (int)g_nevents + 1;
-    ev.provider = g_current;
-    ev.name = unescape(g_words[1]);
-    int have_level = 0, have_keyword = 0;
-    for (size_t i = 2; i < g_nwords; i++) {
-        char *w = g_words[i];
-        char *eq = strchr(w, '=');
-        if (!eq)
-            die(g_line, "unexpected `%s`", w);
-        *eq = '\0';
-        char const *v = eq + 1;
-        if (strcmp(w, "level") == 0)
-            ev.level = (unsigned)number(w, v, 255, 0), have_level = 1;
-        else if (strcmp(w, "keyword") == 0)
-            ev.keyword = number(w, v, UINT64_MAX, 1), have_keyword = 1;
-        else if (strcmp(w, "opcode") == 0)
-            ev.opcode = (unsigned)number(w, v, 255, 0);
-        else if (strcmp(w, "tag") == 0)
-            ev.tag = (unsigned)number(w, v, 0xFFFF, 1);
-        else if (strcmp(w, "id") == 0)
-            ev.id = (unsigned)number(w, v, 0xFFFF, 0);
-        else if (strcmp(w, "version") == 0)
-            ev.version = (unsigned)number(w, v, 255, 0);
-        else if (strcmp(w, "activity") == 0)
-            parse_guid(w, v, ev.activity), ev.has_activity = 1;
-        else if (strcmp(w, "related") == 0)
-            parse_guid(w, v, ev.related), ev.has_related = 1;
-        else if (strcmp(w, "needs") != 0)
-            die(g_line, "unknown event option %s=", w);
-    }
-    if (!have_level || !have_keyword)
-        die(g_line, "an event needs level= and keyword=");
-    parse_fields(&ev.fields, &ev.nfields, 0);
-    g_events = xrealloc(g_events, (g_nevents + 1) * sizeof(*g_events));
-    g_events[g_nevents++] = ev;
-    add_step(S_EVENT, ev.line, ev.ordinal);
-}
-
-static void parse_provider(void)
-{
-    if (g_nwords < 2 || g_nwords > 3)
-        die(g_line, "expected `provider <name> [group=<group>]`");
-    struct bytes name = unescape(g_words[1]);
-    struct bytes group = {NULL, 0};
-    if (g_nwords == 3) {
-        if (strncmp(g_words[2], "group=", 6) != 0)
-            die(g_line, "expected group=<group>");
-        group = unescape(g_words[2] + 6);
-    }
-    for (size_t i = 0; i < g_nproviders; i++) {
-        struct provider *p = &g_providers[i];
-        if (p->name.n == name.n && p->group.n == group.n &&
-            (!name.n || memcmp(p->name.p, name.p, name.n) == 0) &&
-            (!group.n || memcmp(p->group.p, group.p, group.n) == 0)) {
-            g_current = (int)i;
-            return;
-        }
-    }
-    g_providers = xrealloc(g_providers, (g_nproviders + 1) * sizeof(*g_providers));
-    size_t tn = strlen(g_words[1]) + (g_nwords == 3 ? strlen(g_words[2]) + 1 : 0) + 1;
-    char *token = xrealloc(NULL, tn);
-    snprintf(token, tn, "%s%s%s", g_words[1], g_nwords == 3 ? " " : "",
-             g_nwords == 3 ? g_words[2] : "");
-    g_providers[g_nproviders].token = token;
-    g_providers[g_nproviders].name = name;
-    g_providers[g_nproviders].group = group;
-    g_current = (int)g_nproviders++;
-}
-
-enum { B_TOP, B_THREADS, B_THREAD, B_CHILD, B_PARENT };
-
-static void parse_block(int kind)
-{
-    int opened = g_line;
-    while (next_statement()) {
-        char const *w = g_words[0];
-        if (strcmp(w, "end") == 0) {
-            if (kind == B_TOP || g_nwords != 1)
-                die(g_line, "`end` without a block");
-            add_step(S_END, g_line, 0);
-            return;
-        }
-        if (strcmp(w, "parent") == 0) {
-            if (kind != B_CHILD || g_nwords != 1)
-                die(g_line, "`parent` belongs inside a `fork` block, once");
-            add_step(S_PARENT, g_line, 0);
-            parse_block(B_PARENT);
-            return;
-        }
-        if (kind == B_THREADS) {
-            if (strcmp(w, "thread") != 0 || g_nwords != 1)
-                die(g_line, "a `threads` block holds `thread` blocks only");
-            add_step(S_THREAD, g_line, 0);
-            parse_block(B_THREAD);
-            continue;
-        }
-        if (strcmp(w, "provider") == 0) {
-            parse_provider();
-        } else if (strcmp(w, "event") == 0) {
-            parse_event();
-        } else if (kind != B_TOP) {
-            die(g_line, "`%s` inside a thread or fork block", w);
-        } else if (strcmp(w, "register") == 0 || strcmp(w, "unregister") == 0) {
-            if (g_current < 0 || g_nwords != 1)
-                die(g_line, "`%s` needs a provider first, and takes nothing", w);
-            add_step(w[0] == 'r' ? S_REGISTER : S_UNREGISTER, g_line, g_current);
-        } else if (strcmp(w, "threads") == 0 && g_nwords == 1) {
-            add_step(S_THREADS, g_line, 0);
-            parse_block(B_THREADS);
-        } else if (strcmp(w, "fork") == 0 && g_nwords == 1) {
-            add_step(S_FORK, g_line, 0);
-            parse_block(B_CHILD);
-        } else if (strcmp(w, "needs") == 0 && g_nwords == 2) {
-            /* features: the runner's business */
-        } else if (strcmp(w, "case") == 0) {
-            die(g_line, "`case` again");
-        } else {
-            die(g_line, "unknown statement `%s`", w);
-        }
-    }
-    if (kind != B_TOP)
-        die(opened, "a block without `end`");
-}
-
-static void split_lines(char *text, size_t len)
-{
-    size_t pos = 0;
-    while (pos <= len) {
-        size_t end = pos;
-        while (end < len && text[end] != '\n')
-            end++;
-        g_lines = xrealloc(g_lines, (g_nlines + 1) * sizeof(*g_lines));
-        g_line_len = xrealloc(g_line_len, (g_nlines + 1) * sizeof(*g_line_len));
-        g_lines[g_nlines] = text + pos;
-        g_line_len[g_nlines] = end - pos;
-        g_nlines++;
-        pos = end + 1;
-    }
+    g_path = path;
+    g_events = xrealloc(NULL, (g_desc.n_events + 1) * sizeof(*g_events));
+    flatten(&g_desc.main);
 }
 
 /* ---- generation ----------------------------------------------------------------------- */
@@ -899,17 +444,17 @@ static void gen_problem(struct gen *g, char const *fmt, ...)
     g->problem = g->problem_buf;
 }
 
-static void printable_name(char *out, size_t size, struct bytes const *name)
+static void printable_name(char *out, size_t size, char const *name)
 {
     size_t o = 0;
-    for (size_t i = 0; i < name->n && o + 5 < size; i++) {
-        unsigned char c = name->p[i];
+    for (size_t i = 0; name[i] && o + 5 < size; i++) {
+        unsigned char c = (unsigned char)name[i];
         if (c > 0x20 && c < 0x7f && c != '%')
             out[o++] = (char)c;
         else
             o += (size_t)snprintf(out + o, size - o, "%%%02X", c);
     }
-    if (!name->n && size > 1)
+    if (!name[0] && size > 1)
         out[o++] = '-';
     out[o] = '\0';
 }
@@ -932,10 +477,10 @@ static int gen_data(struct gen *g, struct bytes const *b, size_t unit)
 }
 
 /* `, "name"` or `, "name", "", 0xTAG` */
-static void name_tag(struct sb *s, struct bytes const *name, unsigned tag)
+static void name_tag(struct sb *s, char const *name, unsigned tag)
 {
     sb_add(s, ", ", 2);
-    sb_literal(s, name->p, name->n);
+    sb_cstr(s, name);
     if (tag)
         sb_printf(s, ", \"\", 0x%x", tag);
 }
@@ -961,29 +506,32 @@ static void fmt_expr(struct sb *s, int fmt)
 }
 
 /* The payload bytes of a field as the wire has them. */
-static void serialize(struct bytes *out, struct field const *f)
+static void serialize(struct bytes *out, struct desc_field const *f)
 {
-    if (f->kind == K_STRUCT) {
-        for (size_t i = 0; i < f->nmembers; i++)
+    if (f->kind == DESC_STRUCT) {
+        for (size_t i = 0; i < f->n_members; i++)
             serialize(out, &f->members[i]);
         return;
     }
-    if (f->kind == K_SLICE) {
+    if (f->kind == DESC_STRUCT_SLICE) {
         bytes_u16(out, f->count);
-        for (size_t e = 0; e < f->count; e++)
-            for (size_t i = 0; i < f->nmembers; i++)
-                serialize(out, &f->elems[e][i]);
+        for (uint32_t e = 0; e < f->count; e++) {
+            uint32_t n;
+            struct desc_field const *m = element(f, e, &n);
+            for (size_t i = 0; i < n; i++)
+                serialize(out, &m[i]);
+        }
         return;
     }
-    if (f->varray)
-        bytes_u16(out, f->nvalues);
-    for (size_t i = 0; i < f->nvalues; i++) {
-        struct bytes const *v = &f->values[i];
-        size_t unit = unit_size(f->enc);
-        if (f->enc >= E_S8 && f->enc <= E_B8)
-            bytes_u16(out, v->n / unit);
-        bytes_add(out, v->p, v->n);
-        if (f->enc >= E_Z8 && f->enc <= E_Z32) {
+    if (is_varray(f))
+        bytes_u16(out, f->count);
+    for (uint32_t i = 0; i < n_values(f); i++) {
+        struct bytes v = value_at(f, i);
+        size_t unit = unit_size(f->encoding);
+        if (f->encoding >= E_S8 && f->encoding <= E_B8)
+            bytes_u16(out, v.n / unit);
+        bytes_add(out, v.p, v.n);
+        if (f->encoding >= E_Z8 && f->encoding <= E_Z32) {
             unsigned char zero[4] = {0, 0, 0, 0};
             bytes_add(out, zero, unit);
         }
@@ -992,36 +540,36 @@ static void serialize(struct bytes *out, struct field const *f)
 
 /* The end of a TraceLoggingPacked{Field,Metadata}[Ex] argument: its encoding, its format
  * when the Ex form takes one, its name and tag, the closing parenthesis. */
-static void packed_tail(struct gen *g, struct field const *f)
+static void packed_tail(struct gen *g, struct desc_field const *f)
 {
-    enc_expr(&g->args, f->enc, f->varray);
-    if (f->fmt) {
+    enc_expr(&g->args, f->encoding, is_varray(f));
+    if (f->format) {
         sb_add(&g->args, ", ", 2);
-        fmt_expr(&g->args, f->fmt);
+        fmt_expr(&g->args, f->format);
     }
-    name_tag(&g->args, &f->name, f->tag);
+    name_tag(&g->args, f->name, f->tag);
     sb_add(&g->args, ")", 1);
 }
 
-static void packed_field(struct gen *g, struct field const *f)
+static void packed_field(struct gen *g, struct desc_field const *f)
 {
     struct bytes data = {NULL, 0};
     serialize(&data, f);
     int k = gen_data(g, &data, 1);
     begin_arg(g);
-    sb_printf(&g->args, "TraceLoggingPackedField%s(d%d, %zu, ", f->fmt ? "Ex" : "", k, data.n);
+    sb_printf(&g->args, "TraceLoggingPackedField%s(d%d, %zu, ", f->format ? "Ex" : "", k, data.n);
     packed_tail(g, f);
     free(data.p);
 }
 
-static void gen_metadata(struct gen *g, struct field const *f, char const *where);
+static void gen_metadata(struct gen *g, struct desc_field const *f, char const *where);
 
-static void gen_field(struct gen *g, struct field const *f)
+static void gen_field(struct gen *g, struct desc_field const *f)
 {
     char name[600];
-    printable_name(name, sizeof(name), &f->name);
-    if (f->kind == K_STRUCT) {
-        if (!f->nmembers) {
+    printable_name(name, sizeof(name), f->name);
+    if (f->kind == DESC_STRUCT) {
+        if (!f->n_members) {
             gen_problem(g,
                         "TraceLoggingStruct cannot write a struct without members: its "
                         "fieldCount must be 1 to 127 (static assert `TraceLoggingStruct "
@@ -1031,14 +579,14 @@ static void gen_field(struct gen *g, struct field const *f)
             return;
         }
         begin_arg(g);
-        sb_printf(&g->args, "TraceLoggingStruct(%zu", f->nmembers);
-        name_tag(&g->args, &f->name, f->tag);
+        sb_printf(&g->args, "TraceLoggingStruct(%u", f->n_members);
+        name_tag(&g->args, f->name, f->tag);
         sb_add(&g->args, ")", 1);
-        for (size_t i = 0; i < f->nmembers; i++)
+        for (size_t i = 0; i < f->n_members; i++)
             gen_field(g, &f->members[i]);
         return;
     }
-    if (f->kind == K_SLICE) {
+    if (f->kind == DESC_STRUCT_SLICE) {
         /* The header's array-of-structs recipe: the count and the elements' bytes as
            TraceLoggingPackedData, the shape as TraceLoggingPackedStructArray + metadata. */
         struct bytes data = {NULL, 0};
@@ -1050,15 +598,16 @@ static void gen_field(struct gen *g, struct field const *f)
         gen_metadata(g, f, name);
         return;
     }
-    struct vmacro const *m = is_value(f->enc) ? find_vmacro(f->enc, f->fmt) : NULL;
-    size_t unit = unit_size(f->enc);
-    if (m && f->enc == E_V128 && !f->varray && !f->carray) {
-        int k = gen_data(g, &f->values[0], 1);
+    struct vmacro const *m = is_value(f->encoding) ? find_vmacro(f->encoding, f->format) : NULL;
+    size_t unit = unit_size(f->encoding);
+    struct bytes first = value_at(f, 0);
+    if (m && f->encoding == E_V128 && f->kind == DESC_VALUE) {
+        int k = gen_data(g, &first, 1);
         begin_arg(g);
         sb_printf(&g->args, "TraceLogging%s(d%d", m->name, k);
-    } else if (m && !f->varray && !f->carray) {
+    } else if (m && f->kind == DESC_VALUE) {
         begin_arg(g);
-        uint64_t v = le_value(&f->values[0]);
+        uint64_t v = le_value(&first);
         if (strcmp(m->ctype, "float") == 0)
             sb_printf(&g->args, "TraceLogging%s(lttpc_f32(UINT32_C(0x%llx))", m->name,
                       (unsigned long long)v);
@@ -1069,18 +618,15 @@ static void gen_field(struct gen *g, struct field const *f)
             sb_printf(&g->args, "TraceLogging%s((%s)UINT%zu_C(0x%llx)", m->name, m->ctype, unit * 8,
                       (unsigned long long)v);
     } else if (m && m->arrays) {
-        struct bytes all = {NULL, 0};
-        for (size_t i = 0; i < f->nvalues; i++)
-            bytes_add(&all, f->values[i].p, f->values[i].n);
+        struct bytes all = {(unsigned char *)f->data, f->size};
         int k = gen_data(g, &all, unit);
-        free(all.p);
         begin_arg(g);
-        sb_printf(&g->args, "TraceLogging%s%s((%s const *)(void const *)d%d, %zu", m->name,
-                  f->carray ? "FixedArray" : "Array", m->ctype, k, f->nvalues);
-    } else if (f->carray) {
+        sb_printf(&g->args, "TraceLogging%s%s((%s const *)(void const *)d%d, %u", m->name,
+                  is_carray(f) ? "FixedArray" : "Array", m->ctype, k, f->count);
+    } else if (is_carray(f)) {
         char what[80];
-        snprintf(what, sizeof(what), "%s + %s", ENC_NAMES[f->enc],
-                 (size_t)f->fmt < NFMT ? FMT_NAMES[f->fmt] : "format 0x..");
+        snprintf(what, sizeof(what), "%s + %s", ENC_NAMES[f->encoding],
+                 (size_t)f->format < NFMT ? FMT_NAMES[f->format] : "format 0x..");
         gen_problem(g,
                     "no macro writes a constant-length array of %s: the "
                     "TraceLogging*FixedArray macros (TraceLoggingProvider.h:%d-%d) have no "
@@ -1091,24 +637,26 @@ static void gen_field(struct gen *g, struct field const *f)
                     header_line("#define TraceLoggingTime64FixedArray"),
                     header_line("#define _tlg_AssertValidPackedMetadataEncoding"), name);
         return;
-    } else if (!is_value(f->enc) && !f->varray) {
-        struct bytes const *v = &f->values[0];
+    } else if (f->kind == DESC_STRING) {
+        struct bytes const *v = &first;
         char const *counted = NULL, *zstring = NULL, *ctype = "char";
         int binary_fmt = -1;
-        switch (f->enc) {
+        switch (f->encoding) {
         case E_S8:
-            if (f->fmt == 0)
+            if (f->format == 0)
                 counted = "CountedUtf8String";
-            else if (f->fmt == 10)
+            else if (f->format == 10)
                 counted = "CountedString";
             else
-                binary_fmt = f->fmt; /* TraceLoggingBinary(Ex): length16_char8 + format */
+                binary_fmt = f->format; /* TraceLoggingBinary(Ex): length16_char8 + format */
             break;
-        case E_S16: counted = f->fmt ? NULL : "CountedString16", ctype = "char16_t"; break;
-        case E_S32: counted = f->fmt ? NULL : "CountedString32", ctype = "char32_t"; break;
-        case E_Z8: zstring = f->fmt == 0 ? "Utf8String" : f->fmt == 10 ? "String" : NULL; break;
-        case E_Z16: zstring = f->fmt ? NULL : "String16", ctype = "char16_t"; break;
-        case E_Z32: zstring = f->fmt ? NULL : "String32", ctype = "char32_t"; break;
+        case E_S16: counted = f->format ? NULL : "CountedString16", ctype = "char16_t"; break;
+        case E_S32: counted = f->format ? NULL : "CountedString32", ctype = "char32_t"; break;
+        case E_Z8:
+            zstring = f->format == 0 ? "Utf8String" : f->format == 10 ? "String" : NULL;
+            break;
+        case E_Z16: zstring = f->format ? NULL : "String16", ctype = "char16_t"; break;
+        case E_Z32: zstring = f->format ? NULL : "String32", ctype = "char32_t"; break;
         default: break;
         }
         if (counted) {
@@ -1142,17 +690,20 @@ static void gen_field(struct gen *g, struct field const *f)
         packed_field(g, f);
         return;
     }
-    name_tag(&g->args, &f->name, f->tag);
+    name_tag(&g->args, f->name, f->tag);
     sb_add(&g->args, ")", 1);
 }
 
 /* The metadata of an array of structs' shape: TraceLoggingPacked* macros only. */
-static void gen_metadata(struct gen *g, struct field const *f, char const *where)
+static void gen_metadata(struct gen *g, struct desc_field const *f, char const *where)
 {
     char name[600];
-    printable_name(name, sizeof(name), &f->name);
-    if (f->kind != K_VALUE) {
-        if (!f->nmembers) {
+    printable_name(name, sizeof(name), f->name);
+    if (f->kind == DESC_STRUCT || f->kind == DESC_STRUCT_SLICE) {
+        uint32_t n = f->n_members;
+        struct desc_field const *members =
+            f->kind == DESC_STRUCT_SLICE ? element(f, 0, &n) : f->members;
+        if (!n) {
             gen_problem(g,
                         "TraceLoggingPackedStruct cannot write a struct without members "
                         "(static assert, TraceLoggingProvider.h:%d): struct %s in %s",
@@ -1161,15 +712,15 @@ static void gen_metadata(struct gen *g, struct field const *f, char const *where
             return;
         }
         begin_arg(g);
-        sb_printf(&g->args, "TraceLoggingPacked%s(%zu",
-                  f->kind == K_SLICE ? "StructArray" : "Struct", f->nmembers);
-        name_tag(&g->args, &f->name, f->tag);
+        sb_printf(&g->args, "TraceLoggingPacked%s(%u",
+                  f->kind == DESC_STRUCT_SLICE ? "StructArray" : "Struct", n);
+        name_tag(&g->args, f->name, f->tag);
         sb_add(&g->args, ")", 1);
-        for (size_t i = 0; i < f->nmembers; i++)
-            gen_metadata(g, &f->members[i], where);
+        for (size_t i = 0; i < n; i++)
+            gen_metadata(g, &members[i], where);
         return;
     }
-    if (f->carray) {
+    if (is_carray(f)) {
         gen_problem(g,
                     "TraceLoggingPackedMetadata refuses the carray flag (static assert "
                     "`Invalid packed metadata encoding`, TraceLoggingProvider.h:%d) and has no "
@@ -1178,7 +729,7 @@ static void gen_metadata(struct gen *g, struct field const *f, char const *where
         return;
     }
     begin_arg(g);
-    sb_printf(&g->args, "TraceLoggingPackedMetadata%s(", f->fmt ? "Ex" : "");
+    sb_printf(&g->args, "TraceLoggingPackedMetadata%s(", f->format ? "Ex" : "");
     packed_tail(g, f);
 }
 
@@ -1201,12 +752,26 @@ static char *ident_of(char const *name)
     return out;
 }
 
-/* Why TRACELOGGING_DEFINE_PROVIDER cannot define this provider ("" if it can). */
-static void provider_problem(struct provider const *p, char *out, size_t size)
+/* A provider as its `provider` statement writes it: "<name>[ group=<group>]". */
+static char *provider_token(struct desc_provider const *p)
 {
+    size_t n = 3 * strlen(p->name) + 2 + (p->group ? 3 * strlen(p->group) + 9 : 0);
+    char *out = xrealloc(NULL, n);
+    desc_name_token(p->name, out, n);
+    if (p->group) {
+        strcat(out, " group=");
+        desc_name_token(p->group, out + strlen(out), n - strlen(out));
+    }
+    return out;
+}
+
+/* Why TRACELOGGING_DEFINE_PROVIDER cannot define this provider ("" if it can). */
+static void provider_problem(struct desc_provider const *p, char *out, size_t size)
+{
+    size_t name_len = strlen(p->name), group_len = p->group ? strlen(p->group) : 0;
     out[0] = '\0';
-    for (size_t i = 0; i < p->name.n; i++)
-        if (p->name.p[i] == ' ' || p->name.p[i] == ':') {
+    for (size_t i = 0; i < name_len; i++)
+        if (p->name[i] == ' ' || p->name[i] == ':') {
             snprintf(out, size,
                      "TRACELOGGING_DEFINE_PROVIDER: the name may not contain ' ' or "
                      "':' (TraceLoggingProvider.h:%d)",
@@ -1214,7 +779,7 @@ static void provider_problem(struct provider const *p, char *out, size_t size)
             return;
         }
     /* sizeof("" providerName "_LnnKnnnnnnnnnnnnnnnn" "G" group) <= EVENTHEADER_NAME_MAX */
-    size_t size_of = p->name.n + 21 + (p->group.n ? 1 + p->group.n : 0) + 1;
+    size_t size_of = name_len + 21 + (group_len ? 1 + group_len : 0) + 1;
     if (size_of > 256)
         snprintf(out, size,
                  "TRACELOGGING_DEFINE_PROVIDER refuses the name at compile time: "
@@ -1224,14 +789,16 @@ static void provider_problem(struct provider const *p, char *out, size_t size)
                  header_line("TRACELOGGING_DEFINE_PROVIDER providerName + options is too long"));
 }
 
-static void gen_event(FILE *out, struct event const *ev, char const *const *unusable)
+static void gen_event(FILE *out, struct desc_event const *ev, char const *const *unusable,
+                      char const *const *tokens)
 {
     struct gen g;
     memset(&g, 0, sizeof(g));
     char sym[256];
-    snprintf(sym, sizeof(sym), "lttpc_%s_p%d", g_ident, ev->provider);
-    if (unusable[ev->provider][0])
-        gen_problem(&g, "provider %s: %s", g_providers[ev->provider].token, unusable[ev->provider]);
+    int provider = provider_index(ev->provider);
+    snprintf(sym, sizeof(sym), "lttpc_%s_p%d", g_ident, provider);
+    if (unusable[provider][0])
+        gen_problem(&g, "provider %s: %s", tokens[provider], unusable[provider]);
     if (ev->level != 5) {
         begin_arg(&g);
         sb_printf(&g.args, "TraceLoggingLevel(%u)", ev->level);
@@ -1253,7 +820,7 @@ static void gen_event(FILE *out, struct event const *ev, char const *const *unus
         begin_arg(&g);
         sb_printf(&g.args, "TraceLoggingIdVersion(%u, %u)", ev->id, ev->version);
     }
-    for (size_t i = 0; i < ev->nfields; i++)
+    for (size_t i = 0; i < ev->n_fields; i++)
         gen_field(&g, &ev->fields[i]);
     if (ev->has_related && !ev->has_activity)
         gen_problem(&g, "TraceLoggingWriteActivity requires pRelatedActivityId to be NULL when "
@@ -1266,7 +833,7 @@ static void gen_event(FILE *out, struct event const *ev, char const *const *unus
                     "members included, and its level/keyword/opcode/tag/id options)",
                     MAX_ARGS, header_line("Supports up to 99 args"), header_line("99, 98, 97, 96"),
                     g.nargs);
-    fprintf(out, "\n/* event %d, line %d */\nint lttpc_%s_e%d(char const **call)\n{\n", ev->ordinal,
+    fprintf(out, "\n/* event %u, line %u */\nint lttpc_%s_e%u(char const **call)\n{\n", ev->ordinal,
             ev->line, g_ident, ev->ordinal);
     if (g.problem) {
         struct sb why = {NULL, 0, 0};
@@ -1275,7 +842,7 @@ static void gen_event(FILE *out, struct event const *ev, char const *const *unus
         free(why.p);
     } else {
         struct sb name = {NULL, 0, 0};
-        sb_literal(&name, ev->name.p, ev->name.n);
+        sb_cstr(&name, ev->name);
         if (g.decls.n)
             fputs(g.decls.p, out);
         if (ev->has_activity) {
@@ -1338,26 +905,37 @@ static int close_out(FILE *f, char const *path)
     return 0;
 }
 
-static int gen_case(char const *types, char const *header, char const *path, char const *outdir)
+/* The ordinals an event item of the text stands for: the events of its line, one or one per
+ * repetition of a repeat, at a constant distance. */
+static void item_ordinals(struct lttpc_item *it)
 {
-    load_types(types);
+    it->first = it->count = it->stride = 0;
+    for (uint32_t o = 1; o <= g_desc.n_events; o++) {
+        if ((int)g_events[o - 1]->line != it->line)
+            continue;
+        if (it->count == 1)
+            it->stride = (int)o - it->first;
+        if (!it->count++)
+            it->first = (int)o;
+    }
+}
+
+static int gen_case(char const *header, char const *path, char const *outdir)
+{
     g_header = lttpc_read_file(header, &g_header_len);
-    g_path = path;
-    size_t len;
+    read_description(path);
+    size_t len, nevents = g_desc.n_events, nproviders = g_desc.n_providers;
     char *text = lttpc_read_file(path, &len);
-    char *copy = xrealloc(NULL, len + 1);
-    memcpy(copy, text, len + 1);
-    split_lines(copy, len);
-    if (!next_statement() || strcmp(g_words[0], "case") != 0 || g_nwords != 2)
-        die(g_line, "the first statement must be `case <name>`");
-    g_case = g_words[1];
+    char case_token[1024];
+    char const *g_case = desc_name_token(g_desc.case_name, case_token, sizeof(case_token));
     g_ident = ident_of(g_case);
-    parse_block(B_TOP);
 
     struct items items = {NULL, 0};
     int open = lttpc_items(text, len, collect_item, &items);
-    if (open)
-        die(open, "an event without `end`");
+    if (open) {
+        fprintf(stderr, "%s:%d: an event without `end`\n", path, open);
+        exit(2);
+    }
 
     char main_path[4096];
     FILE *out = open_out(outdir, g_ident, "", main_path, sizeof(main_path));
@@ -1366,24 +944,26 @@ static int gen_case(char const *types, char const *header, char const *path, cha
             "   Case %s: %zu events (their functions in %s_<n>.c, %d a file), %zu providers, "
             "%zu steps. */\n"
             "#include \"lttpc.h\"\n#include <eventheader/TraceLoggingProvider.h>\n\n",
-            path, g_case, g_nevents, g_ident, EVENTS_PER_FILE, g_nproviders, g_nsteps);
-    char **unusable = xrealloc(NULL, (g_nproviders + 1) * sizeof(char *));
-    for (size_t i = 0; i < g_nproviders; i++) {
-        struct provider const *p = &g_providers[i];
+            path, g_case, nevents, g_ident, EVENTS_PER_FILE, nproviders, g_nsteps);
+    char **unusable = xrealloc(NULL, (nproviders + 1) * sizeof(char *));
+    char **tokens = xrealloc(NULL, (nproviders + 1) * sizeof(char *));
+    for (size_t i = 0; i < nproviders; i++) {
+        struct desc_provider const *p = g_desc.providers[i];
+        tokens[i] = provider_token(p);
         unusable[i] = xrealloc(NULL, 1024);
         provider_problem(p, unusable[i], 1024);
         if (unusable[i][0]) {
-            fprintf(out, "/* provider %zu, %s: not defined: %s */\n", i, p->token, unusable[i]);
+            fprintf(out, "/* provider %zu, %s: not defined: %s */\n", i, tokens[i], unusable[i]);
             continue;
         }
         struct sb name = {NULL, 0, 0}, group = {NULL, 0, 0};
-        sb_literal(&name, p->name.p, p->name.n);
+        sb_cstr(&name, p->name);
         fprintf(out,
                 "TRACELOGGING_DEFINE_PROVIDER(lttpc_%s_p%zu, %s,\n"
                 "    (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)",
                 g_ident, i, name.p);
-        if (p->group.n) {
-            sb_literal(&group, p->group.p, p->group.n);
+        if (p->group && p->group[0]) {
+            sb_cstr(&group, p->group);
             fprintf(out, ", TraceLoggingOptionGroupName(%s)", group.p);
         }
         fprintf(out,
@@ -1399,7 +979,7 @@ static int gen_case(char const *types, char const *header, char const *path, cha
        TraceLoggingWrite, so a case of thousands compiles in parallel. They use the provider
        as another file of a program does: TRACELOGGING_DECLARE_PROVIDER. */
     int status = 0;
-    for (size_t first = 0; first < g_nevents; first += EVENTS_PER_FILE) {
+    for (size_t first = 0; first < nevents; first += EVENTS_PER_FILE) {
         char part_path[4096], suffix[32];
         snprintf(suffix, sizeof(suffix), "_%zu", first / EVENTS_PER_FILE);
         FILE *part = open_out(outdir, g_ident, suffix, part_path, sizeof(part_path));
@@ -1408,23 +988,24 @@ static int gen_case(char const *types, char const *header, char const *path, cha
                 "   Case %s, events %zu to %zu. */\n"
                 "#include \"lttpc.h\"\n#include <eventheader/TraceLoggingProvider.h>\n\n",
                 path, g_case, first + 1,
-                first + EVENTS_PER_FILE < g_nevents ? first + EVENTS_PER_FILE : g_nevents);
-        for (size_t i = 0; i < g_nproviders; i++)
+                first + EVENTS_PER_FILE < nevents ? first + EVENTS_PER_FILE : nevents);
+        for (size_t i = 0; i < nproviders; i++)
             if (!unusable[i][0])
                 fprintf(part, "TRACELOGGING_DECLARE_PROVIDER(lttpc_%s_p%zu);\n", g_ident, i);
-        for (size_t i = first; i < g_nevents && i < first + EVENTS_PER_FILE; i++)
-            gen_event(part, &g_events[i], (char const *const *)unusable);
+        for (size_t i = first; i < nevents && i < first + EVENTS_PER_FILE; i++)
+            gen_event(part, g_events[i], (char const *const *)unusable,
+                      (char const *const *)tokens);
         status |= close_out(part, part_path);
     }
     fprintf(out, "\n");
-    for (size_t i = 0; i < g_nevents; i++)
+    for (size_t i = 0; i < nevents; i++)
         fprintf(out, "int lttpc_%s_e%zu(char const **call);\n", g_ident, i + 1);
 
     fprintf(out, "\nstatic const struct lttpc_provider lttpc_providers[] = {\n");
-    for (size_t i = 0; i < g_nproviders; i++) {
+    for (size_t i = 0; i < nproviders; i++) {
         struct sb token = {NULL, 0, 0}, group = {NULL, 0, 0};
-        sb_cstr(&token, g_providers[i].token);
-        sb_literal(&group, g_providers[i].group.p, g_providers[i].group.n);
+        sb_cstr(&token, tokens[i]);
+        sb_cstr(&group, g_desc.providers[i]->group ? g_desc.providers[i]->group : "");
         if (unusable[i][0])
             fprintf(out, "    {%s, %s, NULL, NULL},\n", token.p, group.p);
         else
@@ -1432,16 +1013,16 @@ static int gen_case(char const *types, char const *header, char const *path, cha
         free(token.p);
         free(group.p);
     }
-    if (!g_nproviders)
+    if (!nproviders)
         fprintf(out, "    {\"\", \"\", NULL, NULL},\n");
     fprintf(out, "};\n\nstatic const lttpc_event_fn lttpc_events[] = {");
-    for (size_t i = 0; i < g_nevents; i++)
+    for (size_t i = 0; i < nevents; i++)
         fprintf(out, "%slttpc_%s_e%zu",
                 i == 0  ? "\n    "
                 : i % 6 ? ", "
                         : ",\n    ",
                 g_ident, i + 1);
-    if (!g_nevents)
+    if (!nevents)
         fprintf(out, "NULL");
     fprintf(out, "\n};\n\nstatic const struct lttpc_step lttpc_steps[] = {\n");
     for (size_t i = 0; i < g_nsteps; i++)
@@ -1450,9 +1031,13 @@ static int gen_case(char const *types, char const *header, char const *path, cha
     if (!g_nsteps)
         fprintf(out, "    {LTTPC_END, 0, 0},\n");
     fprintf(out, "};\n\nstatic const struct lttpc_item lttpc_items_[] = {\n");
-    for (size_t i = 0; i < items.n; i++)
-        fprintf(out, "    {%d, %d, UINT64_C(0x%016llx)},\n", items.p[i].is_event, items.p[i].line,
-                (unsigned long long)items.p[i].hash);
+    for (size_t i = 0; i < items.n; i++) {
+        if (items.p[i].is_event)
+            item_ordinals(&items.p[i]);
+        fprintf(out, "    {%d, %d, UINT64_C(0x%016llx), %d, %d, %d},\n", items.p[i].is_event,
+                items.p[i].line, (unsigned long long)items.p[i].hash, items.p[i].first,
+                items.p[i].count, items.p[i].stride);
+    }
     struct sb cname = {NULL, 0, 0}, cpath = {NULL, 0, 0};
     sb_cstr(&cname, g_case);
     sb_cstr(&cpath, path);
@@ -1460,7 +1045,7 @@ static int gen_case(char const *types, char const *header, char const *path, cha
             "};\n\nconst struct lttpc_case lttpc_case_%s = {\n"
             "    %s, %s,\n    lttpc_items_, %zu,\n    lttpc_steps, %zu,\n"
             "    lttpc_providers, %zu,\n    lttpc_events, %zu,\n};\n",
-            g_ident, cname.p, cpath.p, items.n, g_nsteps, g_nproviders, g_nevents);
+            g_ident, cname.p, cpath.p, items.n, g_nsteps, nproviders, nevents);
     return status | close_out(out, main_path);
 }
 
@@ -1469,14 +1054,14 @@ static int gen_table(int n, char **paths)
 {
     char **idents = xrealloc(NULL, (size_t)(n + 1) * sizeof(char *));
     for (int i = 0; i < n; i++) {
-        size_t len;
-        g_path = paths[i];
-        char *text = lttpc_read_file(paths[i], &len);
-        g_nlines = g_next = 0;
-        split_lines(text, len);
-        if (!next_statement() || strcmp(g_words[0], "case") != 0 || g_nwords != 2)
-            die(g_line, "the first statement must be `case <name>`");
-        idents[i] = ident_of(g_words[1]);
+        struct desc d;
+        char err[1024], token[1024];
+        if (desc_parse(paths[i], &d, err, sizeof(err))) {
+            fprintf(stderr, "%s\n", err);
+            exit(2);
+        }
+        idents[i] = ident_of(desc_name_token(d.case_name, token, sizeof(token)));
+        desc_free(&d);
     }
     printf("/* Generated by impl/lttp-c/gen --table: do not edit. */\n#include \"lttpc.h\"\n\n");
     for (int i = 0; i < n; i++)
@@ -1492,10 +1077,10 @@ int main(int argc, char **argv)
 {
     if (argc >= 2 && strcmp(argv[1], "--table") == 0)
         return gen_table(argc - 2, argv + 2);
-    if (argc != 5) {
-        fprintf(stderr, "usage: gen TYPES_TXT TraceLoggingProvider.h FILE.events OUTDIR | "
+    if (argc != 4) {
+        fprintf(stderr, "usage: gen TraceLoggingProvider.h FILE.events OUTDIR | "
                         "gen --table FILE.events...\n");
         return 2;
     }
-    return gen_case(argv[1], argv[2], argv[3], argv[4]);
+    return gen_case(argv[1], argv[2], argv[3]);
 }

@@ -80,6 +80,9 @@ struct lttpc_item {
     unsigned char is_event;
     int line; /* 1-based line of its (first) statement */
     uint64_t hash;
+    /* an event item of the compiled-in description: the ordinals it stands for, first,
+       first + stride, ... (count of them: one per repetition of a `repeat`) */
+    int first, count, stride;
 };
 
 /* The next line of text[0, len) from *pos: 1 with its start *l and length *n (without the
@@ -104,7 +107,7 @@ static inline int lttpc_next_line(char const *text, size_t len, size_t *pos, int
 static inline int lttpc_items(char const *text, size_t len,
                               void (*add)(void *ctx, struct lttpc_item const *item), void *ctx)
 {
-    struct lttpc_item cur = {0, 0, 0};
+    struct lttpc_item cur = {0, 0, 0, 0, 0, 0};
     int depth = 0; /* inside an event: its nesting, 0 outside */
     int line = 0;
     size_t pos = 0, ln;
@@ -126,7 +129,7 @@ static inline int lttpc_items(char const *text, size_t len,
                 cur.hash = h;
                 depth = 1;
             } else {
-                struct lttpc_item it = {0, line, h};
+                struct lttpc_item it = {0, line, h, 0, 0, 0};
                 add(ctx, &it);
             }
         }

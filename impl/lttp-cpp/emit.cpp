@@ -3,25 +3,27 @@
 // emit <file.events>: ehconf's emitter for microsoft/LinuxTracepoints' C++ builder,
 // EventHeaderDynamic.h (ehd::Provider, ehd::EventSet, ehd::EventBuilder).
 //
-// Reads a case description (Documentation/case-descriptions.md) and writes every event
-// of it through that API, with the steps it names (register, unregister, threads, fork).
+// Reads a case description (Documentation/case-descriptions.md) with libdesc, the C parser
+// of the format (emitlib/c/desc.h: a `repeat` comes unrolled), and writes every event of it
+// through that API, with the steps it names (register, unregister, threads, fork).
 // Prints one line per `event` statement, numbered from 1 in file order:
 //   event <n> written
 //   event <n> skipped <reason>       the API cannot express it: nothing was written
 //   event <n> failed <call> returned <errno name>
 // then `emit: N written, N skipped, N failed`. Exit status 0 when every event was
 // written, 1 otherwise, 2 for a description it cannot parse (`file:line: reason`).
-// `emit --types` prints its type table (name, encoding, format). `emit --contract` answers
-// the line protocol of Documentation/impl-contract.md (its section below says how).
+// `emit --types` prints the type table it was built with (name, encoding, format: libdesc's,
+// from descriptions/types.txt). `emit --contract` answers the line protocol of
+// Documentation/impl-contract.md (its section below says how).
 //
-// Each field type maps to the builder call that gives the same encoding and format
-// (the table below, checked against descriptions/types.txt by
-// tests/harness/test_impl_lttp_cpp.py). An array of structs has no Add* call: it goes
-// through the RawAddMeta*/RawAddData* methods the header documents for it.
+// Each field's encoding maps to the builder call that writes it, with the field's format
+// (add_field below). An array of structs has no Add* call: it goes through the
+// RawAddMeta*/RawAddData* methods the header documents for it.
 // Steps: `register` constructs an ehd::Provider(name, group) (the constructor opens it;
 // each event's level and keyword get their EventSet from RegisterSet), `unregister` calls
 // Unregister() and destroys it (the API has no way back: registering again is a new
-// Provider). An event is bound to the last `provider` statement before it in the file.
+// Provider; libdesc's desc_provider.user points at its ProviderState). An event is bound to
+// the last `provider` statement before it in the file.
 // `threads`: one std::thread per block (RegisterSet under a lock: Provider is not
 // thread-safe, EventSet is); `fork`: the child writes its block and _exits, the parent
 // writes the `parent` block meanwhile, then waits.
@@ -51,6 +53,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "desc.h"
+
 namespace
 {
 
@@ -70,656 +74,66 @@ enum Encoding : uint8_t {
     ENC_STRING16 = 11,
     ENC_STRING32 = 12,
     ENC_BINARY8 = 13,
-    ENC_LAST = 13,
 };
 
-enum Format : uint8_t {
-    FMT_DEFAULT = 0,
-    FMT_SIGNED = 2,
-    FMT_HEX = 3,
-    FMT_ERRNO = 4,
-    FMT_PID = 5,
-    FMT_TIME = 6,
-    FMT_BOOLEAN = 7,
-    FMT_FLOAT = 8,
-    FMT_HEX_BYTES = 9,
-    FMT_STRING8 = 10,
-    FMT_STRING_UTF = 11,
-    FMT_XML = 13,
-    FMT_JSON = 14,
-    FMT_UUID = 15,
-    FMT_PORT = 16,
-    FMT_IP = 17,
-};
+// ---- a field of libdesc's description, as the builder calls want it ---------------------
 
-struct TypeRow {
-    char const *name;
-    uint8_t encoding;
-    uint8_t format;
-};
-
-// write_event!'s field types (Documentation/field-types.txt): encoding and format.
-// A pointer-sized type is value64 (x86_64). `_slice` and `_array` suffixes add the array.
-TypeRow const TYPES[] = {
-    {"binary", ENC_STRING8, FMT_HEX_BYTES},
-    {"binaryc", ENC_STRING8, FMT_HEX_BYTES},
-    {"bool32", ENC_VALUE32, FMT_BOOLEAN},
-    {"bool8", ENC_VALUE8, FMT_BOOLEAN},
-    {"char16", ENC_VALUE16, FMT_STRING_UTF},
-    {"char8_cp1252", ENC_VALUE8, FMT_STRING8},
-    {"codepointer", ENC_VALUE64, FMT_HEX},
-    {"cstr16", ENC_ZSTRING16, FMT_DEFAULT},
-    {"cstr16_json", ENC_ZSTRING16, FMT_JSON},
-    {"cstr16_xml", ENC_ZSTRING16, FMT_XML},
-    {"cstr32", ENC_ZSTRING32, FMT_DEFAULT},
-    {"cstr32_json", ENC_ZSTRING32, FMT_JSON},
-    {"cstr32_xml", ENC_ZSTRING32, FMT_XML},
-    {"cstr8", ENC_ZSTRING8, FMT_DEFAULT},
-    {"cstr8_cp1252", ENC_ZSTRING8, FMT_STRING8},
-    {"cstr8_json", ENC_ZSTRING8, FMT_JSON},
-    {"cstr8_xml", ENC_ZSTRING8, FMT_XML},
-    {"errno", ENC_VALUE32, FMT_ERRNO},
-    {"f32", ENC_VALUE32, FMT_FLOAT},
-    {"f64", ENC_VALUE64, FMT_FLOAT},
-    {"guid", ENC_VALUE128, FMT_UUID},
-    {"hresult", ENC_VALUE32, FMT_HEX},
-    {"i16", ENC_VALUE16, FMT_SIGNED},
-    {"i16_hex", ENC_VALUE16, FMT_HEX},
-    {"i32", ENC_VALUE32, FMT_SIGNED},
-    {"i32_hex", ENC_VALUE32, FMT_HEX},
-    {"i64", ENC_VALUE64, FMT_SIGNED},
-    {"i64_hex", ENC_VALUE64, FMT_HEX},
-    {"i8", ENC_VALUE8, FMT_SIGNED},
-    {"i8_hex", ENC_VALUE8, FMT_HEX},
-    {"ipv4", ENC_VALUE32, FMT_IP},
-    {"ipv6", ENC_VALUE128, FMT_IP},
-    {"ipv6c", ENC_VALUE128, FMT_IP},
-    {"isize", ENC_VALUE64, FMT_SIGNED},
-    {"isize_hex", ENC_VALUE64, FMT_HEX},
-    {"pid", ENC_VALUE32, FMT_PID},
-    {"pointer", ENC_VALUE64, FMT_HEX},
-    {"port", ENC_VALUE16, FMT_PORT},
-    {"socketaddress", ENC_STRING8, FMT_HEX_BYTES},
-    {"socketaddressc", ENC_STRING8, FMT_HEX_BYTES},
-    {"str16", ENC_STRING16, FMT_DEFAULT},
-    {"str16_json", ENC_STRING16, FMT_JSON},
-    {"str16_xml", ENC_STRING16, FMT_XML},
-    {"str32", ENC_STRING32, FMT_DEFAULT},
-    {"str32_json", ENC_STRING32, FMT_JSON},
-    {"str32_xml", ENC_STRING32, FMT_XML},
-    {"str8", ENC_STRING8, FMT_DEFAULT},
-    {"str8_cp1252", ENC_STRING8, FMT_STRING8},
-    {"str8_json", ENC_STRING8, FMT_JSON},
-    {"str8_xml", ENC_STRING8, FMT_XML},
-    {"systemtime", ENC_VALUE64, FMT_TIME},
-    {"tid", ENC_VALUE32, FMT_PID},
-    {"time32", ENC_VALUE32, FMT_TIME},
-    {"time64", ENC_VALUE64, FMT_TIME},
-    {"u16", ENC_VALUE16, FMT_DEFAULT},
-    {"u16_hex", ENC_VALUE16, FMT_HEX},
-    {"u32", ENC_VALUE32, FMT_DEFAULT},
-    {"u32_hex", ENC_VALUE32, FMT_HEX},
-    {"u64", ENC_VALUE64, FMT_DEFAULT},
-    {"u64_hex", ENC_VALUE64, FMT_HEX},
-    {"u8", ENC_VALUE8, FMT_DEFAULT},
-    {"u8_hex", ENC_VALUE8, FMT_HEX},
-    {"usize", ENC_VALUE64, FMT_DEFAULT},
-    {"usize_hex", ENC_VALUE64, FMT_HEX},
-};
-
-// Bytes of one element (value) or one code unit (string) of a base encoding.
-size_t unit_size(uint8_t enc)
+// Its encoding, ENC_STRUCT for a struct and an array of structs.
+uint8_t encoding(desc_field const &f)
 {
-    switch (enc) {
-    case ENC_VALUE8: return 1;
-    case ENC_VALUE16: return 2;
-    case ENC_VALUE32: return 4;
-    case ENC_VALUE64: return 8;
-    case ENC_VALUE128: return 16;
-    case ENC_ZSTRING8:
-    case ENC_STRING8:
-    case ENC_BINARY8: return 1;
-    case ENC_ZSTRING16:
-    case ENC_STRING16: return 2;
-    case ENC_ZSTRING32:
-    case ENC_STRING32: return 4;
-    default: return 0;
-    }
+    return f.kind == DESC_STRUCT || f.kind == DESC_STRUCT_SLICE ? uint8_t(ENC_STRUCT) : f.encoding;
 }
 
-bool is_value(uint8_t enc)
+bool varray(desc_field const &f)
 {
-    return enc >= ENC_VALUE8 && enc <= ENC_VALUE128;
+    return f.kind == DESC_VARRAY || f.kind == DESC_STRUCT_SLICE;
 }
 
-struct Field {
-    int line = 0;
-    std::string name;
-    uint8_t encoding = 0; // base encoding, without array flags
-    uint8_t format = 0;
-    bool varray = false;
-    bool carray = false;
-    uint16_t tag = 0;
-    std::vector<std::string> values;          // one per element (a scalar has one)
-    std::vector<Field> members;               // struct: members; struct_slice: their shape
-    std::vector<std::vector<Field>> elements; // struct_slice: the elements' members
-};
-
-struct Event {
-    int ordinal = 0;
-    int line = 0;
-    std::string name;
-    uint8_t level = 0;
-    uint64_t keyword = 0;
-    uint8_t opcode = 0;
-    uint16_t tag = 0;
-    uint16_t id = 0;
-    uint8_t version = 0;
-    bool has_activity = false;
-    bool has_related = false;
-    uint8_t activity[16] = {};
-    uint8_t related[16] = {};
-    int provider = -1; // index of the parser's providers: the last `provider` before it
-    std::vector<Field> fields;
-};
-
-struct Step {
-    enum Kind { REGISTER, UNREGISTER, EVENT, THREADS, FORK } kind = EVENT;
-    int line = 0;
-    int provider = -1;                     // REGISTER, UNREGISTER
-    Event event;                           // EVENT
-    std::vector<std::vector<Step>> blocks; // THREADS: one per thread; FORK: child, parent
-};
-
-// ---- the parser ------------------------------------------------------------------------
-
-struct ParseError {
-    int line;
-    std::string why;
-};
-
-class Parser
+// Its elements as bytes: each value of a value field, a string's code units as one.
+std::vector<std::string> values(desc_field const &f)
 {
-  public:
-    explicit Parser(std::string const &text)
+    char const *data = reinterpret_cast<char const *>(f.data);
+    if (f.kind == DESC_STRING)
+        return {std::string(data, f.size)};
+    std::vector<std::string> out;
+    for (uint32_t i = 0; i < f.count; i++)
+        out.emplace_back(data + size_t(i) * f.unit, f.unit);
+    return out;
+}
+
+// The members of a struct, or the shape of an array of structs' elements.
+struct Members {
+    desc_field const *begin_, *end_;
+    desc_field const *begin() const
     {
-        size_t start = 0;
-        while (start <= text.size()) {
-            size_t nl = text.find('\n', start);
-            if (nl == std::string::npos)
-                nl = text.size();
-            lines_.push_back(text.substr(start, nl - start));
-            start = nl + 1;
-        }
+        return begin_;
     }
-
-    std::vector<Step> parse()
+    desc_field const *end() const
     {
-        std::vector<std::string> w;
-        if (!next(w) || w[0] != "case" || w.size() != 2)
-            throw ParseError{line_, "the first statement must be `case <name>`"};
-        std::vector<Step> steps;
-        parse_steps(steps, 0, false);
-        return steps;
+        return end_;
     }
-
-    // Every (name, group) a `provider` statement names, in order of appearance.
-    std::vector<std::pair<std::string, std::string>> providers;
-
-  private:
-    std::vector<std::string> lines_;
-    size_t index_ = 0;
-    int line_ = 0; // 1-based line of the statement last read
-    int ordinal_ = 0;
-    int nesting_ = 0;
-    int current_ = -1; // the provider of the statements that follow (lexical, as written)
-    static int const MAX_NESTING = 200; // a guard for the recursion, far above any case
-
-    struct Nest {
-        Parser &p;
-        explicit Nest(Parser &parser) : p(parser)
-        {
-            if (++p.nesting_ > MAX_NESTING)
-                p.fail("blocks nested deeper than " + std::to_string(MAX_NESTING));
-        }
-        ~Nest()
-        {
-            --p.nesting_;
-        }
-    };
-
-    // The next statement's words (comments and blank lines skipped); false at the end.
-    bool next(std::vector<std::string> &words)
+    size_t size() const
     {
-        while (index_ < lines_.size()) {
-            std::string const &s = lines_[index_++];
-            line_ = static_cast<int>(index_);
-            words.clear();
-            size_t i = 0;
-            while (i < s.size()) {
-                while (i < s.size() && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r'))
-                    i++;
-                size_t j = i;
-                while (j < s.size() && s[j] != ' ' && s[j] != '\t' && s[j] != '\r')
-                    j++;
-                if (j > i)
-                    words.push_back(s.substr(i, j - i));
-                i = j;
-            }
-            if (!words.empty() && words[0][0] != '#')
-                return true;
-        }
-        line_ = static_cast<int>(lines_.size());
-        return false;
+        return size_t(end_ - begin_);
     }
-
-    [[noreturn]] void fail(std::string const &why)
+    bool empty() const
     {
-        throw ParseError{line_, why};
-    }
-
-    static int hexval(char c)
-    {
-        if (c >= '0' && c <= '9')
-            return c - '0';
-        if (c >= 'a' && c <= 'f')
-            return c - 'a' + 10;
-        if (c >= 'A' && c <= 'F')
-            return c - 'A' + 10;
-        return -1;
-    }
-
-    // A name token: %XX escapes; "-" is the empty name; a NUL byte is not a name's.
-    std::string unescape(std::string const &s)
-    {
-        std::string out;
-        if (s == "-")
-            return out;
-        for (size_t i = 0; i < s.size(); i++) {
-            if (s[i] != '%') {
-                out += s[i];
-                continue;
-            }
-            if (i + 2 >= s.size())
-                fail("`%` without two hex digits in " + s);
-            int hi = hexval(s[i + 1]);
-            int lo = hexval(s[i + 2]);
-            if (hi < 0 || lo < 0)
-                fail("`%` without two hex digits in " + s);
-            if (hi == 0 && lo == 0)
-                fail("a name cannot hold a NUL byte (%00)");
-            out += static_cast<char>(hi * 16 + lo);
-            i += 2;
-        }
-        return out;
-    }
-
-    std::string hex_bytes(std::string const &s)
-    {
-        if (s.size() % 2)
-            fail("odd number of hex digits: " + s.substr(0, 40));
-        std::string out(s.size() / 2, '\0');
-        for (size_t i = 0; i < out.size(); i++) {
-            int hi = hexval(s[2 * i]), lo = hexval(s[2 * i + 1]);
-            if (hi < 0 || lo < 0)
-                fail("not hex: " + s.substr(0, 40));
-            out[i] = static_cast<char>(hi * 16 + lo);
-        }
-        return out;
-    }
-
-    uint64_t number(std::string const &key, std::string const &text, uint64_t max, bool hex)
-    {
-        std::string digits = text;
-        if (hex) {
-            if (digits.size() < 3 || digits[0] != '0' || (digits[1] != 'x' && digits[1] != 'X'))
-                fail(key + "= needs 0x<hex>, not " + text);
-            digits = digits.substr(2);
-        }
-        if (digits.empty() || digits.size() > 20)
-            fail("bad number " + key + "=" + text);
-        uint64_t v = 0;
-        for (char c : digits) {
-            int d = hex ? hexval(c) : (c >= '0' && c <= '9' ? c - '0' : -1);
-            uint64_t base = hex ? 16 : 10;
-            if (d < 0 || v > (UINT64_MAX - static_cast<uint64_t>(d)) / base)
-                fail("bad number " + key + "=" + text);
-            v = v * base + static_cast<uint64_t>(d);
-        }
-        if (v > max)
-            fail(key + "=" + text + " is out of range (at most " + std::to_string(max) + ")");
-        return v;
-    }
-
-    void guid(std::string const &key, std::string const &text, uint8_t *out)
-    {
-        if (text.size() != 32)
-            fail(key + "= needs 32 hex digits");
-        std::string b = hex_bytes(text);
-        memcpy(out, b.data(), 16);
-    }
-
-    // `tag=0x<hex>` as the only optional word of a field statement.
-    uint16_t field_tag(std::vector<std::string> const &w, size_t first)
-    {
-        uint16_t tag = 0;
-        for (size_t i = first; i < w.size(); i++) {
-            if (w[i].compare(0, 4, "tag=") != 0)
-                fail("unexpected `" + w[i] + "`");
-            tag = static_cast<uint16_t>(number("tag", w[i].substr(4), 0xFFFF, true));
-        }
-        return tag;
-    }
-
-    // Statements up to the `end` of the block (in_block), or the end of the file. In a
-    // fork's child block (parent != nullptr), `parent` also ends it and sets *parent.
-    void parse_steps(std::vector<Step> &steps, int depth, bool in_block, bool *parent = nullptr)
-    {
-        Nest nest(*this);
-        std::vector<std::string> w;
-        int opened = line_;
-        while (next(w)) {
-            std::string const &s = w[0];
-            Step st;
-            st.line = line_;
-            if (s == "end" || s == "parent") {
-                if (w.size() != 1 || !in_block || (s == "parent" && !parent))
-                    fail(s == "end" ? "`end` without a block"
-                                    : "`parent` belongs inside a `fork` block, once");
-                if (parent)
-                    *parent = s == "parent";
-                return;
-            } else if (s == "needs") {
-                if (depth)
-                    fail("`needs` inside a block");
-                continue;
-            } else if (s == "case") {
-                fail("`case` again");
-            } else if (s == "provider") {
-                if (w.size() < 2 || w.size() > 3)
-                    fail("expected `provider <name> [group=<group>]`");
-                std::pair<std::string, std::string> key(unescape(w[1]), "");
-                if (w.size() == 3) {
-                    if (w[2].compare(0, 6, "group=") != 0)
-                        fail("unexpected `" + w[2] + "`");
-                    key.second = unescape(w[2].substr(6));
-                }
-                size_t i = 0;
-                while (i < providers.size() && providers[i] != key)
-                    i++;
-                if (i == providers.size())
-                    providers.push_back(key);
-                current_ = static_cast<int>(i);
-                continue;
-            } else if (s == "register" || s == "unregister") {
-                if (w.size() != 1)
-                    fail("`" + s + "` takes nothing");
-                if (current_ < 0)
-                    fail("`" + s + "` before any `provider`");
-                st.kind = s == "register" ? Step::REGISTER : Step::UNREGISTER;
-                st.provider = current_;
-            } else if (s == "event") {
-                if (current_ < 0)
-                    fail("`event` before any `provider`");
-                st.kind = Step::EVENT;
-                st.event.provider = current_;
-                parse_event(w, st.event);
-            } else if (s == "threads") {
-                if (w.size() != 1)
-                    fail("`threads` takes nothing");
-                st.kind = Step::THREADS;
-                std::vector<std::string> t;
-                int threads_line = line_;
-                for (;;) {
-                    if (!next(t))
-                        throw ParseError{threads_line, "`threads` without `end`"};
-                    if (t[0] == "end" && t.size() == 1)
-                        break;
-                    if (t[0] != "thread" || t.size() != 1)
-                        fail("expected `thread` or `end` inside `threads`");
-                    st.blocks.emplace_back();
-                    parse_steps(st.blocks.back(), depth + 1, true);
-                }
-            } else if (s == "fork") {
-                if (w.size() != 1)
-                    fail("`fork` takes nothing");
-                // blocks[0]: the child's events; blocks[1]: the parent's meanwhile
-                // (after `parent`), before it waits for the child.
-                st.kind = Step::FORK;
-                st.blocks.resize(2);
-                bool parent = false;
-                parse_steps(st.blocks[0], depth + 1, true, &parent);
-                if (parent)
-                    parse_steps(st.blocks[1], depth + 1, true);
-            } else {
-                fail("unknown statement `" + s + "`");
-            }
-            steps.push_back(std::move(st));
-        }
-        if (in_block)
-            throw ParseError{opened, "block without `end`"};
-    }
-
-    void parse_event(std::vector<std::string> const &w, Event &ev)
-    {
-        if (w.size() < 2)
-            fail("expected `event <name> level=<n> keyword=0x<hex> ...`");
-        ev.line = line_;
-        ev.ordinal = ++ordinal_;
-        ev.name = unescape(w[1]);
-        bool level = false, keyword = false;
-        for (size_t i = 2; i < w.size(); i++) {
-            size_t eq = w[i].find('=');
-            if (eq == std::string::npos)
-                fail("unexpected `" + w[i] + "`");
-            std::string key = w[i].substr(0, eq), v = w[i].substr(eq + 1);
-            if (key == "level") {
-                ev.level = static_cast<uint8_t>(number(key, v, 255, false));
-                level = true;
-            } else if (key == "keyword") {
-                ev.keyword = number(key, v, UINT64_MAX, true);
-                keyword = true;
-            } else if (key == "opcode") {
-                ev.opcode = static_cast<uint8_t>(number(key, v, 255, false));
-            } else if (key == "tag") {
-                ev.tag = static_cast<uint16_t>(number(key, v, 0xFFFF, true));
-            } else if (key == "id") {
-                ev.id = static_cast<uint16_t>(number(key, v, 0xFFFF, false));
-            } else if (key == "version") {
-                ev.version = static_cast<uint8_t>(number(key, v, 255, false));
-            } else if (key == "activity") {
-                guid(key, v, ev.activity);
-                ev.has_activity = true;
-            } else if (key == "related") {
-                guid(key, v, ev.related);
-                ev.has_related = true;
-            } else if (key != "needs") {
-                fail("unknown event option `" + key + "`");
-            }
-        }
-        if (!level || !keyword)
-            fail("an event needs level= and keyword=");
-        parse_fields(ev.fields, "event");
-    }
-
-    // Members up to the `end` that closes `what`.
-    void parse_fields(std::vector<Field> &out, char const *what)
-    {
-        Nest nest(*this);
-        int opened = line_;
-        std::vector<std::string> w;
-        for (;;) {
-            if (!next(w))
-                throw ParseError{opened, std::string(what) + " without `end`"};
-            if (w[0] == "end") {
-                if (w.size() != 1)
-                    fail("`end` takes nothing");
-                return;
-            }
-            Field f;
-            f.line = line_;
-            if (w[0] == "struct") {
-                if (w.size() < 2)
-                    fail("expected `struct <name> [tag=0x<hex>]`");
-                f.name = unescape(w[1]);
-                f.encoding = ENC_STRUCT;
-                f.tag = field_tag(w, 2);
-                parse_fields(f.members, "struct");
-            } else if (w[0] == "struct_slice") {
-                if (w.size() < 3)
-                    fail("expected `struct_slice <name> <count> [tag=0x<hex>]`");
-                f.name = unescape(w[1]);
-                f.encoding = ENC_STRUCT;
-                f.varray = true;
-                uint64_t count = number("count", w[2], 65535, false);
-                f.tag = field_tag(w, 3);
-                parse_struct_slice(f, count);
-            } else if (w[0] == "element") {
-                fail("`element` outside `struct_slice`");
-            } else {
-                parse_value_field(w, f);
-            }
-            out.push_back(std::move(f));
-        }
-    }
-
-    void parse_struct_slice(Field &f, uint64_t count)
-    {
-        int opened = line_;
-        std::vector<std::string> w;
-        std::vector<std::vector<Field>> blocks;
-        for (;;) {
-            if (!next(w))
-                throw ParseError{opened, "struct_slice without `end`"};
-            if (w[0] == "end" && w.size() == 1)
-                break;
-            if (w[0] != "element" || w.size() != 1)
-                fail("expected `element` or `end` in struct_slice");
-            blocks.emplace_back();
-            parse_fields(blocks.back(), "element");
-        }
-        size_t want = count ? count : 1;
-        if (blocks.size() != want)
-            throw ParseError{opened, "struct_slice says " + std::to_string(count) +
-                                         " element(s), has " + std::to_string(blocks.size()) +
-                                         " `element` block(s)"};
-        for (size_t i = 1; i < blocks.size(); i++)
-            if (!same_shape(blocks[0], blocks[i]))
-                throw ParseError{opened,
-                                 "element " + std::to_string(i + 1) +
-                                     " of the struct_slice has other members than the first"};
-        f.members = blocks[0];
-        if (count)
-            f.elements = std::move(blocks);
-    }
-
-    static bool same_shape(std::vector<Field> const &a, std::vector<Field> const &b)
-    {
-        if (a.size() != b.size())
-            return false;
-        for (size_t i = 0; i < a.size(); i++) {
-            Field const &x = a[i];
-            Field const &y = b[i];
-            if (x.name != y.name || x.encoding != y.encoding || x.format != y.format ||
-                x.varray != y.varray || x.carray != y.carray || x.tag != y.tag ||
-                !same_shape(x.members, y.members))
-                return false;
-            if (x.carray && x.values.size() != y.values.size())
-                return false;
-        }
-        return true;
-    }
-
-    void parse_value_field(std::vector<std::string> const &w, Field &f)
-    {
-        if (w.size() < 3)
-            fail("expected `<type> <name> <value> [tag=0x<hex>]`");
-        std::string const &type = w[0];
-        bool found = false;
-        if (type.compare(0, 4, "raw:") == 0) {
-            size_t colon = type.find(':', 4);
-            if (colon == std::string::npos)
-                fail("expected raw:<enc hex>:<format hex>");
-            uint64_t enc = number("raw encoding", "0x" + type.substr(4, colon - 4), 0xFF, true);
-            uint64_t fmt = number("raw format", "0x" + type.substr(colon + 1), 0xFF, true);
-            f.encoding = static_cast<uint8_t>(enc & 0x1F);
-            f.carray = (enc & 0x20) != 0;
-            f.varray = (enc & 0x40) != 0;
-            f.format = static_cast<uint8_t>(fmt & 0x7F);
-            if (f.encoding < ENC_VALUE8 || f.encoding > ENC_LAST)
-                fail("raw encoding " + type + ": not a value or string encoding");
-            if (f.carray && f.varray)
-                fail("raw encoding " + type + ": both array flags");
-            found = true;
-        } else {
-            std::string base = type;
-            for (char const *suffix : {"_slice", "_array"}) {
-                size_t n = strlen(suffix);
-                if (base.size() > n && base.compare(base.size() - n, n, suffix) == 0) {
-                    std::string stripped = base.substr(0, base.size() - n);
-                    for (TypeRow const &row : TYPES)
-                        if (stripped == row.name) {
-                            base = stripped;
-                            (suffix[1] == 's' ? f.varray : f.carray) = true;
-                            break;
-                        }
-                }
-            }
-            for (TypeRow const &row : TYPES)
-                if (base == row.name) {
-                    f.encoding = row.encoding;
-                    f.format = row.format;
-                    found = true;
-                    break;
-                }
-            // Arrays exist of value types only (Documentation/case-descriptions.md).
-            if (found && (f.varray || f.carray) && !is_value(f.encoding))
-                fail("`" + type + "`: arrays exist of value types only");
-        }
-        if (!found)
-            fail("unknown field type `" + type + "`");
-        f.name = unescape(w[1]);
-        f.tag = field_tag(w, 3);
-        std::string const &v = w[2];
-        bool array = f.varray || f.carray;
-        size_t unit = unit_size(f.encoding);
-        if (v == "-") {
-            if (!array) {
-                if (is_value(f.encoding))
-                    fail("an empty value for the fixed-size type " + type);
-                f.values.emplace_back();
-            }
-        } else {
-            size_t start = 0;
-            for (;;) {
-                size_t comma = v.find(',', start);
-                std::string item =
-                    v.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-                f.values.push_back(item == "-" ? std::string() : hex_bytes(item));
-                if (comma == std::string::npos)
-                    break;
-                start = comma + 1;
-            }
-            if (!array && f.values.size() != 1)
-                fail("several values for the scalar type " + type);
-        }
-        for (std::string const &item : f.values) {
-            if (is_value(f.encoding) ? item.size() != unit : item.size() % unit != 0)
-                fail(type + " " + w[1] + ": a value of " + std::to_string(item.size()) +
-                     " bytes does not fit " + std::to_string(unit) + "-byte units");
-            if (f.encoding >= ENC_ZSTRING8 && f.encoding <= ENC_ZSTRING32)
-                for (size_t i = 0; i < item.size(); i += unit)
-                    if (item.find_first_not_of('\0', i) >= i + unit)
-                        fail("a zero-terminated string cannot hold a 0 code unit");
-            if (!is_value(f.encoding) && item.size() / unit > 65535)
-                fail("a string of more than 65535 code units");
-        }
-        if (f.carray && f.values.empty())
-            fail("a constant-length array needs at least one element");
-        if (f.values.size() > 65535)
-            fail("more than 65535 elements");
+        return begin_ == end_;
     }
 };
+
+Members members(desc_field const &f, uint32_t element = 0)
+{
+    if (f.kind == DESC_STRUCT_SLICE)
+        return {f.members[element].members,
+                f.members[element].members + f.members[element].n_members};
+    return {f.members, f.members + f.n_members};
+}
+
+Members fields_of(desc_event const &ev)
+{
+    return {ev.fields, ev.fields + ev.n_fields};
+}
 
 // ---- the run ---------------------------------------------------------------------------
 
@@ -783,22 +197,23 @@ std::string provider_problem(std::string const &name, std::string const &group)
 }
 
 // Why the builder cannot express these fields ("" when it can).
-std::string fields_problem(std::vector<Field> const &fields)
+std::string fields_problem(Members fields)
 {
-    for (Field const &f : fields) {
-        if (f.carray)
+    for (desc_field const &f : fields) {
+        if (f.kind == DESC_CARRAY)
             return "constant-length array: EventHeaderDynamic.h has none (Add*Range write "
                    "variable-length arrays, RawAddMetaScalar takes no array flag): field " +
                    printable(f.name);
-        if (f.encoding == ENC_STRUCT) {
-            if (f.members.empty())
+        if (encoding(f) == ENC_STRUCT) {
+            Members m = members(f);
+            if (m.empty())
                 return "empty struct: AddStruct requires 1 to 127 fields: field " +
                        printable(f.name);
-            if (f.members.size() > 127)
+            if (m.size() > 127)
                 return "struct of more than 127 fields: AddStruct takes 1 to 127 (uint8_t "
                        "structFieldCount < 128): field " +
                        printable(f.name);
-            std::string p = fields_problem(f.members);
+            std::string p = fields_problem(m);
             if (!p.empty())
                 return p;
         }
@@ -833,58 +248,61 @@ std::vector<std::basic_string<C>> as_strings(std::vector<std::string> const &ite
     return out;
 }
 
-template <class T> void add_value(ehd::EventBuilder &eb, Field const &f, event_field_format fmt)
+template <class T>
+void add_value(ehd::EventBuilder &eb, desc_field const &f, event_field_format fmt)
 {
-    std::vector<T> v = as_values<T>(f.values);
-    if (f.varray)
+    std::vector<T> v = as_values<T>(values(f));
+    if (varray(f))
         eb.AddValueRange(f.name, v.data(), v.data() + v.size(), fmt, f.tag);
     else
         eb.AddValue(f.name, v[0], fmt, f.tag);
 }
 
-template <class C> void add_counted(ehd::EventBuilder &eb, Field const &f, event_field_format fmt)
+template <class C>
+void add_counted(ehd::EventBuilder &eb, desc_field const &f, event_field_format fmt)
 {
-    std::vector<std::basic_string<C>> v = as_strings<C>(f.values);
-    if (f.varray)
+    std::vector<std::basic_string<C>> v = as_strings<C>(values(f));
+    if (varray(f))
         eb.AddStringRange<C>(f.name, v.begin(), v.end(), fmt, f.tag);
     else
         eb.AddString<C>(f.name, std::basic_string_view<C>(v[0]), fmt, f.tag);
 }
 
-template <class C> void add_zstring(ehd::EventBuilder &eb, Field const &f, event_field_format fmt)
+template <class C>
+void add_zstring(ehd::EventBuilder &eb, desc_field const &f, event_field_format fmt)
 {
-    std::vector<std::basic_string<C>> v = as_strings<C>(f.values);
-    if (f.varray)
+    std::vector<std::basic_string<C>> v = as_strings<C>(values(f));
+    if (varray(f))
         eb.AddNulTerminatedStringRange<C>(f.name, v.begin(), v.end(), fmt, f.tag);
     else
         eb.AddNulTerminatedString<C>(f.name, std::basic_string_view<C>(v[0]), fmt, f.tag);
 }
 
-void add_binary(ehd::EventBuilder &eb, Field const &f, event_field_format fmt)
+void add_binary(ehd::EventBuilder &eb, desc_field const &f, event_field_format fmt)
 {
-    std::vector<std::string> const &v = f.values;
-    if (f.varray)
+    std::vector<std::string> const v = values(f);
+    if (varray(f))
         eb.AddBinaryRange<char>(f.name, v.begin(), v.end(), fmt, f.tag);
     else
         eb.AddBinary<char>(f.name, std::string_view(v[0]), fmt, f.tag);
 }
 
-void raw_meta(ehd::EventBuilder &eb, Field const &f);
-void raw_data(ehd::EventBuilder &eb, Field const &f);
+void raw_meta(ehd::EventBuilder &eb, desc_field const &f);
+void raw_data(ehd::EventBuilder &eb, desc_field const &f);
 
-void add_field(ehd::EventBuilder &eb, Field const &f)
+void add_field(ehd::EventBuilder &eb, desc_field const &f)
 {
     auto const fmt = static_cast<event_field_format>(f.format);
-    switch (f.encoding) {
+    switch (encoding(f)) {
     case ENC_STRUCT:
-        if (f.varray) {
+        if (varray(f)) {
             // An array of structs: no Add* call exists; the header's RawAddMeta*/RawAddData*
             // methods are documented for exactly this ("e.g. array-of-struct").
             raw_meta(eb, f);
             raw_data(eb, f);
         } else {
-            eb.AddStruct(f.name, static_cast<uint8_t>(f.members.size()), f.tag);
-            for (Field const &m : f.members)
+            eb.AddStruct(f.name, static_cast<uint8_t>(members(f).size()), f.tag);
+            for (desc_field const &m : members(f))
                 add_field(eb, m);
         }
         break;
@@ -906,17 +324,17 @@ void add_field(ehd::EventBuilder &eb, Field const &f)
 
 // ---- an array of structs through the raw methods -----------------------------------------
 
-void raw_meta(ehd::EventBuilder &eb, Field const &f)
+void raw_meta(ehd::EventBuilder &eb, desc_field const &f)
 {
-    auto const enc = static_cast<event_field_encoding>(f.encoding);
-    auto const fmt =
-        static_cast<event_field_format>(f.encoding == ENC_STRUCT ? f.members.size() : f.format);
-    if (f.varray)
+    bool const is_struct = encoding(f) == ENC_STRUCT;
+    auto const enc = static_cast<event_field_encoding>(encoding(f));
+    auto const fmt = static_cast<event_field_format>(is_struct ? members(f).size() : f.format);
+    if (varray(f))
         eb.RawAddMetaVcount(f.name, enc, fmt, f.tag);
     else
         eb.RawAddMetaScalar(f.name, enc, fmt, f.tag);
-    if (f.encoding == ENC_STRUCT)
-        for (Field const &m : f.members)
+    if (is_struct)
+        for (desc_field const &m : members(f))
             raw_meta(eb, m);
 }
 
@@ -930,56 +348,57 @@ void raw_bytes(ehd::EventBuilder &eb, std::string const &bytes)
     }
 }
 
-void raw_item(ehd::EventBuilder &eb, Field const &f, std::string const &bytes)
+void raw_item(ehd::EventBuilder &eb, desc_field const &f, std::string const &bytes)
 {
     switch (f.encoding) {
     case ENC_ZSTRING8:
     case ENC_ZSTRING16:
     case ENC_ZSTRING32:
         raw_bytes(eb, bytes);
-        raw_bytes(eb, std::string(unit_size(f.encoding), '\0'));
+        raw_bytes(eb, std::string(f.unit, '\0'));
         break;
     case ENC_STRING8:
     case ENC_STRING16:
     case ENC_STRING32:
     case ENC_BINARY8:
-        eb.RawAddDataValue(static_cast<uint16_t>(bytes.size() / unit_size(f.encoding)));
+        eb.RawAddDataValue(static_cast<uint16_t>(bytes.size() / f.unit));
         raw_bytes(eb, bytes);
         break;
     default: raw_bytes(eb, bytes); break;
     }
 }
 
-void raw_data(ehd::EventBuilder &eb, Field const &f)
+void raw_data(ehd::EventBuilder &eb, desc_field const &f)
 {
-    if (f.encoding == ENC_STRUCT) {
-        if (f.varray) {
-            eb.RawAddDataValue(static_cast<uint16_t>(f.elements.size()));
-            for (std::vector<Field> const &element : f.elements)
-                for (Field const &m : element)
+    if (encoding(f) == ENC_STRUCT) {
+        if (varray(f)) {
+            eb.RawAddDataValue(static_cast<uint16_t>(f.count));
+            for (uint32_t e = 0; e < f.count; e++)
+                for (desc_field const &m : members(f, e))
                     raw_data(eb, m);
         } else {
-            for (Field const &m : f.members)
+            for (desc_field const &m : members(f))
                 raw_data(eb, m);
         }
         return;
     }
-    if (f.varray)
-        eb.RawAddDataValue(static_cast<uint16_t>(f.values.size()));
-    for (std::string const &item : f.values)
+    std::vector<std::string> const items = values(f);
+    if (varray(f))
+        eb.RawAddDataValue(static_cast<uint16_t>(items.size()));
+    for (std::string const &item : items)
         raw_item(eb, f, item);
 }
 
 // ---- steps -----------------------------------------------------------------------------
 
-void write_event(Event const &ev)
+void write_event(desc_event const &ev)
 {
-    ProviderState *ps = g_providers[static_cast<size_t>(ev.provider)].get();
+    ProviderState *ps = static_cast<ProviderState *>(ev.provider->user);
     if (!ps->unusable.empty()) {
         report(ev.ordinal, "skipped", "provider " + printable(ps->name) + ": " + ps->unusable);
         return;
     }
-    std::string problem = fields_problem(ev.fields);
+    std::string problem = fields_problem(fields_of(ev));
     if (!problem.empty()) {
         report(ev.ordinal, "skipped", problem);
         return;
@@ -1018,7 +437,7 @@ void write_event(Event const &ev)
     eb.Reset(ev.name, ev.tag);
     eb.IdVersion(ev.id, ev.version);
     eb.Opcode(static_cast<event_opcode>(ev.opcode));
-    for (Field const &f : ev.fields)
+    for (desc_field const &f : fields_of(ev))
         add_field(eb, f);
     // related= without activity=: passed as given. The header requires relatedId to be
     // nullptr when activityId is (an assert in a debug build); a release build drops it.
@@ -1031,19 +450,20 @@ void write_event(Event const &ev)
         report(ev.ordinal, "written", "");
 }
 
-void run_steps(std::vector<Step> const &steps);
+void run_steps(desc_block const &steps);
 
-void collect_events(std::vector<Step> const &steps, std::vector<int> &out)
+void collect_events(desc_block const &steps, std::vector<int> &out)
 {
-    for (Step const &s : steps) {
-        if (s.kind == Step::EVENT)
-            out.push_back(s.event.ordinal);
-        for (auto const &b : s.blocks)
-            collect_events(b, out);
+    for (uint32_t i = 0; i < steps.n_steps; i++) {
+        desc_step const &s = steps.steps[i];
+        if (s.kind == DESC_STEP_EVENT)
+            out.push_back(int(s.event->ordinal));
+        for (uint32_t b = 0; b < s.n_blocks; b++)
+            collect_events(s.blocks[b], out);
     }
 }
 
-void fail_all(std::vector<Step> const &steps, std::string const &why)
+void fail_all(desc_block const &steps, std::string const &why)
 {
     std::vector<int> ordinals;
     collect_events(steps, ordinals);
@@ -1068,7 +488,7 @@ size_t read_full(int fd, void *buf, size_t size)
 
 // The child writes blocks[0] and exits; the parent writes blocks[1] meanwhile, then
 // waits. The child's lines go to the same stdout; its counts come back through a pipe.
-void run_fork(Step const &st)
+void run_fork(desc_step const &st)
 {
     int fds[2];
     if (pipe(fds) != 0) {
@@ -1114,40 +534,42 @@ void run_fork(Step const &st)
         g_failed += counts[2];
     } else {
         fprintf(stderr, "emit: the forked child (line %d) ended without its counts (status 0x%x)\n",
-                st.line, status);
+                int(st.line), status);
         g_failed++;
     }
 }
 
-void run_steps(std::vector<Step> const &steps)
+void run_steps(desc_block const &steps)
 {
-    for (Step const &st : steps) {
+    for (uint32_t i = 0; i < steps.n_steps; i++) {
+        desc_step const &st = steps.steps[i];
         switch (st.kind) {
-        case Step::REGISTER: {
+        case DESC_STEP_REGISTER: {
             std::lock_guard<std::mutex> lock(g_provider);
-            ProviderState *ps = g_providers[static_cast<size_t>(st.provider)].get();
+            ProviderState *ps = static_cast<ProviderState *>(st.provider->user);
             if (ps->unusable.empty() && !ps->provider) {
                 ps->provider = std::make_unique<ehd::Provider>(ps->name, ps->group);
                 if (ps->provider->Errno())
-                    fprintf(stderr, "emit: line %d: ehd::Provider(%s) returned %s\n", st.line,
+                    fprintf(stderr, "emit: line %u: ehd::Provider(%s) returned %s\n", st.line,
                             printable(ps->name).c_str(), errno_name(ps->provider->Errno()));
             }
             break;
         }
-        case Step::UNREGISTER: {
+        case DESC_STEP_UNREGISTER: {
             // Provider has Unregister() but no way back: registering again is a new Provider.
             std::lock_guard<std::mutex> lock(g_provider);
-            ProviderState *ps = g_providers[static_cast<size_t>(st.provider)].get();
+            ProviderState *ps = static_cast<ProviderState *>(st.provider->user);
             if (ps->provider) {
                 ps->provider->Unregister();
                 ps->provider.reset();
             }
             break;
         }
-        case Step::EVENT: write_event(st.event); break;
-        case Step::THREADS: {
+        case DESC_STEP_EVENT: write_event(*st.event); break;
+        case DESC_STEP_THREADS: {
             std::vector<std::thread> threads;
-            for (auto const &block : st.blocks) {
+            for (uint32_t b = 0; b < st.n_blocks; b++) {
+                desc_block const &block = st.blocks[b];
                 try {
                     threads.emplace_back(run_steps, std::cref(block));
                 } catch (std::exception const &e) {
@@ -1158,7 +580,7 @@ void run_steps(std::vector<Step> const &steps)
                 t.join();
             break;
         }
-        case Step::FORK: run_fork(st); break;
+        case DESC_STEP_FORK: run_fork(st); break;
         }
     }
 }
@@ -1329,48 +751,28 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "--types") == 0) {
         // The type table, for tests/harness/test_impl_lttp_cpp.py to hold against
         // descriptions/types.txt: name, encoding and format in hex.
-        for (TypeRow const &row : TYPES)
-            printf("%s 0x%02x 0x%02x\n", row.name, row.encoding, row.format);
+        uint8_t enc, fmt;
+        char const *name;
+        for (size_t i = 0; (name = desc_type_at(i, &enc, &fmt)); i++)
+            printf("%s 0x%02x 0x%02x\n", name, enc, fmt);
         return 0;
     }
-    char const *path = argv[1];
-    std::string text;
-    {
-        FILE *f = fopen(path, "rb");
-        if (!f) {
-            fprintf(stderr, "%s: %s\n", path, strerror(errno));
-            return 2;
-        }
-        char buf[65536];
-        size_t n;
-        while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-            text.append(buf, n);
-        bool bad = ferror(f) != 0;
-        fclose(f);
-        if (bad) {
-            fprintf(stderr, "%s: read error\n", path);
-            return 2;
-        }
-    }
-    std::vector<Step> steps;
-    try {
-        Parser parser(text);
-        steps = parser.parse();
-        for (auto const &key : parser.providers) {
-            g_providers.push_back(std::make_unique<ProviderState>());
-            g_providers.back()->name = key.first;
-            g_providers.back()->group = key.second;
-            g_providers.back()->unusable = provider_problem(key.first, key.second);
-        }
-    } catch (ParseError const &e) {
-        fprintf(stderr, "%s:%d: %s\n", path, e.line, e.why.c_str());
-        return 2;
-    } catch (std::exception const &e) {
-        fprintf(stderr, "%s: %s\n", path, e.what());
+    desc d;
+    char err[1024];
+    if (desc_parse(argv[1], &d, err, sizeof(err))) {
+        fprintf(stderr, "%s\n", err); // `file:line: reason`, as the format asks
         return 2;
     }
+    for (uint32_t i = 0; i < d.n_providers; i++) {
+        desc_provider *p = d.providers[i];
+        g_providers.push_back(std::make_unique<ProviderState>());
+        g_providers.back()->name = p->name;
+        g_providers.back()->group = p->group ? p->group : "";
+        g_providers.back()->unusable = provider_problem(p->name, g_providers.back()->group);
+        p->user = g_providers.back().get();
+    }
     try {
-        run_steps(steps);
+        run_steps(d.main);
     } catch (std::exception const &e) {
         fprintf(stderr, "emit: %s\n", e.what());
         g_failed++;
@@ -1379,6 +781,7 @@ int main(int argc, char **argv)
         std::lock_guard<std::mutex> lock(g_provider);
         g_providers.clear(); // unregisters what is still registered
     }
+    desc_free(&d);
     printf("emit: %d written, %d skipped, %d failed\n", g_written.load(), g_skipped.load(),
            g_failed.load());
     fflush(stdout);

@@ -20,9 +20,12 @@
 // One function per event SHAPE (everything but the values: provider, name, attributes,
 // field types, names and tags): the values are its arguments, decoded from the hex at
 // generation time into typed literals (u16 from two bytes, f32 from its bits, a byte
-// string for a &[u8]). Consecutive events of one shape in one block (concurrency's 8 x 1,000
-// events "T") become a loop over a static table of their values, in their order: one call
-// site, as a user writing them in a loop would have, and a crate that compiles in seconds.
+// string for a &[u8]). A `repeat` (concurrency's 8 threads x 1,000 events "T") becomes a
+// `for rep in 0..n` loop around its events' calls, a +<step> value an expression of `rep`
+// (the first value plus rep steps, wrapping as the description says): one call site, as a
+// user writing them in a loop would have, and a crate that compiles in seconds. Only a
+// repeat whose stepped value lands inside raw bytes (an array of structs, a raw: field) is
+// written out repetition by repetition.
 //
 // An event write_event! cannot express is generated as r.skip(<n>, "<feature>: <reason>")
 // and no code: names that are not UTF-8 (the macro takes string literals), constant-length
@@ -42,9 +45,11 @@ use std::path::{Path, PathBuf};
 // items, and impl/rust-dynamic's emitter.
 #[path = "../../emitlib/rust/desc.rs"]
 mod desc;
+#[path = "../../emitlib/rust/desc_items.rs"]
+mod desc_items;
 use desc::{
-    read_types, unit_size, Array, Event, Field, Kind, ProviderKey, Step, TypeRow, ENC_BINARY8, ENC_STRING8,
-    ENC_VALUE128, ENC_VALUE8, ENC_ZSTRING32, ENC_ZSTRING8,
+    read_types, repetition, unit_size, Array, Event, Field, Kind, ProviderKey, Step, TypeRow, ENC_BINARY8,
+    ENC_STRING8, ENC_VALUE128, ENC_VALUE8, ENC_ZSTRING32, ENC_ZSTRING8,
 };
 
 // ---- the type names of write_event! ---------------------------------------------------------
@@ -179,6 +184,10 @@ struct Gen {
     code: String,
     args: Vec<Arg>,
     values: Vec<String>,
+    /// Per argument: for a +<step> value, its expression of `rep` (the loop's repetition).
+    stepped: Vec<Option<String>>,
+    /// A +<step> value went into raw bytes, which no expression of `rep` gives.
+    step_in_bytes: bool,
     /// Metadata bytes as write_event! estimates them (event_info.rs add_estimated_metadata).
     meta: usize,
     /// Logical fields at the event's top level (event_info.rs: at most 254).
@@ -190,6 +199,7 @@ impl Gen {
         let name = format!("a{}", self.args.len());
         self.args.push(Arg { param, row, by_ref });
         self.values.push(value);
+        self.stepped.push(None);
         name
     }
 
@@ -232,6 +242,7 @@ impl Gen {
                     return Err("an array of structs inside a struct's braces".into());
                 }
                 self.top -= 1;
+                self.step_in_bytes |= has_step(std::slice::from_ref(f));
                 let mut items = Vec::new();
                 self.raw_meta(f, &mut items)?;
                 let mut data = Vec::new();
@@ -240,7 +251,7 @@ impl Gen {
                 items.push(format!("raw_data({})", a));
                 Ok(items.join(", "))
             }
-            Kind::Value { ty, enc, fmt, array, values } => {
+            Kind::Value { ty, enc, fmt, array, values, step } => {
                 if *array == Array::Constant {
                     return Err(carray());
                 }
@@ -251,6 +262,7 @@ impl Gen {
                     // with the encoding and format, the bytes as the payload has them.
                     let mut data = Vec::new();
                     value_data(*enc, *array, values, unit, &mut data);
+                    self.step_in_bytes |= *step != 0;
                     let a = self.arg("&[u8]".into(), "&'static [u8]".into(), false, byte_str(&data));
                     let fmt_opt = if *fmt != 0 { Some(*fmt) } else { None };
                     self.count_meta(&f.name, f.tag.is_some(), fmt_opt.is_some());
@@ -277,9 +289,10 @@ impl Gen {
                 let mut rt = rust_type(ty).ok_or_else(|| format!("{}: no write_event! value type", ty))?;
                 let mut mty = ty.clone();
                 let mut fmt_opt = None;
-                if ty == "bool8" && values.iter().any(|v| v[0] > 1) {
-                    // bool8 takes &bool: a byte other than 0 or 1 is no Rust bool. u8 with
-                    // format(Boolean) writes the same metadata (Value8 + Boolean).
+                if ty == "bool8" && (*step != 0 || values.iter().any(|v| v[0] > 1)) {
+                    // bool8 takes &bool: a byte other than 0 or 1 is no Rust bool (nor, in a
+                    // repeat, what a +<step> gives). u8 with format(Boolean) writes the same
+                    // metadata (Value8 + Boolean).
                     rt = "u8";
                     mty = "u8".into();
                     fmt_opt = Some(*fmt);
@@ -302,6 +315,9 @@ impl Gen {
                     Ok(format!("{}_slice({}, {}{})", mty, rust_str(name), a, self.opts(fmt_opt, f.tag)))
                 } else {
                     let a = self.arg(format!("&{}", rt), rt.to_string(), true, literal(rt, &values[0]));
+                    if *step != 0 {
+                        *self.stepped.last_mut().unwrap() = Some(stepped(rt, &values[0], *step));
+                    }
                     Ok(format!("{}({}, {}{})", mty, rust_str(name), a, self.opts(fmt_opt, f.tag)))
                 }
             }
@@ -337,6 +353,36 @@ impl Gen {
         }
         Ok(())
     }
+}
+
+/// The value of repetition `rep` of a +<step> value whose first repetition has the bytes
+/// `first`: an unsigned little-endian number of their size plus rep steps, wrapping around
+/// (Documentation/case-descriptions.md), then the Rust type write_event! takes.
+fn stepped(t: &str, first: &[u8], step: u32) -> String {
+    let u = match first.len() {
+        1 => "u8",
+        2 => "u16",
+        4 => "u32",
+        8 => "u64",
+        _ => "u128",
+    };
+    let x = format!("0x{:x}{u}.wrapping_add((rep as {u}).wrapping_mul({step} as {u}))", le(first), u = u, step = step);
+    // in parentheses: the caller may borrow it (`&(...)`)
+    match t {
+        "f32" | "f64" => format!("({}::from_bits({}))", t, x),
+        "bool" => format!("(({}) != 0)", x),
+        "::eventheader::Guid" => format!("(::eventheader::Guid::from_bytes_be(&({}).to_le_bytes()))", x),
+        "[u8; 4]" | "[u8; 16]" => format!("(({}).to_le_bytes())", x),
+        _ => format!("(({}) as {})", x, t),
+    }
+}
+
+fn has_step(fields: &[Field]) -> bool {
+    fields.iter().any(|f| match &f.kind {
+        Kind::Value { step, .. } => *step != 0,
+        Kind::Struct(m) => has_step(m),
+        Kind::StructSlice { shape, elements } => has_step(shape) || elements.iter().any(|e| has_step(e)),
+    })
 }
 
 fn tag_opt(tag: Option<u16>) -> String {
@@ -450,36 +496,52 @@ struct CaseGen<'a> {
     blocks: Vec<String>,
 }
 
-enum Planned {
-    Skip(usize, String),
-    Call(usize, usize, Vec<String>),
-}
-
 impl<'a> CaseGen<'a> {
     /// The number of a provider: its place in the description's list (its symbol's suffix).
     fn index(&self, key: &ProviderKey) -> usize {
         self.providers.iter().position(|p| p == key).expect("the parser lists every provider")
     }
 
-    fn plan(&mut self, e: &Event) -> Planned {
-        match self.try_plan(e) {
-            Ok((code, args, values)) => {
-                let key = (code, args);
-                let id = match self.shape_ids.get(&key) {
-                    Some(&id) => id,
-                    None => {
-                        self.shapes.push(Shape { code: key.0.clone(), args: key.1.clone() });
-                        self.shape_ids.insert(key, self.shapes.len() - 1);
-                        self.shapes.len() - 1
-                    }
+    /// The shape function of a planned event: one per distinct code and arguments.
+    fn shape_id(&mut self, g: &Gen) -> usize {
+        let key = (g.code.clone(), g.args.clone());
+        if let Some(&id) = self.shape_ids.get(&key) {
+            return id;
+        }
+        self.shapes.push(Shape { code: key.0.clone(), args: key.1.clone() });
+        self.shape_ids.insert(key, self.shapes.len() - 1);
+        self.shapes.len() - 1
+    }
+
+    /// The call of an event numbered by `ordinal` (an expression), its arguments those of
+    /// g, each +<step> one as its expression of `rep` when `stepped`.
+    fn call(&mut self, g: &Gen, ordinal: &str, stepped: bool) -> String {
+        let id = self.shape_id(g);
+        let args: Vec<String> = (0..g.args.len())
+            .map(|k| {
+                let v = match &g.stepped[k] {
+                    Some(x) if stepped => x.clone(),
+                    _ => g.values[k].clone(),
                 };
-                Planned::Call(e.ordinal, id, values)
-            }
-            Err(why) => Planned::Skip(e.ordinal, why),
+                if g.args[k].by_ref {
+                    format!("&{}", v)
+                } else {
+                    v
+                }
+            })
+            .collect();
+        format!("r.event({}, || s{}({}));", ordinal, id, args.join(", "))
+    }
+
+    /// One event: its call, or the skip with why write_event! cannot express it.
+    fn event(&mut self, e: &Event) -> String {
+        match self.try_plan(e) {
+            Ok(g) => self.call(&g, &e.ordinal.to_string(), false),
+            Err(why) => format!("r.skip({}, {});", e.ordinal, rust_str(&why)),
         }
     }
 
-    fn try_plan(&self, e: &Event) -> Result<(String, Vec<Arg>, Vec<String>), String> {
+    fn try_plan(&self, e: &Event) -> Result<Gen, String> {
         if let Some(why) = &self.problems[self.index(&e.provider)] {
             return Err(why.clone());
         }
@@ -493,7 +555,15 @@ impl<'a> CaseGen<'a> {
         if e.related.is_some() && e.activity.is_none() {
             return Err("related-without-activity: write_eventheader drops a related id without an activity id (eventheader/src/_internal.rs:151, a debug_assert only)".into());
         }
-        let mut g = Gen { code: String::new(), args: Vec::new(), values: Vec::new(), meta: 1 + e.name.len() + 1, top: 0 };
+        let mut g = Gen {
+            code: String::new(),
+            args: Vec::new(),
+            values: Vec::new(),
+            stepped: Vec::new(),
+            step_in_bytes: false,
+            meta: 1 + e.name.len() + 1,
+            top: 0,
+        };
         let mut parts = vec![
             self.symbols[self.index(&e.provider)].clone(),
             rust_str(name),
@@ -525,17 +595,36 @@ impl<'a> CaseGen<'a> {
             return Err(format!("metadata>65535: write_event! refuses {} bytes of metadata (eventheader_macros/src/event_info.rs:491)", g.meta));
         }
         g.code = format!("::eventheader::write_event!({})", parts.join(", "));
-        Ok((g.code, g.args, g.values))
+        Ok(g)
+    }
+
+    /// `repeat <count>` of the events `body`: a loop over the repetitions, each event's
+    /// number and +<step> values expressions of `rep`. None when a stepped value goes into
+    /// raw bytes: the caller then writes every repetition out.
+    fn repeat_loop(&mut self, count: usize, body: &[Step]) -> Option<String> {
+        let k = body.len();
+        let mut inner = String::new();
+        for s in body {
+            if let Step::Event(e) = s {
+                let ordinal = format!("{} + rep * {}", e.ordinal, k);
+                let line = match self.try_plan(e) {
+                    Ok(g) if g.step_in_bytes => return None,
+                    Ok(g) => self.call(&g, &ordinal, true),
+                    Err(why) => format!("r.skip({}, {});", ordinal, rust_str(&why)),
+                };
+                let _ = writeln!(inner, "        {}", line);
+            }
+        }
+        Some(format!("    for rep in 0..{}usize {{\n{}    }}\n", count, inner))
     }
 
     /// The body of a block of steps.
     fn body(&mut self, steps: &[Step]) -> String {
         let mut out = String::new();
-        let mut i = 0;
-        while i < steps.len() {
-            match &steps[i] {
+        for step in steps {
+            match step {
                 Step::Register(key) | Step::Unregister(key) => {
-                    let reg = matches!(steps[i], Step::Register(_));
+                    let reg = matches!(step, Step::Register(_));
                     let p = self.index(key);
                     let pname = String::from_utf8_lossy(&key.name).into_owned();
                     let call = match &self.problems[p] {
@@ -544,38 +633,27 @@ impl<'a> CaseGen<'a> {
                         None => format!("Some(&|| {}.unregister())", self.symbols[p]),
                     };
                     let _ = writeln!(out, "    r.{}({}, {}, {});", if reg { "register" } else { "unregister" }, p, rust_str(&pname), call);
-                    i += 1;
                 }
-                Step::Event(_) => {
-                    // A run of events: consecutive calls of one shape become a table.
-                    let mut plans = Vec::new();
-                    while let Some(Step::Event(e)) = steps.get(i) {
-                        plans.push(self.plan(e));
-                        i += 1;
-                    }
-                    let mut k = 0;
-                    while k < plans.len() {
-                        match &plans[k] {
-                            Planned::Skip(o, why) => {
-                                let _ = writeln!(out, "    r.skip({}, {});", o, rust_str(why));
-                                k += 1;
-                            }
-                            Planned::Call(_, id, _) => {
-                                let id = *id;
-                                let mut end = k;
-                                while matches!(plans.get(end), Some(Planned::Call(_, s, _)) if *s == id) {
-                                    end += 1;
+                Step::Event(e) => {
+                    let line = self.event(e);
+                    let _ = writeln!(out, "    {}", line);
+                }
+                Step::Repeat(count, body) => match self.repeat_loop(*count, body) {
+                    Some(code) => out.push_str(&code),
+                    None => {
+                        for rep in 0..*count {
+                            for s in body {
+                                if let Step::Event(e) = s {
+                                    let line = self.event(&repetition(e, rep, body.len()));
+                                    let _ = writeln!(out, "    {}", line);
                                 }
-                                self.calls(&mut out, id, &plans[k..end]);
-                                k = end;
                             }
                         }
                     }
-                }
+                },
                 Step::Threads(blocks) => {
                     let fns: Vec<String> = blocks.iter().map(|b| self.block(b)).collect();
                     let _ = writeln!(out, "    r.threads(&[{}]);", fns.join(", "));
-                    i += 1;
                 }
                 Step::Fork(child, parent) => {
                     let mut ords = Vec::new();
@@ -584,52 +662,10 @@ impl<'a> CaseGen<'a> {
                     let p = self.block(parent);
                     let list: Vec<String> = ords.iter().map(|o| o.to_string()).collect();
                     let _ = writeln!(out, "    r.fork({}, {}, &[{}]);", c, p, list.join(", "));
-                    i += 1;
                 }
             }
         }
         out
-    }
-
-    fn calls(&self, out: &mut String, id: usize, run: &[Planned]) {
-        let shape = &self.shapes[id];
-        let pass = |row: &str| -> String {
-            shape
-                .args
-                .iter()
-                .enumerate()
-                .map(|(k, a)| if a.by_ref { format!("&{}.{}", row, k + 1) } else { format!("{}.{}", row, k + 1) })
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        if run.len() == 1 {
-            if let Planned::Call(o, _, values) = &run[0] {
-                let args: Vec<String> = shape
-                    .args
-                    .iter()
-                    .zip(values)
-                    .map(|(a, v)| if a.by_ref { format!("&{}", v) } else { v.clone() })
-                    .collect();
-                let _ = writeln!(out, "    r.event({}, || s{}({}));", o, id, args.join(", "));
-            }
-            return;
-        }
-        let mut row_ty = String::from("(usize");
-        for a in &shape.args {
-            let _ = write!(row_ty, ", {}", a.row);
-        }
-        row_ty.push(')');
-        let _ = writeln!(out, "    {{\n        static T: [{}; {}] = [", row_ty, run.len());
-        for p in run {
-            if let Planned::Call(o, _, values) = p {
-                let _ = write!(out, "            ({}", o);
-                for v in values {
-                    let _ = write!(out, ", {}", v);
-                }
-                out.push_str("),\n");
-            }
-        }
-        let _ = writeln!(out, "        ];\n        for row in T.iter() {{\n            r.event(row.0, || s{}({}));\n        }}\n    }}", id, pass("row"));
     }
 
     /// A block as a function of its own; its name.
@@ -641,10 +677,20 @@ impl<'a> CaseGen<'a> {
     }
 }
 
+/// The ordinals of the events of steps, every repetition of a repeat included.
 fn ordinals(steps: &[Step], out: &mut Vec<usize>) {
     for s in steps {
         match s {
             Step::Event(e) => out.push(e.ordinal),
+            Step::Repeat(count, body) => {
+                for rep in 0..*count {
+                    for b in body {
+                        if let Step::Event(e) = b {
+                            out.push(e.ordinal + rep * body.len());
+                        }
+                    }
+                }
+            }
             Step::Threads(b) => b.iter().for_each(|x| ordinals(x, out)),
             Step::Fork(c, p) => {
                 ordinals(c, out);
@@ -655,11 +701,36 @@ fn ordinals(steps: &[Step], out: &mut Vec<usize>) {
     }
 }
 
+/// line -> (first ordinal, repetitions, the ordinals between two repetitions) of each
+/// event statement: what each event item of the description stands for.
+fn event_lines(steps: &[Step], out: &mut HashMap<usize, (usize, usize, usize)>) {
+    for s in steps {
+        match s {
+            Step::Event(e) => {
+                out.insert(e.line, (e.ordinal, 1, 0));
+            }
+            Step::Repeat(count, body) => {
+                for b in body {
+                    if let Step::Event(e) = b {
+                        out.insert(e.line, (e.ordinal, *count, body.len()));
+                    }
+                }
+            }
+            Step::Threads(b) => b.iter().for_each(|x| event_lines(x, out)),
+            Step::Fork(c, p) => {
+                event_lines(c, out);
+                event_lines(p, out)
+            }
+            _ => {}
+        }
+    }
+}
+
 fn generate_case(path: &Path, types: &[TypeRow], out: &mut String) -> (String, String) {
-    let text = fs::read_to_string(path).unwrap_or_else(|e| fail(path, 0, &format!("{} (descriptions are ASCII)", e)));
+    let text = fs::read(path).unwrap_or_else(|e| fail(path, 0, &e.to_string()));
     // The parser first: its reasons are the ones the emitters give for the same mistake.
     let p = desc::parse(&text, types).unwrap_or_else(|e| fail(path, e.line, &e.why));
-    let items = desc::items(&text).unwrap_or_else(|(n, why)| fail(path, n, &why));
+    let items = desc_items::items(&text).unwrap_or_else(|(n, why)| fail(path, n, &why));
     let steps = p.steps;
     let case = items.case.clone();
     let ident: String = case.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
@@ -692,14 +763,20 @@ fn generate_case(path: &Path, types: &[TypeRow], out: &mut String) -> (String, S
         out.push_str(b);
     }
     let _ = writeln!(out, "    pub fn run(r: &Runner) {{\n{}    }}", main);
-    let _ = write!(out, "    pub static ITEMS: &[(bool, u64)] = &[");
+    // Each item's hash, and for an event item the ordinals it stands for: (first,
+    // repetitions, step between two).
+    let mut lines = HashMap::new();
+    event_lines(&steps, &mut lines);
+    let mut events = 0;
+    let _ = write!(out, "    pub static ITEMS: &[(bool, u64, usize, usize, usize)] = &[");
     for it in &items.items {
-        let _ = write!(out, "({}, 0x{:016x}),", it.is_event, it.hash);
+        let (first, count, stride) = if it.is_event { lines[&it.line] } else { (0, 0, 0) };
+        events += count;
+        let _ = write!(out, "({}, 0x{:016x}, {}, {}, {}),", it.is_event, it.hash, first, count, stride);
     }
     out.push_str("];\n");
     let names: Vec<String> = p.providers.iter().map(|pr| rust_str(&String::from_utf8_lossy(&pr.name))).collect();
     let _ = writeln!(out, "    pub static PROVIDERS: &[&str] = &[{}];\n}}\n", names.join(", "));
-    let events = items.items.iter().filter(|i| i.is_event).count();
     assert_eq!(events, p.events, "{}: item and event counts differ", path.display());
     (case, format!("Case {{ name: {}, items: {m}::ITEMS, events: {}, providers: {m}::PROVIDERS, run: {m}::run }}", rust_str(&items.case), events, m = module))
 }

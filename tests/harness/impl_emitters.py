@@ -12,7 +12,8 @@ impl/implementations.txt) share, so that each piece is written once:
                          tests of one implementation's own edges
   DescriptionParser, PARSERS
                          where each implementation parses a description (its emitter or
-                         its generator) and where its `file:line` differs from MALFORMED's
+                         its generator); what it must refuse is tests/desc-format/'s
+                         malformed snippets (desc_snippets.py), the same line for all
   lacked_events, skipped_when_given_all, type_table_problems, cited_line_problems
                          the checks several implementation files make with their own data
 
@@ -25,7 +26,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional, Set, Tuple
 
 import pytest
@@ -367,39 +368,7 @@ def cited_line_problems(src: str, cited: List[Tuple[str, str]]) -> List[str]:
     return problems
 
 
-# ---- descriptions no parser may take ------------------------------------------------------
-
-# what -> (text, the line of the `file:line: reason` most parsers give). Where a parser
-# reads further before it knows (an event without `end` found at the end of the file), its
-# own line is in its PARSERS row.
-MALFORMED: Dict[str, Tuple[str, int]] = {
-    "no case line": ("provider P\n", 1),
-    "unknown statement": ("case c\nprovider P\nregister\nfrobnicate\n", 4),
-    "event without end": ("case c\nprovider P\nregister\nevent E level=1 keyword=0x1\n u8 a 01\n",
-                          5),
-    "odd hex": ("case c\nprovider P\nregister\nevent E level=1 keyword=0x1\n u8 a 012\nend\n", 5),
-    "wrong size": ("case c\nprovider P\nregister\nevent E level=1 keyword=0x1\n u32 a 01\nend\n",
-                   5),
-    "unknown type": ("case c\nprovider P\nregister\nevent E level=1 keyword=0x1\n u7 a 01\nend\n",
-                     5),
-    "bad escape": ("case c\nprovider P%4\nregister\n", 2),
-    "level too big": ("case c\nprovider P\nregister\nevent E level=256 keyword=0x1\nend\n", 4),
-    "no keyword": ("case c\nprovider P\nregister\nevent E level=1\nend\n", 4),
-    "end without block": ("case c\nprovider P\nend\n", 3),
-    "element count": ("case c\nprovider P\nregister\nevent E level=1 keyword=0x1\n"
-                      " struct_slice s 2\n  element\n   u8 a 01\n  end\n end\nend\n", 9),
-    "event before provider": ("case c\nevent E level=1 keyword=0x1\nend\n", 2),
-    "register before provider": ("case c\nregister\n", 2),
-    "NUL in a name": ("case c\nprovider P\nregister\nevent E%00 level=1 keyword=0x1\nend\n", 4),
-    "parent outside fork": ("case c\nprovider P\nthreads\nthread\nparent\n", 5),
-    "0 unit in a cstr16": ("case c\nprovider P\nregister\nevent E level=1 keyword=0x1\n"
-                           " cstr16 s 41000000\nend\n", 5),
-    "array of strings": ("case c\nprovider P\nregister\nevent E level=1 keyword=0x1\n"
-                         " str8_slice s 41,42\nend\n", 5),
-    "deep nesting": ("case c\nprovider P\nregister\nevent E level=1 keyword=0x1\n"
-                     + " struct s\n" * 100000, 1029),
-}
-
+# ---- where each implementation parses a description ---------------------------------------
 
 @dataclass(frozen=True)
 class DescriptionParser:
@@ -410,9 +379,6 @@ class DescriptionParser:
     argv: Callable[[Judged, str, str], List[str]]
     env: Callable[[Judged, str], Dict[str, Optional[str]]] = lambda j, scratch: {}
     place: Callable[[str], str] = lambda scratch: os.path.join(scratch, "bad.events")
-    lines: Dict[str, int] = field(default_factory=dict)  # where its line differs
-    # what it gets wrong today, and how: an xfail that fails once it is fixed
-    known: Dict[str, str] = field(default_factory=dict)
 
 
 def _the_emitter(j: Judged, path: str, scratch: str) -> List[str]:
@@ -421,8 +387,7 @@ def _the_emitter(j: Judged, path: str, scratch: str) -> List[str]:
 
 def _lttp_c_gen(j: Judged, path: str, scratch: str) -> List[str]:
     header = "libeventheader-tracepoint/include/eventheader/TraceLoggingProvider.h"
-    return [os.path.join(j.build_out, "gen"), TYPES_TXT, os.path.join(j.src, header), path,
-            scratch]
+    return [os.path.join(j.build_out, "gen"), os.path.join(j.src, header), path, scratch]
 
 
 def _rust_macro_gen(j: Judged, path: str, scratch: str) -> List[str]:
@@ -442,12 +407,11 @@ def _rust_macro_gen_env(j: Judged, scratch: str) -> Dict[str, Optional[str]]:
 
 
 PARSERS: Dict[str, DescriptionParser] = {
-    # EventHeaderDynamic.h's emitter: reads line by line and stops at the first bad one.
-    "lttp-cpp": DescriptionParser(_the_emitter, lines={
-        "event without end": 4, "element count": 5, "deep nesting": 203}),
+    # libdesc (emitlib/c) in the emitter, or in the generator of the macro API
+    "lttp-cpp": DescriptionParser(_the_emitter),
+    "lttp-c": DescriptionParser(_lttp_c_gen),
+    # emitlib/rust/desc.rs in the emitter, or in the generator (build.rs)
     "rust-dynamic": DescriptionParser(_the_emitter),
-    # impl/lttp-c/gen reads the whole block before it says which has no `end`.
-    "lttp-c": DescriptionParser(_lttp_c_gen, lines={"event without end": 4, "element count": 5}),
     "rust-macro": DescriptionParser(_rust_macro_gen, _rust_macro_gen_env,
                                     place=lambda scratch: os.path.join(scratch, "events",
                                                                        "bad.events")),

@@ -9,13 +9,16 @@ against the C cases they describe.
     drift from its case; every event is reported written;
   * event n of a description is golden event n (harness/run_impl.py maps an implementation's
     event numbers to golden lines by it): the emitted capture, described again by
-    ehdescribe, finds each of its events in the description, and that event's golden line
-    is the decoded one (this matters for unordered cases, whose comparison ignores order);
+    ehdescribe, finds each of its events in the description as libdesc unrolls it
+    (`emit --print`), and that event's golden line is the decoded one (this matters for
+    unordered cases, whose comparison ignores order); in an unordered case the events of a
+    `repeat` are the golden events of the same ordinals in any order, all with the same needs;
   * a description with one value changed FAILS, naming the event;
   * descriptions/types.txt says what ehconf's EH_* macros write (eventheader.h and the
     eh_field_macros.h it includes) and names every type of Documentation/field-types.txt;
-  * malformed descriptions are refused with "file:line: reason", exit 2, nothing written,
-    never a crash.
+  * the malformed snippets of tests/desc-format/ are refused with exactly the
+    "file:line: reason" each gives, exit 2, nothing written, never a crash (libdesc, which
+    the emitter links, is held to the whole of that folder by tests/desc/test_desc_format).
 
 Builds nothing: without emit, ehdescribe and ehdecode in the build folder (--ehconf-build,
 default build/gcc) the tests that run them are skipped with one reason.
@@ -34,6 +37,7 @@ import pytest
 
 from cases import decode, golden_problem
 from common import REPO_ROOT, display_path
+from desc_snippets import malformed
 from golden import compare
 from impls import parse_emitter_output, read_description
 from runner import run
@@ -44,6 +48,7 @@ EVENTS = os.path.join(REPO_ROOT, "descriptions")
 GOLDEN_CASES = sorted(os.path.basename(p)[:-len(".json")]
                       for p in glob.glob(os.path.join(REPO_ROOT, "golden", "*.json")))
 DIRECTIVE = '{"ehconf"'
+MALFORMED = malformed()
 
 
 def golden_events(case: str) -> List[str]:
@@ -104,6 +109,9 @@ def test_description_has_every_golden_event(case):
     assert len(d.events) == len(golden_events(case)), (
         f"descriptions/{case}.events has {len(d.events)} events, golden/{case}.json "
         f"{len(golden_events(case))}")
+    if unordered(case):
+        mixed = [(a, b) for a, b in d.repeats if len({frozenset(e[2]) for e in d.events[a - 1:b]}) > 1]
+        assert not mixed, f"repeats whose events need different features: events {mixed}"
 
 
 @pytest.mark.parametrize("case", GOLDEN_CASES)
@@ -132,13 +140,24 @@ def event_blocks(text: str) -> List[Tuple[str, str]]:
     return out
 
 
+def unordered(case: str) -> bool:
+    with open(os.path.join(REPO_ROOT, "golden", case + ".json"), encoding="utf-8") as f:
+        return any(ln.startswith(DIRECTIVE) and '"unordered"' in ln for ln in f)
+
+
 @pytest.mark.parametrize("case", GOLDEN_CASES)
 def test_event_n_is_golden_event_n(case, tools, tmp_path):
     path = os.path.join(EVENTS, case + ".events")
-    with open(path, encoding="utf-8", errors="surrogateescape") as f:
-        ordinals: Dict[Tuple[str, str], List[int]] = {}
-        for n, key in enumerate(event_blocks(f.read()), 1):
-            ordinals.setdefault(key, []).append(n)
+    printed = run([tools["emit"], "--print", path], TIMEOUT, merge_stderr=False)
+    assert printed.returncode == 0, printed.stderr
+    ordinals: Dict[Tuple[str, str], List[int]] = {}
+    for n, key in enumerate(event_blocks(printed.output), 1):
+        ordinals.setdefault(key, []).append(n)
+    # in an unordered case, each repeat's ordinals are one slot: its golden events, any order
+    slot = {n: (n, n) for n in range(1, len(golden_events(case)) + 1)}
+    if unordered(case):
+        for a, b in read_description(path).repeats:
+            slot.update({n: (a, b) for n in range(a, b + 1)})
     dat = str(tmp_path / f"{case}.dat")
     emit(tools, path, dat)
     described = run([tools["ehdescribe"], dat], TIMEOUT, merge_stderr=False)
@@ -148,12 +167,17 @@ def test_event_n_is_golden_event_n(case, tools, tmp_path):
     lines = [ln for ln in decoded.text.splitlines() if ln.strip()]
     golden = golden_events(case)
     assert len(blocks) == len(lines) == len(golden)
+    by_slot: Dict[Tuple[int, int], List[str]] = {}
     for key, line in zip(blocks, lines):
         found = ordinals.get(key)
         assert found, f"{case}: an emitted event is in no event block of {path}:\n{key[1]}"
-        res = compare(golden[found[0] - 1], line, case)
-        assert res.ok, f"{case}: event {found[0]} of the description is not golden event " \
-                       f"{found[0]}:\n{res.message}"
+        by_slot.setdefault(slot[found[0]], []).append(line)
+    directive = '{"ehconf": {"order": "unordered"}}'
+    for (a, b), got in sorted(by_slot.items()):
+        res = compare("\n".join(([directive] if a < b else []) + golden[a - 1:b]),
+                      "\n".join(got), case)
+        assert res.ok, f"{case}: events {a}..{b} of the description are not golden events " \
+                       f"{a}..{b}:\n{res.message}"
 
 
 def test_a_changed_value_fails_naming_the_event(tools, tmp_path):
@@ -239,64 +263,16 @@ def test_types_name_every_field_type():
 # ---- malformed descriptions ----
 
 GOOD_EVENT = "provider P\nregister\nevent E level=4 keyword=0x1\n  u32 n 01000000\nend\n"
-MALFORMED = [
-    ("unknown type", "case c\nprovider P\nevent E level=4 keyword=0x1\n  u33 n 01\nend\n", 4,
-     "type 'u33': unknown field type"),
-    ("missing end", "case c\nprovider P\nevent E level=4 keyword=0x1\n  u8 n 01\n", 3,
-     "`event` has no `end`"),
-    ("missing end before the next event",
-     "case c\nprovider P\nevent E level=4 keyword=0x1\n  u8 n 01\nevent F level=4 keyword=0x1\n"
-     "end\n", 5, "`event` inside the `event` of line 3"),
-    ("bad hex", "case c\nprovider P\nevent E level=4 keyword=0x1\n  u16 n 0x12\nend\n", 4,
-     "bad hex"),
-    ("odd hex", "case c\nprovider P\nevent E level=4 keyword=0x1\n  str8 s 123\nend\n", 4,
-     "field 's' (str8)"),
-    ("wrong size", "case c\nprovider P\nevent E level=4 keyword=0x1\n  u32 n 0100\nend\n", 4,
-     "not hex bytes of the type's size"),
-    ("bad array", "case c\nprovider P\nevent E level=4 keyword=0x1\n  u8_slice a 01,0203\nend\n",
-     4, "separated by ','"),
-    ("empty constant array",
-     "case c\nprovider P\nevent E level=4 keyword=0x1\n  u8_array a -\nend\n", 4,
-     "at least one element"),
-    ("bad activity", "case c\nprovider P\nevent E level=4 keyword=0x1 activity=12\nend\n", 3,
-     "activity= takes 32 hex digits"),
-    ("no level", "case c\nprovider P\nevent E keyword=0x1\nend\n", 3, "level=<n>"),
-    ("level too big", "case c\nprovider P\nevent E level=256 keyword=0x1\nend\n", 3, "level=256"),
-    ("twice", "case c\nprovider P\nevent E level=1 level=2 keyword=0x1\nend\n", 3, "twice"),
-    ("no provider", "case c\nevent E level=4 keyword=0x1\nend\n", 2, "before any `provider`"),
-    ("no case", GOOD_EVENT, 1, "`case <name>`"),
-    ("bad escape", "case c\nprovider P%4\n", 2, "two hex digits"),
-    ("nul in a name", "case c\nprovider P%00\n", 2, "NUL"),
-    ("unknown statement", "case c\nprovider P\nregistr\n", 3, "unknown statement 'registr'"),
-    ("end without a block", "case c\nend\n", 2, "`end` without a block"),
-    ("elements", "case c\nprovider P\nevent E level=4 keyword=0x1\n  struct_slice s 2\n"
-     "    element\n      u8 x 01\n    end\n  end\nend\n", 8, "needs 2 element block(s), not 1"),
-    ("empty struct", "case c\nprovider P\nevent E level=4 keyword=0x1\n  struct s\n  end\nend\n",
-     4, "at least one member"),
-    ("parent outside fork", "case c\nprovider P\nparent\n", 3, "`parent` belongs inside"),
-    ("register in a thread", "case c\nprovider P\nthreads\n  thread\n    register\n  end\nend\n",
-     5, "only `provider` and `event`"),
-    ("zstring with a NUL", "case c\nprovider P\nevent E level=4 keyword=0x1\n  cstr8 s 6100\n"
-     "end\n", 4, "0 code unit"),
-    ("string array", "case c\nprovider P\nevent E level=4 keyword=0x1\n  str8_slice s -\nend\n",
-     4, "only value types"),
-    ("raw flags", "case c\nprovider P\nevent E level=4 keyword=0x1\n  raw:62:00 s -\nend\n", 4,
-     "0x20 or 0x40"),
-    ("deep", "case c\nprovider P\nevent E level=4 keyword=0x1\n" + "struct s\n" * 1100, 1028,
-     "nested deeper than 1024"),
-]
 
 
-@pytest.mark.parametrize("text,line,reason", [m[1:] for m in MALFORMED],
-                         ids=[m[0] for m in MALFORMED])
-def test_malformed_description_is_refused(text, line, reason, tools, tmp_path):
-    path = tmp_path / "bad.events"
-    path.write_text(text, encoding="utf-8")
+@pytest.mark.parametrize("snippet", MALFORMED, ids=[m.name for m in MALFORMED])
+def test_malformed_description_is_refused(snippet, tools, tmp_path):
+    """tests/desc-format/malformed/<name>.events: its first line, `# refused: <line>:
+    <reason>`, is the one line on stderr after the file's path; exit 2, nothing written."""
     dat = str(tmp_path / "bad.dat")
-    r, said = emit(tools, str(path), dat)
+    r, said = emit(tools, snippet.path, dat)
     assert r.returncode == 2 and not said and not os.path.exists(dat), (r.how(), r.output)
-    assert r.stderr.startswith(f"{path}:{line}: ") and reason in r.stderr, r.stderr
-    assert len(r.stderr.splitlines()) == 1, r.stderr
+    assert r.stderr == snippet.refusal(snippet.path) + "\n", r.stderr
 
 
 def test_a_good_description_passes(tools, tmp_path):

@@ -13,7 +13,8 @@ test_impl_<name>.py):
   is reproduced, left out (a lacked feature) or declared;
 
   its description parser (the emitter, or the generator of a macro API) refuses each
-  MALFORMED description with `file:line: reason`, exit 2, nothing written.
+  malformed snippet of tests/desc-format/ with the one `file:line: reason` the snippet
+  gives, exit 2, nothing written.
 
 Without a checkout those tests skip with one line naming the variable to pass.
 
@@ -29,7 +30,8 @@ import re
 
 import pytest
 
-from impl_emitters import (BUILD_TIMEOUT, MALFORMED, PARSERS, build_script, declared_not_shown,
+from desc_snippets import malformed
+from impl_emitters import (BUILD_TIMEOUT, PARSERS, build_script, declared_not_shown,
                            golden_failures, judged, table, unaccounted, with_build_script)
 from runner import run
 
@@ -157,27 +159,26 @@ def test_every_golden_event_is_accounted_for(name, pytestconfig, tmp_path_factor
 
 # ---- descriptions its parser must refuse ---------------------------------------------------
 
+MALFORMED = malformed()
+
+
 @each_impl
-@pytest.mark.parametrize("what", sorted(MALFORMED))
-def test_malformed_description(name, what, pytestconfig, tmp_path_factory, tmp_path, request):
-    """`file:line: reason` on stderr, exit 2, nothing on stdout or captured, never a crash."""
+@pytest.mark.parametrize("snippet", MALFORMED, ids=[m.name for m in MALFORMED])
+def test_malformed_description(name, snippet, pytestconfig, tmp_path_factory, tmp_path):
+    """`file:line: reason` on stderr, exactly as the snippet says, exit 2, nothing on stdout
+    or captured, never a crash."""
     parser = PARSERS.get(name)
     if parser is None:
         pytest.skip(f"impl_emitters.PARSERS has no row for {name}: where does it parse?")
-    if what in parser.known:
-        request.applymarker(pytest.mark.xfail(reason=parser.known[what], strict=True))
     j = judged(BY_NAME[name], pytestconfig, tmp_path_factory)
-    text, line = MALFORMED[what]
-    line = parser.lines.get(what, line)
     path = parser.place(str(tmp_path))
     os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(text)
+    with open(path, "wb") as f:
+        f.write(snippet.text)
     dat = tmp_path / "bad.dat"
     env = {"EHCONF_STANDIN_CAPTURE": str(dat), **parser.env(j, str(tmp_path))}
     r = run(parser.argv(j, path, str(tmp_path)), BUILD_TIMEOUT, merge_stderr=False, env=env)
-    assert r.returncode == 2, f"{what}: {r.how()}\n{r.output}\n{r.stderr}"
+    assert r.returncode == 2, f"{snippet.name}: {r.how()}\n{r.output}\n{r.stderr}"
     assert r.output == "", r.output
-    lines = r.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith(f"{path}:{line}: "), r.stderr
+    assert r.stderr.splitlines() == [snippet.refusal(path)], r.stderr
     assert not dat.exists()

@@ -81,7 +81,8 @@ def test_a_description_the_generator_cannot_take_fails_the_generate_stage(tmp_pa
     assert r.returncode == 1 and r.output == "", f"{r.how()}\n{r.output}"
     assert r.stderr.splitlines()[-1] == f"{NAME}: build: generate failed (log: {out}/cargo.log)"
     with open(out / "cargo.log", encoding="utf-8") as f:
-        assert f"{out}/crate/events/bad.events:5: unknown field type u7" in f.read()
+        want = "bad.events:5: type 'u7': unknown field type (descriptions/types.txt lists them)"
+        assert f"{out}/crate/events/{want}" in f.read()
 
 
 # ---- the profile and the cited lines ----------------------------------------------------------

@@ -439,6 +439,7 @@ impl Runner {
                     }
                 }),
                 Step::Fork(child, parent) => self.fork(child, parent),
+                Step::Repeat(..) => unreachable!("the steps are unrolled"),
             }
         }
     }
@@ -518,7 +519,7 @@ fn main() {
     let path = &args[1];
     let text = desc::read_or_exit(path);
     let steps = match desc::parse(&text, &types) {
-        Ok(d) => d.steps,
+        Ok(d) => d.unrolled(), // every repetition of a `repeat` an event of its own
         Err(e) => {
             eprintln!("{}:{}: {}", path, e.line, e.why);
             process::exit(2);

@@ -39,9 +39,12 @@ use std::process;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Barrier, Mutex};
 
-// The description parser both Rust emitters share; the emitter uses its items() only.
+// The description parser both Rust emitters share (the generator's; here only its
+// read_or_exit) and the items of a description.
 #[path = "../../../emitlib/rust/desc.rs"]
 mod desc;
+#[path = "../../../emitlib/rust/desc_items.rs"]
+mod desc_items;
 // Errno names and caught panics, worded as rust-dynamic words them.
 #[path = "../../../emitlib/rust/report.rs"]
 mod report;
@@ -56,8 +59,9 @@ mod contract_api;
 /// A compiled-in case.
 pub struct Case {
     name: &'static str,
-    /// (is an event, hash) of each item of its description.
-    items: &'static [(bool, u64)],
+    /// (is an event, hash, and for an event its first ordinal, repetitions and the step
+    /// between their ordinals) of each item of its description.
+    items: &'static [(bool, u64, usize, usize, usize)],
     events: usize,
     providers: &'static [&'static str],
     run: fn(&Runner),
@@ -255,17 +259,18 @@ fn register_twice() -> i32 {
 
 // ---- main ---------------------------------------------------------------------------------
 
-fn match_items(case: &Case, given: &[desc::Item], last_line: usize) -> Result<Vec<usize>, usize> {
-    let mut sel = vec![0; case.events];
-    let (mut j, mut ordinal, mut number) = (0, 0, 0);
-    for &(is_event, hash) in case.items {
+/// For each compiled-in event, its number in the given file (0: left out). The file is the
+/// compiled-in description with whole event items left out, every repetition of one in a
+/// repeat with it; its events are numbered as the compiled-in ones, skipping those.
+fn match_items(case: &Case, given: &[desc_items::Item], last_line: usize) -> Result<Vec<usize>, usize> {
+    let mut present = vec![false; case.events];
+    let mut j = 0;
+    for &(is_event, hash, first, count, stride) in case.items {
         let here = given.get(j);
         if is_event {
-            ordinal += 1;
             if let Some(g) = here {
                 if g.is_event && g.hash == hash {
-                    number += 1;
-                    sel[ordinal - 1] = number;
+                    (0..count).for_each(|r| present[first + r * stride - 1] = true);
                     j += 1;
                 }
             }
@@ -277,10 +282,11 @@ fn match_items(case: &Case, given: &[desc::Item], last_line: usize) -> Result<Ve
             }
         }
     }
-    match given.get(j) {
-        Some(g) => Err(g.line),
-        None => Ok(sel),
+    if let Some(g) = given.get(j) {
+        return Err(g.line);
     }
+    let mut number = 0;
+    Ok(present.iter().map(|&p| if p { number += 1; number } else { 0 }).collect())
 }
 
 fn main() {
@@ -303,7 +309,7 @@ fn main() {
     }
     let path = &args[1];
     let text = desc::read_or_exit(path);
-    let given = match desc::items(&text) {
+    let given = match desc_items::items(&text) {
         Ok(g) => g,
         Err((line, why)) => {
             eprintln!("{}:{}: {}", path, line, why);
@@ -318,7 +324,7 @@ fn main() {
             process::exit(2);
         }
     };
-    let last_line = 1 + text.trim_end().matches('\n').count();
+    let last_line = 1 + text.trim_ascii_end().iter().filter(|&&c| c == b'\n').count();
     let sel = match match_items(case, &given.items, last_line) {
         Ok(s) => s,
         Err(line) => {
