@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// `emit --contract` through opentelemetry-user-events-logs (Documentation/impl-contract.md;
+// the loop: emitlib/rust/otel/contract.rs). What the crate's API offers for each command
+// (Documentation/producers-otel.md §5.1):
+//
+//   register         Processor::builder("EhconfContract").build() in a new SdkLoggerProvider
+//                    (empty resource): `ok`, or `error 22` when build() refuses (a boxed
+//                    error, no errno). It registers EhconfContract_L1K1 ... _L5K1.
+//   unregister       SdkLoggerProvider::shutdown(), the SDK's call for it: `ok`, or `error
+//                    sdk` when the SDK returns an error. The provider object is kept, as an
+//                    application's global provider is; the next `register` replaces it.
+//   enabled          Logger::event_enabled(Severity::Info, "EhconfContract", Some("Contract")),
+//                    which asks the exporter's EventSet for level 4 (`0` with no provider)
+//   write <seq> <n>  a record: severity Info, event name "Contract", attributes seq (Int) and
+//                    pad (String): `none` (Logger::emit returns nothing, and the processor
+//                    drops the exporter's result, processor.rs:45)
+//
+// The event is `EhconfContract:Log` (tracepoint EhconfContract_L4K1) with `seq` and `pad`
+// in its PartC, not at the top level: the crate names every event "Log" and puts attributes
+// in PartC (§3.2).
+
+use opentelemetry::logs::{AnyValue, LogRecord as _, Logger as _, LoggerProvider as _, Severity};
+use opentelemetry_sdk::logs::{SdkLogger, SdkLoggerProvider};
+use opentelemetry_sdk::Resource;
+use opentelemetry_user_events_logs::Processor;
+
+use crate::contract::Api;
+
+#[derive(Default)]
+pub struct LogsApi {
+    provider: Option<(SdkLoggerProvider, SdkLogger)>,
+}
+
+impl Api for LogsApi {
+    fn register(&mut self) -> String {
+        match Processor::builder("EhconfContract").build() {
+            Ok(p) => {
+                let provider = SdkLoggerProvider::builder()
+                    .with_resource(Resource::builder_empty().build())
+                    .with_log_processor(p)
+                    .build();
+                let logger = provider.logger("ehconf-contract");
+                self.provider = Some((provider, logger));
+                "ok".into()
+            }
+            Err(e) => {
+                eprintln!("emit: Processor::builder(\"EhconfContract\").build(): {}", e);
+                format!("error {}", libc::EINVAL)
+            }
+        }
+    }
+
+    fn unregister(&mut self) -> String {
+        match &self.provider {
+            Some((p, _)) => match p.shutdown() {
+                Ok(()) => "ok".into(),
+                Err(e) => {
+                    eprintln!("emit: SdkLoggerProvider::shutdown(): {}", e);
+                    "error sdk".into()
+                }
+            },
+            None => "ok".into(),
+        }
+    }
+
+    fn enabled(&self) -> String {
+        match &self.provider {
+            Some((_, l)) => (l.event_enabled(Severity::Info, "EhconfContract", Some("Contract")) as u8).to_string(),
+            None => "0".into(),
+        }
+    }
+
+    fn write(&self, seq: u32, pad: &str) -> String {
+        if let Some((_, l)) = &self.provider {
+            let mut rec = l.create_log_record();
+            rec.set_severity_number(Severity::Info);
+            rec.set_event_name("Contract");
+            rec.add_attribute("seq", AnyValue::Int(seq as i64));
+            rec.add_attribute("pad", AnyValue::String(pad.to_string().into()));
+            l.emit(rec);
+        }
+        "none".into()
+    }
+}
