@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// `emit --contract` through opentelemetry-user-events-trace (Documentation/impl-contract.md;
+// the loop: emitlib/rust/otel/contract.rs). What the crate's API offers for each command
+// (Documentation/producers-otel.md §5.2):
+//
+//   register         SdkTracerProvider::builder().with_user_events_exporter("EhconfContract")
+//                    .build() (empty resource): always `ok`; the extension returns the builder
+//                    whatever happens (an invalid name adds no exporter, src/trace/mod.rs:47-58)
+//   unregister       SdkTracerProvider::shutdown(): `ok`, or `error sdk`. The provider object is
+//                    kept; the next `register` replaces it.
+//   enabled          `none`: neither the SDK's Tracer nor the crate has a check; the exporter
+//                    asks its EventSet only inside export (exporter.rs:181)
+//   write <seq> <n>  a span "Contract" with attributes seq (I64) and pad (String), started and
+//                    ended: `none` (Span::end returns nothing, and the processor drops the
+//                    exporter's result, reentrant_spanprocessor.rs:35)
+//
+// The event is `EhconfContract:Span` (tracepoint EhconfContract_L4K1) with `seq` and `pad` in
+// its PartC.
+
+use opentelemetry::trace::{Span as _, Tracer as _, TracerProvider as _};
+use opentelemetry::KeyValue;
+use opentelemetry_sdk::trace::{SdkTracer, SdkTracerProvider};
+use opentelemetry_sdk::Resource;
+use opentelemetry_user_events_trace::UserEventsTracerProviderBuilderExt;
+
+use crate::contract::Api;
+
+#[derive(Default)]
+pub struct TraceApi {
+    provider: Option<(SdkTracerProvider, SdkTracer)>,
+}
+
+impl Api for TraceApi {
+    fn register(&mut self) -> String {
+        let provider = SdkTracerProvider::builder()
+            .with_resource(Resource::builder_empty().build())
+            .with_user_events_exporter("EhconfContract")
+            .build();
+        let tracer = provider.tracer("ehconf-contract");
+        self.provider = Some((provider, tracer));
+        "ok".into()
+    }
+
+    fn unregister(&mut self) -> String {
+        match &self.provider {
+            Some((p, _)) => match p.shutdown() {
+                Ok(()) => "ok".into(),
+                Err(e) => {
+                    eprintln!("emit: SdkTracerProvider::shutdown(): {}", e);
+                    "error sdk".into()
+                }
+            },
+            None => "ok".into(),
+        }
+    }
+
+    fn enabled(&self) -> String {
+        "none".into()
+    }
+
+    fn write(&self, seq: u32, pad: &str) -> String {
+        if let Some((_, t)) = &self.provider {
+            let mut span = t
+                .span_builder("Contract")
+                .with_attributes([KeyValue::new("seq", seq as i64), KeyValue::new("pad", pad.to_string())])
+                .start(t);
+            span.end();
+        }
+        "none".into()
+    }
+}

@@ -1,0 +1,516 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// emit <file.inputs>: ehconf's emitter for OpenTelemetry's user_events span exporter,
+// opentelemetry-user-events-trace 0.5.0 (EventHeader over user_events through
+// eventheader_dynamic, in the Common Schema layout: PartA, PartB, PartC; one event per ended
+// span).
+//
+// The exporter takes finished spans, not EventHeader field lists, so its inputs are their own
+// (descriptions/otel-trace/*.inputs, Documentation/producers-otel.md §2.4): the exporter added
+// with with_user_events_exporter, the resource, then spans started with a SpanBuilder (kind,
+// parent, start time, attributes, links), given events and a status, and ended at a time.
+// Span and trace ids come from an IdGenerator of the emitter's (the inputs' ids, else
+// 1, 2, 3 ...), so the golden files hold them exactly.
+//
+// `clock <seconds>` pins CLOCK_REALTIME (emitlib/rust/otel/clock.rs) for the times the inputs
+// leave to the SDK (a span's start and end). `panics catch` catches a panic of a step (as a
+// server catches a request's) and goes on; without it a panic ends the emitter.
+//
+// Prints one line per golden event a statement accounts for (writes=, §2.5): an `end` writes
+// 1 by default: `event <n> written` once Span::end returned (it returns nothing), `event <n>
+// failed <why>` when it panicked; `line <l>: ...` for the rest; then `emit: N written, 0
+// skipped, N failed`. Exit 0 when every event was written and every step held, 1 otherwise, 2
+// for an inputs file it cannot parse. `emit --contract`: src/contract_api.rs.
+
+use std::collections::{HashMap, VecDeque};
+use std::process;
+use std::sync::Mutex;
+
+use opentelemetry::trace::{
+    Link, Span as _, SpanContext, SpanId, SpanKind, Status, TraceContextExt, TraceFlags, TraceId, TraceState,
+    Tracer as _, TracerProvider as _,
+};
+use opentelemetry::{Array, Context, KeyValue, StringValue, Value};
+use opentelemetry_sdk::trace::{IdGenerator, SdkTracerProvider, TracerProviderBuilder};
+use opentelemetry_sdk::Resource;
+use opentelemetry_user_events_trace::UserEventsTracerProviderBuilderExt;
+
+#[path = "../../../emitlib/rust/otel/clock.rs"]
+mod clock;
+#[path = "../../../emitlib/rust/otel/contract.rs"]
+mod contract;
+#[path = "../../../emitlib/rust/forked.rs"]
+mod forked;
+#[path = "../../../emitlib/rust/otel/report.rs"]
+mod report;
+#[path = "../../../emitlib/rust/otel/words.rs"]
+mod words;
+mod contract_api;
+
+use report::Report;
+use words::{err, opt, options, Line, ParseError, Val};
+
+// ---- the inputs ------------------------------------------------------------------------------
+
+#[derive(Clone, Debug)]
+enum Parent {
+    /// No parent: a root (the SDK's Context::new()).
+    Root,
+    /// A span of the file, started before.
+    Span(String),
+    /// A remote parent: Context::with_remote_span_context.
+    Remote(SpanContext),
+}
+
+#[derive(Clone, Debug)]
+enum StatusDef {
+    Unset,
+    Ok,
+    Error(String),
+}
+
+#[derive(Clone, Debug)]
+struct SpanDef {
+    line: usize,
+    id: String,
+    name: String,
+    kind: SpanKind,
+    parent: Parent,
+    start: Option<std::time::SystemTime>,
+    trace_id: Option<TraceId>,
+    span_id: Option<SpanId>,
+    attrs: Vec<(String, Val)>,
+    links: Vec<(SpanContext, Vec<(String, Val)>)>,
+    events: Vec<(String, Option<std::time::SystemTime>, Vec<(String, Val)>)>,
+    status: Option<StatusDef>,
+}
+
+#[derive(Clone, Debug)]
+enum Step {
+    Start(SpanDef),
+    End { line: usize, id: String, time: Option<std::time::SystemTime>, writes: usize, first: usize },
+    Clock(i64, u32),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum ResourceBase {
+    Empty,
+    Default,
+    None,
+}
+
+struct ExporterDef {
+    line: usize,
+    provider: String,
+    invalid: bool,
+}
+
+struct Inputs {
+    clock: Option<(i64, u32)>,
+    exporters: Vec<ExporterDef>,
+    resource_base: ResourceBase,
+    resource: Vec<(String, Val)>,
+    max_attributes: Option<u32>,
+    catch: bool,
+    steps: Vec<Step>,
+    events: usize,
+}
+
+fn span_context(w: &[&str], line: usize) -> Result<SpanContext, ParseError> {
+    if w.len() != 2 && w.len() != 3 {
+        return err(line, "<trace id: 32 hex> <span id: 16 hex> [<flags: 2 hex>]");
+    }
+    let t: [u8; 16] = words::hex_id(w[0], 16, line)?.try_into().unwrap();
+    let s: [u8; 8] = words::hex_id(w[1], 8, line)?.try_into().unwrap();
+    let f = match w.get(2) {
+        Some(f) => TraceFlags::new(words::hex_id(f, 1, line)?[0]),
+        None => TraceFlags::SAMPLED,
+    };
+    Ok(SpanContext::new(TraceId::from_bytes(t), SpanId::from_bytes(s), f, true, TraceState::default()))
+}
+
+fn kind(w: &str, line: usize) -> Result<SpanKind, ParseError> {
+    Ok(match w {
+        "internal" => SpanKind::Internal,
+        "server" => SpanKind::Server,
+        "client" => SpanKind::Client,
+        "producer" => SpanKind::Producer,
+        "consumer" => SpanKind::Consumer,
+        _ => return err(line, format!("kind={} (internal, server, client, producer, consumer)", w)),
+    })
+}
+
+/// `attr` lines' words after a keyword, to the end of the line: `<kind> <key> <value>` groups.
+fn attr_groups(w: &[String], line: usize) -> Result<Vec<(String, Val)>, ParseError> {
+    if w.len() % 3 != 0 {
+        return err(line, "attributes are <kind> <key> <value> groups");
+    }
+    let mut out = Vec::new();
+    for g in w.chunks(3) {
+        out.push(words::keyed(g, line)?);
+    }
+    Ok(out)
+}
+
+fn span_block(lines: &[Line], pos: &mut usize, head: &Line) -> Result<SpanDef, ParseError> {
+    let no = head.no;
+    if head.w.len() < 3 {
+        return err(no, "span <id> <name> [kind=] [parent=] [start=] [trace_id=] [span_id=]");
+    }
+    let o = options(&head.w[3..], &["kind", "parent", "start", "trace_id", "span_id"], no)?;
+    let parent = match opt(&o, "parent") {
+        None | Some("none") => Parent::Root,
+        Some(p) => match p.strip_prefix("remote:") {
+            Some(r) => Parent::Remote(span_context(&r.split(':').collect::<Vec<_>>(), no)?),
+            None => Parent::Span(p.to_string()),
+        },
+    };
+    let mut d = SpanDef {
+        line: no,
+        id: head.w[1].clone(),
+        name: words::unescape(&head.w[2], no)?,
+        kind: kind(opt(&o, "kind").unwrap_or("internal"), no)?,
+        parent,
+        start: opt(&o, "start").map(|t| words::system_time(t, no)).transpose()?,
+        trace_id: opt(&o, "trace_id")
+            .map(|t| words::hex_id(t, 16, no).map(|b| TraceId::from_bytes(b.try_into().unwrap())))
+            .transpose()?,
+        span_id: opt(&o, "span_id")
+            .map(|t| words::hex_id(t, 8, no).map(|b| SpanId::from_bytes(b.try_into().unwrap())))
+            .transpose()?,
+        attrs: Vec::new(),
+        links: Vec::new(),
+        events: Vec::new(),
+        status: None,
+    };
+    loop {
+        let Some(l) = lines.get(*pos) else {
+            return err(no, "no `end` for this span");
+        };
+        *pos += 1;
+        let (ln, w) = (l.no, &l.w);
+        match w[0].as_str() {
+            "end" if w.len() == 1 => break,
+            "attr" => d.attrs.extend(words::keyed_repeat(&w[1..], ln)?),
+            "link" => {
+                // link <trace> <span> [<flags>] [attrs <kind> <key> <value> ...]
+                let a = w.iter().position(|x| x == "attrs").unwrap_or(w.len());
+                let ids: Vec<&str> = w[1..a].iter().map(String::as_str).collect();
+                let attrs = if a < w.len() { attr_groups(&w[a + 1..], ln)? } else { Vec::new() };
+                d.links.push((span_context(&ids, ln)?, attrs));
+            }
+            "event" => {
+                // event <name> [time=<t>] [attrs <kind> <key> <value> ...]
+                if w.len() < 2 {
+                    return err(ln, "event <name> [time=<t>] [attrs ...]");
+                }
+                let a = w.iter().position(|x| x == "attrs").unwrap_or(w.len());
+                let eo = options(&w[2..a], &["time"], ln)?;
+                let attrs = if a < w.len() { attr_groups(&w[a + 1..], ln)? } else { Vec::new() };
+                d.events.push((
+                    words::unescape(&w[1], ln)?,
+                    opt(&eo, "time").map(|t| words::system_time(t, ln)).transpose()?,
+                    attrs,
+                ));
+            }
+            "status" => {
+                d.status = Some(match (w.get(1).map(String::as_str), w.len()) {
+                    (Some("unset"), 2) => StatusDef::Unset,
+                    (Some("ok"), 2) => StatusDef::Ok,
+                    (Some("error"), 3) => StatusDef::Error(words::unescape(&w[2], ln)?),
+                    _ => return err(ln, "status unset | ok | error <description>"),
+                })
+            }
+            x => return err(ln, format!("unknown span line {:?}", x)),
+        }
+    }
+    Ok(d)
+}
+
+fn parse(text: &str) -> Result<Inputs, ParseError> {
+    let lines = words::lines(text);
+    let Some(first) = lines.first() else {
+        return err(1, "empty file: the first statement is `inputs <name>`");
+    };
+    if first.w[0] != "inputs" || first.w.len() != 2 {
+        return err(first.no, "the first statement is `inputs <name>`");
+    }
+    let mut inp = Inputs {
+        clock: None,
+        exporters: Vec::new(),
+        resource_base: ResourceBase::Empty,
+        resource: Vec::new(),
+        max_attributes: None,
+        catch: false,
+        steps: Vec::new(),
+        events: 0,
+    };
+    let (mut pos, mut next, mut in_steps) = (1, 1, false);
+    while let Some(l) = lines.get(pos) {
+        pos += 1;
+        let (no, w) = (l.no, &l.w);
+        match w[0].as_str() {
+            "clock" => {
+                if w.len() != 2 {
+                    return err(no, "clock <unix seconds>[.<fraction>]");
+                }
+                let (s, n) = words::time(&w[1], no)?;
+                if in_steps {
+                    inp.steps.push(Step::Clock(s, n));
+                } else {
+                    inp.clock = Some((s, n));
+                }
+            }
+            "exporter" | "resource" | "resource_base" | "limit" | "panics" if in_steps => {
+                return err(no, format!("{} comes before the first span", w[0]));
+            }
+            "exporter" => {
+                if w.len() < 2 {
+                    return err(no, "exporter <provider> [expect=invalid]");
+                }
+                let o = options(&w[2..], &["expect"], no)?;
+                inp.exporters.push(ExporterDef {
+                    line: no,
+                    provider: words::unescape(&w[1], no)?,
+                    invalid: match opt(&o, "expect") {
+                        None => false,
+                        Some("invalid") => true,
+                        Some(x) => return err(no, format!("expect={} (only expect=invalid)", x)),
+                    },
+                });
+            }
+            "resource_base" => {
+                inp.resource_base = match (w.get(1).map(String::as_str), w.len()) {
+                    (Some("empty"), 2) => ResourceBase::Empty,
+                    (Some("default"), 2) => ResourceBase::Default,
+                    (Some("none"), 2) => ResourceBase::None,
+                    _ => return err(no, "resource_base empty|default|none"),
+                }
+            }
+            "resource" => inp.resource.push(words::keyed(&w[1..], no)?),
+            "limit" => {
+                let o = options(&w[1..], &["attributes"], no)?;
+                inp.max_attributes = opt(&o, "attributes").map(|n| words::num(n, no, "a count")).transpose()?;
+            }
+            "panics" => {
+                inp.catch = match (w.get(1).map(String::as_str), w.len()) {
+                    (Some("catch"), 2) => true,
+                    (Some("end"), 2) => false,
+                    _ => return err(no, "panics catch|end"),
+                }
+            }
+            "span" => {
+                in_steps = true;
+                inp.steps.push(Step::Start(span_block(&lines, &mut pos, l)?));
+            }
+            "end" => {
+                in_steps = true;
+                if w.len() < 2 {
+                    return err(no, "end <span id> [time=<t>] [writes=<n>]");
+                }
+                let o = options(&w[2..], &["time", "writes"], no)?;
+                let writes = words::writes(&o, 1, no)?;
+                let first = if writes > 0 { next } else { 0 };
+                next += writes;
+                inp.steps.push(Step::End {
+                    line: no,
+                    id: w[1].clone(),
+                    time: opt(&o, "time").map(|t| words::system_time(t, no)).transpose()?,
+                    writes,
+                    first,
+                });
+            }
+            x => return err(no, format!("unknown statement {:?}", x)),
+        }
+    }
+    if !inp.exporters.iter().any(|e| !e.invalid) {
+        return err(first.no, "at least one `exporter` that is valid");
+    }
+    inp.events = next - 1;
+    Ok(inp)
+}
+
+// ---- values and ids --------------------------------------------------------------------------
+
+fn value(v: &Val) -> Value {
+    match v {
+        Val::Int(i) => Value::I64(*i),
+        Val::Double(d) => Value::F64(*d),
+        Val::Bool(b) => Value::Bool(*b),
+        Val::Str(s) => Value::String(s.clone().into()),
+        Val::ArrBool(a) => Value::Array(Array::Bool(a.clone())),
+        Val::ArrInt(a) => Value::Array(Array::I64(a.clone())),
+        Val::ArrDouble(a) => Value::Array(Array::F64(a.clone())),
+        Val::ArrStr(a) => Value::Array(Array::String(a.iter().map(|s| StringValue::from(s.clone())).collect())),
+        // Bytes, lists and maps are log values; a span attribute has none: their text.
+        Val::Bytes(_) | Val::List(_) | Val::Map(_) => Value::String(format!("{:?}", v).into()),
+    }
+}
+
+fn kvs(a: &[(String, Val)]) -> Vec<KeyValue> {
+    a.iter().map(|(k, v)| KeyValue::new(k.clone(), value(v))).collect()
+}
+
+/// The ids the next span gets: the inputs' (queued before each start), else 1, 2, 3 ...
+#[derive(Debug, Default)]
+struct Ids {
+    next_trace: Mutex<(VecDeque<TraceId>, u128)>,
+    next_span: Mutex<(VecDeque<SpanId>, u64)>,
+}
+
+static IDS: std::sync::OnceLock<Ids> = std::sync::OnceLock::new();
+
+fn ids() -> &'static Ids {
+    IDS.get_or_init(Ids::default)
+}
+
+#[derive(Debug)]
+struct InputIds;
+
+impl IdGenerator for InputIds {
+    fn new_trace_id(&self) -> TraceId {
+        let mut g = ids().next_trace.lock().unwrap();
+        g.0.pop_front().unwrap_or_else(|| {
+            g.1 += 1;
+            TraceId::from(g.1)
+        })
+    }
+    fn new_span_id(&self) -> SpanId {
+        let mut g = ids().next_span.lock().unwrap();
+        g.0.pop_front().unwrap_or_else(|| {
+            g.1 += 1;
+            SpanId::from(g.1)
+        })
+    }
+}
+
+// ---- running ---------------------------------------------------------------------------------
+
+fn provider(inp: &Inputs, r: &Report) -> SdkTracerProvider {
+    let mut b: TracerProviderBuilder = SdkTracerProvider::builder().with_id_generator(InputIds);
+    if let Some(n) = inp.max_attributes {
+        b = b.with_max_attributes_per_span(n);
+    }
+    let attrs: Vec<KeyValue> = inp.resource.iter().map(|(k, v)| KeyValue::new(k.clone(), value(v))).collect();
+    b = match inp.resource_base {
+        ResourceBase::Empty => b.with_resource(Resource::builder_empty().with_attributes(attrs).build()),
+        ResourceBase::Default => b.with_resource(Resource::builder().with_attributes(attrs).build()),
+        ResourceBase::None => b,
+    };
+    for e in &inp.exporters {
+        // with_user_events_exporter returns the builder either way: an invalid name is
+        // logged (otel_warn!) and no exporter is added (src/trace/mod.rs:47-58).
+        b = b.with_user_events_exporter(&e.provider);
+        r.note(
+            e.line,
+            &format!(
+                "with_user_events_exporter({:?}){}",
+                e.provider,
+                if e.invalid { ": an invalid name, expected to add no exporter" } else { "" }
+            ),
+        );
+    }
+    b.build()
+}
+
+fn start(tracer: &opentelemetry_sdk::trace::SdkTracer, d: &SpanDef, open: &HashMap<String, Context>) -> Result<Context, String> {
+    let parent_cx = match &d.parent {
+        Parent::Root => Context::new(),
+        Parent::Span(p) => open.get(p).cloned().ok_or_else(|| format!("no open span {:?}", p))?,
+        Parent::Remote(sc) => Context::new().with_remote_span_context(sc.clone()),
+    };
+    if let Some(t) = d.trace_id {
+        ids().next_trace.lock().unwrap().0.push_back(t);
+    }
+    if let Some(s) = d.span_id {
+        ids().next_span.lock().unwrap().0.push_back(s);
+    }
+    let mut b = tracer.span_builder(d.name.clone()).with_kind(d.kind.clone()).with_attributes(kvs(&d.attrs));
+    if let Some(t) = d.start {
+        b = b.with_start_time(t);
+    }
+    if !d.links.is_empty() {
+        b = b.with_links(d.links.iter().map(|(sc, a)| Link::new(sc.clone(), kvs(a), 0)).collect());
+    }
+    let mut span = b.start_with_context(tracer, &parent_cx);
+    // Queued ids the SDK did not take (a child takes no trace id) must not leak to the next.
+    ids().next_trace.lock().unwrap().0.clear();
+    ids().next_span.lock().unwrap().0.clear();
+    for (name, time, a) in &d.events {
+        match time {
+            Some(t) => span.add_event_with_timestamp(name.clone(), *t, kvs(a)),
+            None => span.add_event(name.clone(), kvs(a)),
+        }
+    }
+    match &d.status {
+        None => {}
+        Some(StatusDef::Unset) => span.set_status(Status::Unset),
+        Some(StatusDef::Ok) => span.set_status(Status::Ok),
+        Some(StatusDef::Error(s)) => span.set_status(Status::error(s.clone())),
+    }
+    Ok(parent_cx.with_span(span))
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if args.len() != 2 {
+        eprintln!("usage: emit <file.inputs> | emit --contract");
+        process::exit(2);
+    }
+    std::env::remove_var("OTEL_SERVICE_NAME");
+    std::env::remove_var("OTEL_RESOURCE_ATTRIBUTES");
+    if args[1] == "--contract" {
+        contract::run(&mut contract_api::TraceApi::default());
+    }
+    let path = &args[1];
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| {
+        eprintln!("{}: {}", path, e);
+        process::exit(2)
+    });
+    let inp = parse(&text).unwrap_or_else(|e| {
+        eprintln!("{}:{}: {}", path, e.line, e.why);
+        process::exit(2)
+    });
+    if let Some((s, n)) = inp.clock {
+        clock::pin(s, n);
+    }
+    let r = Report::default();
+    let provider = provider(&inp, &r);
+    let tracer = provider.tracer("ehconf");
+    // Started spans, each as the Context that holds it (a child's parent).
+    let mut open: HashMap<String, Context> = HashMap::new();
+    for s in &inp.steps {
+        match s {
+            Step::Clock(secs, nanos) => clock::pin(*secs, *nanos),
+            Step::Start(d) => match report::guarded(inp.catch, || start(&tracer, d, &open)) {
+                Ok(Ok(cx)) => {
+                    open.insert(d.id.clone(), cx);
+                }
+                Ok(Err(why)) | Err(why) => r.step_error(d.line, &format!("span {:?}: {}", d.id, why)),
+            },
+            Step::End { line, id, time, writes, first } => {
+                let outcome = match open.get(id) {
+                    None => Err(format!("line {}: no open span {:?}", line, id)),
+                    Some(cx) => report::guarded(inp.catch, || {
+                        let span = cx.span();
+                        match time {
+                            Some(t) => span.end_with_timestamp(*t),
+                            None => span.end(),
+                        }
+                    }),
+                };
+                if *writes == 0 {
+                    match &outcome {
+                        Ok(()) => r.note(*line, &format!("span {:?} ended (expects no event)", id)),
+                        Err(why) => r.step_error(*line, why),
+                    }
+                }
+                r.events(*first, *writes, &outcome);
+            }
+        }
+    }
+    let code = r.finish(inp.events);
+    drop(open);
+    let _ = report::guarded(true, || provider.shutdown());
+    process::exit(code);
+}
