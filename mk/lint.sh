@@ -57,8 +57,7 @@ python)
     while IFS= read -r f; do
         if [[ $f == *.py || $(first_line "$f") =~ ^#!.*python ]]; then list+=("$f"); fi
     done < <(files)
-    # -x: follow `# shellcheck source=` (emitlib/build.sh, scripts/ci-stages.sh), paths from the top
-    "$tool" -x "${list[@]}"
+    "$tool" "${list[@]}"
     echo "lint-python: ${#list[@]} Python files clean (pyflakes)"
     ;;
 format)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
 
 from common import REPO_ROOT
 from impl_emitters import ehconf_build, need
