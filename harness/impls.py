@@ -32,6 +32,9 @@ class Impl:
     upstream: str
     inputs: str  # "cases": the conformance cases' descriptions; else its family's inputs,
     #              descriptions/<inputs>/*.inputs against golden/<inputs>/*.json
+    parser: str  # what reads the descriptions: "emit" (the emitter, at run time), "gen" (a
+    #              generator in the build, impl/<name>/gen), "build.rs" (cargo's build
+    #              script), "-" (it takes no descriptions); the malformed-input tests ask it
     drives: str
 
     @property
@@ -49,11 +52,11 @@ def read_registry(path: str = REGISTRY) -> List[Impl]:
         for n, line in enumerate(f, 1):
             if not line.strip() or line.lstrip().startswith("#"):
                 continue
-            parts = line.split(None, 5)
-            if len(parts) < 6:
+            parts = line.split(None, 6)
+            if len(parts) < 7:
                 raise ValueError(f"{path}:{n}: a row needs name, language, checkout, "
-                                 f"upstream, inputs and what it drives")
-            rows.append(Impl(*parts[:5], parts[5].strip()))
+                                 f"upstream, inputs, parser and what it drives")
+            rows.append(Impl(*parts[:6], parts[6].strip()))
     return rows
 
 

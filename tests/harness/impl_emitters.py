@@ -176,12 +176,18 @@ def _read(path: str) -> str:
         return f"(cannot read {path}: {err.strerror})"
 
 
+def declared_events(profile) -> List[Tuple[str, int]]:
+    """Every event a profile declares, refused or different (not the `differs <case> all`
+    declarations, which are about a whole input)."""
+    return sorted(k for k in set(profile.refuses) | set(profile.differs) if k[1])
+
+
 def declared_entries(j: Judged) -> Dict[Tuple[str, int], dict]:
-    """(case, ordinal) -> the entry run_impl made for each `differs` line of the profile
-    (missing when it made none)."""
+    """(case, ordinal) -> the entry run_impl made for each `refuses` or `differs` line of
+    the profile (missing when it made none)."""
     by_id = {e["id"]: e for e in j.entries}
     out = {}
-    for case, ordinal in read_profile(j.impl).differs:
+    for case, ordinal in declared_events(read_profile(j.impl)):
         e = by_id.get(safe_id(f"impl/{j.impl.name}/{case}/{ordinal}"))
         if e:
             out[(case, ordinal)] = e
@@ -191,7 +197,7 @@ def declared_entries(j: Judged) -> Dict[Tuple[str, int], dict]:
 def declared_not_shown(j: Judged) -> List[str]:
     shown = declared_entries(j)
     problems = []
-    for key in sorted(read_profile(j.impl).differs):
+    for key in declared_events(read_profile(j.impl)):
         e = shown.get(key)
         if not e or e.get("status") != "xfail":
             problems.append(f"{key[0]} event {key[1]}: declared in impl/{j.impl.name}/"
@@ -406,13 +412,15 @@ def _rust_macro_gen_env(j: Judged, scratch: str) -> Dict[str, Optional[str]]:
             "OUT_DIR": scratch, "CARGO_CFG_TARGET_POINTER_WIDTH": "64"}
 
 
+# Keyed by the registry's parser column (impl/implementations.txt), so a new
+# implementation whose emitter reads the descriptions is tested with no edit here.
 PARSERS: Dict[str, DescriptionParser] = {
-    # libdesc (emitlib/c) in the emitter, or in the generator of the macro API
-    "lttp-cpp": DescriptionParser(_the_emitter),
-    "lttp-c": DescriptionParser(_lttp_c_gen),
-    # emitlib/rust/desc.rs in the emitter, or in the generator (build.rs)
-    "rust-dynamic": DescriptionParser(_the_emitter),
-    "rust-macro": DescriptionParser(_rust_macro_gen, _rust_macro_gen_env,
-                                    place=lambda scratch: os.path.join(scratch, "events",
-                                                                       "bad.events")),
+    # libdesc (emitlib/c) or emitlib/rust/desc.rs in the emitter, at run time
+    "emit": DescriptionParser(_the_emitter),
+    # libdesc in the generator of a macro API (impl/lttp-c/gen)
+    "gen": DescriptionParser(_lttp_c_gen),
+    # emitlib/rust/desc.rs in cargo's build script (impl/rust-macro/build.rs)
+    "build.rs": DescriptionParser(_rust_macro_gen, _rust_macro_gen_env,
+                                  place=lambda scratch: os.path.join(scratch, "events",
+                                                                     "bad.events")),
 }

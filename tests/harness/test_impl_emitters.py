@@ -167,9 +167,13 @@ MALFORMED = malformed()
 def test_malformed_description(name, snippet, pytestconfig, tmp_path_factory, tmp_path):
     """`file:line: reason` on stderr, exactly as the snippet says, exit 2, nothing on stdout
     or captured, never a crash."""
-    parser = PARSERS.get(name)
-    if parser is None:
-        pytest.skip(f"impl_emitters.PARSERS has no row for {name}: where does it parse?")
+    kind = BY_NAME[name].parser
+    if kind == "-":
+        pytest.skip(f"{name} reads no case descriptions (inputs: {BY_NAME[name].inputs}; "
+                    f"impl/implementations.txt)")
+    assert kind in PARSERS, (f"impl/implementations.txt: {name}'s parser {kind!r} is none of "
+                             f"{', '.join(PARSERS)}")
+    parser = PARSERS[kind]
     j = judged(BY_NAME[name], pytestconfig, tmp_path_factory)
     path = parser.place(str(tmp_path))
     os.makedirs(os.path.dirname(path), exist_ok=True)

@@ -28,7 +28,7 @@ from runner import run
 
 # TraceLoggingProvider.h:858-895 (the TraceLogging*FixedArray macros: no IPv4 or GUID one) and
 # 2129-2134 (_tlg_AssertValidPackedMetadataEncoding refuses the carray flag): what the
-# `differs` lines of profile.txt (ipv4_array, guid_array) show.
+# `refuses` lines of profile.txt (ipv4_array, guid_array) show.
 NO_CARRAY = "no macro writes a constant-length array of"
 # TraceLoggingProvider.h:373 "Supports up to 99 args", 1296 (_tlg_NARGS counts to 99): the
 # reason of the events profile.txt's `lacks fields>99` leaves out.

@@ -23,7 +23,7 @@ from impl_emitters import (by_name, declared_entries, emit_text, judged, lacked_
 
 HEADER = "libeventheader-tracepoint/include/eventheader/EventHeaderDynamic.h"
 # EventHeaderDynamic.h:802-804 `else if (m_meta.size() + m_data.size() > 65535 - (52 + 16))`
-# `return 34; // ERANGE`: what every `differs` line of profile.txt shows.
+# `return 34; // ERANGE`: what every `refuses` line of profile.txt shows.
 ERANGE = "EventBuilder::Write returned ERANGE"
 # EventHeaderDynamic.h:1084 AddValueRange writes `ValueEncoding |
 # event_field_encoding_varray_flag` (the other *Range calls likewise: 1194, 1300, 1397); 1426

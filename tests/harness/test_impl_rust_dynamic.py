@@ -46,7 +46,7 @@ CITED = [ERANGE, CARRAY, RESET_STR, NEW_STR, STRUCT_MASK, STRUCT_PANIC, NAME_PAN
 LACKS_CITE = {"carray": CARRAY, "name-non-utf8": RESET_STR,
               "related-without-activity": RELATED_DROPPED}
 # EventBuilder::write returns ERANGE, writing nothing, when metadata + data exceed
-# 65535 - (52 + 16) = 65,467 bytes (builder.rs:240): every `differs` line of profile.txt.
+# 65535 - (52 + 16) = 65,467 bytes (builder.rs:240): every `refuses` line of profile.txt.
 SHOWS_ERANGE = "write returned ERANGE (34)"
 # The emitter's reason for an event the crate cannot express begins with the feature.
 SKIP_REASONS = {"carray": ("carray:",), "name-non-utf8": ("name-non-utf8:",)}
@@ -67,9 +67,9 @@ def test_profile_cites_the_lines():
     assert set(profile.lacks) == set(LACKS_CITE), sorted(set(profile.lacks) ^ set(LACKS_CITE))
     problems = [f"lacks {f} does not cite {where}" for f, (where, _) in LACKS_CITE.items()
                 if where not in profile.lacks[f]]
-    problems += [f"differs {k}: does not cite {ERANGE[0]}" for k, why in profile.differs.items()
+    problems += [f"refuses {k}: does not cite {ERANGE[0]}" for k, why in profile.refuses.items()
                  if ERANGE[0] not in why]
-    assert profile.differs and not problems, "\n".join(problems)
+    assert profile.refuses and not problems, "\n".join(problems)
 
 
 def test_declared_differences_are_erange(rust_dynamic):

@@ -9,6 +9,8 @@ import os
 
 import pytest
 
+from common import REPO_ROOT
+
 import impls
 from impls import (parse_emitter_output, read_description, read_profile, read_registry,
                    without_events)
@@ -56,6 +58,12 @@ def test_registry_rows_are_what_check_impl_runs():
         if r.checkout != "-":
             assert os.access(os.path.join(r.folder, "build"), os.X_OK), \
                 f"impl/{r.name}/build is missing: a registry row needs its build script"
+        assert r.parser in ("emit", "gen", "build.rs", "-"), r
+        # the case descriptions need a parser; a family's inputs have their own files
+        assert (r.inputs == "cases") == (r.parser != "-"), r
+        if r.inputs != "cases":
+            assert os.path.isdir(os.path.join(REPO_ROOT, "descriptions", r.inputs)), r
+            assert os.path.isdir(os.path.join(REPO_ROOT, "golden", r.inputs)), r
 
 
 def test_registry_row_with_a_missing_column_is_an_error(tmp_path):
@@ -103,7 +111,7 @@ def test_profile_lacks_refuses_and_differs(tmp_path, monkeypatch):
         "refuses size_64k 12 65,535 bytes: ERANGE (source.h:42)\n"
         "differs size_64k 13 the tag is written big-endian (source.h:50)\n"
         "differs spans all a start and a stop per enter (span.rs:7)\n")
-    impl = impls.Impl("x", "c", "X", "up/x", "cases", "demo")
+    impl = impls.Impl("x", "c", "X", "up/x", "cases", "emit", "demo")
     monkeypatch.setattr(impls, "REPO_ROOT", str(tmp_path))
     p = read_profile(impl)
     assert p.lacks == {"carray": "no constant-length arrays in this API"}
@@ -121,7 +129,7 @@ def test_profile_contract_rows(tmp_path, monkeypatch):
     (spaces normalised), the reason the rest; without ` | ` the line is an error."""
     folder = tmp_path / "impl" / "x"
     folder.mkdir(parents=True)
-    impl = impls.Impl("x", "c", "X", "up/x", "cases", "demo")
+    impl = impls.Impl("x", "c", "X", "up/x", "cases", "emit", "demo")
     monkeypatch.setattr(impls, "REPO_ROOT", str(tmp_path))
     (folder / "profile.txt").write_text(
         "contract size ok 0 sent  0 lost 34 lost | ERANGE at 65,535 (x.h:8)\n")
