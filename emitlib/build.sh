@@ -15,6 +15,8 @@
 #   stage_fn NAME FUNCTION            a function of the script into OUTDIR/NAME.log
 #   lttp_libraries                    libtracepoint and libeventheader-tracepoint of the
 #                                     checkout, built once per checkout and shared (sets libs)
+#   libdesc                           the description parser (emitlib/c) into OUTDIR/desc
+#                                     (sets desc_lib, desc_inc)
 #   cargo_setup                       Debian's cargo and crates, offline, a private CARGO_HOME
 #   cargo_manifest TEMPLATE K=V...    OUTDIR/crate/Cargo.toml from a template, on change only
 #   cargo_build [VAR=VALUE...]        cargo build --release into OUTDIR/target (log: cargo.log)
@@ -104,8 +106,22 @@ lttp_libraries() {
             fi
         done
         : >"$dir/done"
+        # Copies of a checkout (make test-impl-mutants) each get a build: keep the 8 newest.
+        find "$cache" -mindepth 2 -maxdepth 2 -name done -printf '%T@ %h\n' | sort -rn |
+            tail -n +9 | while read -r _ old; do rm -rf "$old" "$old.lock"; done
     fi
     exec 9>&-
+}
+
+# --- the case descriptions' parser, for the C and C++ emitters -----------------------------
+
+libdesc() {
+    local emitlib
+    emitlib=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+    echo "$build_name: desc: emitlib/c/build-lib $out/desc" >&2
+    stage desc 300 "$emitlib/c/build-lib" "$out/desc"
+    desc_lib=$out/desc/libdesc.a
+    desc_inc=$emitlib/c
 }
 
 # --- Rust: Debian's cargo, offline --------------------------------------------------------
