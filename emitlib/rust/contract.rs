@@ -14,14 +14,39 @@
 
 use std::io::{self, BufRead, Write};
 
+/// What `write` returns when the crate's call returns nothing to say how the write went
+/// (tracing's event!): answered `none`.
+pub const WRITE_NONE: i32 = -1;
+
+/// The largest pad any emitter is asked for (emitlib/c/contract_loop.h's CONTRACT_PAD_MAX,
+/// the one grammar of both loops): a 16-bit length's worth.
+const PAD_MAX: u64 = 65535;
+
 /// The crate's calls for the event `EhconfContract`/`Contract` (level 4, keyword 0x1).
 pub trait Api: Send {
     /// 0 or the errno the crate returned.
     fn register(&mut self) -> i32;
     fn unregister(&mut self) -> i32;
     fn enabled(&self) -> bool;
-    /// The event: `seq`, then `pad` as a str8; the crate's return.
+    /// The event: `seq`, then `pad` as a str8; the crate's return, or WRITE_NONE.
     fn write(&self, seq: u32, pad: &[u8]) -> i32;
+}
+
+/// A decimal number of at most max: digits only (no sign: Rust's parse takes a `+`, the C
+/// loop does not, and the grammar is one).
+fn number(s: &str, max: u64) -> Option<u64> {
+    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    s.parse::<u64>().ok().filter(|v| *v <= max)
+}
+
+fn write_words(e: i32) -> String {
+    if e == WRITE_NONE {
+        "none".into()
+    } else {
+        e.to_string()
+    }
 }
 
 fn ok_or_errno(e: i32) -> String {
@@ -46,7 +71,10 @@ fn write(api: &dyn Api, seq: u32, pad: usize) -> i32 {
 /// The child checks and writes on its own and reports through a pipe: its stdout is the
 /// parent's, and two writers on one answer stream would interleave.
 fn fork(api: &dyn Api, seq: u32) -> String {
-    let child = |_: &()| (format!("{} {}", api.enabled() as u8, write(api, seq, 0)), 0);
+    let child = |_: &()| {
+        let on = api.enabled() as u8; // before the write, as the protocol orders
+        (format!("{} {}", on, write_words(write(api, seq, 0))), 0)
+    };
     match crate::forked::run(&(), child, |_| {}) {
         Err((_, e)) => format!("error {}", e),
         Ok((got, _)) if !got.is_empty() => format!("child {}", got),
@@ -73,12 +101,12 @@ fn answer(api: &mut dyn Api, line: &str) -> Option<String> {
         ["register"] => ok_or_errno(api.register()),
         ["unregister"] => ok_or_errno(api.unregister()),
         ["enabled"] => (api.enabled() as u8).to_string(),
-        ["write", seq, pad] => match (seq.parse(), pad.parse()) {
-            (Ok(seq), Ok(pad)) => write(api, seq, pad).to_string(),
+        ["write", seq, pad] => match (number(seq, u32::MAX as u64), number(pad, PAD_MAX)) {
+            (Some(seq), Some(pad)) => write_words(write(api, seq as u32, pad as usize)),
             _ => "error usage".into(),
         },
-        ["fork", seq] => match seq.parse() {
-            Ok(seq) => fork(api, seq),
+        ["fork", seq] => match number(seq, u32::MAX as u64) {
+            Some(seq) => fork(api, seq as u32),
             _ => "error usage".into(),
         },
         ["thread-register"] => thread_register(api),

@@ -39,20 +39,18 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <iostream>
 #include <memory>
 #include <mutex>
 #include <new>
-#include <sstream>
 #include <string>
 #include <string_view>
-#include <system_error>
 #include <thread>
 #include <vector>
 
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "contract_loop.h"
 #include "desc.h"
 
 namespace
@@ -603,27 +601,28 @@ void run_steps(desc_block const &steps)
 
 event_level const CONTRACT_LEVEL = static_cast<event_level>(4);
 uint64_t const CONTRACT_KEYWORD = 0x1;
-// A bound on what one command may allocate, far above the 64 KB an event can carry.
-unsigned long long const CONTRACT_MAX_PAD = 1u << 20;
 
 std::unique_ptr<ehd::Provider> g_contract;
 std::shared_ptr<ehd::EventSet const> g_contract_set;
 
-std::string contract_error(int err)
-{
-    return "error " + std::to_string(err);
-}
-
-std::string contract_register()
+// 0 or the errno; the old Provider unregisters when it is replaced.
+int contract_register()
 {
     g_contract_set.reset();
-    g_contract.reset(new (std::nothrow) ehd::Provider("EhconfContract")); // the old one unregisters
+    g_contract.reset(new (std::nothrow) ehd::Provider("EhconfContract"));
     if (g_contract)
         g_contract_set = g_contract->RegisterSet(CONTRACT_LEVEL, CONTRACT_KEYWORD);
     if (!g_contract_set)
-        return contract_error(ENOMEM); // RegisterSet's nullptr means out of memory
+        return ENOMEM; // RegisterSet's nullptr means out of memory
     // The set's Errno() carries the constructor's (eventheader_open_provider) as well.
-    return g_contract_set->Errno() ? contract_error(g_contract_set->Errno()) : "ok";
+    return g_contract_set->Errno();
+}
+
+int contract_unregister()
+{
+    if (g_contract)
+        g_contract->Unregister(); // returns nothing: "does nothing" when not registered
+    return 0;
 }
 
 int contract_enabled()
@@ -631,7 +630,7 @@ int contract_enabled()
     return ehd::Enabled(g_contract_set) ? 1 : 0;
 }
 
-int contract_write(uint32_t seq, size_t pad)
+int contract_write(uint32_t seq, uint32_t pad)
 {
     ehd::EventSet const placeholder;
     ehd::EventBuilder eb;
@@ -641,101 +640,14 @@ int contract_write(uint32_t seq, size_t pad)
     return eb.Write(g_contract_set ? *g_contract_set : placeholder);
 }
 
-// The child checks and writes with what it inherited, reports both through a pipe and
-// _exits (no destructor may unregister the parent's provider from the child).
-std::string contract_fork(uint32_t seq)
-{
-    int fds[2];
-    if (pipe(fds) != 0)
-        return contract_error(errno);
-    fflush(stdout);
-    pid_t pid = fork();
-    if (pid < 0) {
-        int err = errno;
-        close(fds[0]);
-        close(fds[1]);
-        return contract_error(err);
-    }
-    if (pid == 0) {
-        close(fds[0]);
-        int const both[2] = {contract_enabled(), contract_write(seq, 0)};
-        _exit(write(fds[1], both, sizeof(both)) == static_cast<ssize_t>(sizeof(both)) ? 0 : 1);
-    }
-    close(fds[1]);
-    int both[2] = {0, 0};
-    size_t got = read_full(fds[0], both, sizeof(both));
-    close(fds[0]);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    if (got != sizeof(both))
-        return WIFSIGNALED(status) ? "error child signal " + std::to_string(WTERMSIG(status))
-                                   : "error child exit " + std::to_string(WEXITSTATUS(status));
-    return "child " + std::to_string(both[0]) + " " + std::to_string(both[1]);
-}
-
-std::string contract_thread_register()
-{
-    std::string answer;
-    try {
-        std::thread t([&answer] { answer = contract_register(); });
-        t.join();
-    } catch (std::system_error const &e) {
-        return contract_error(e.code().value()); // pthread_create's errno
-    }
-    return answer;
-}
-
-// A decimal number of at most `max`: digits only, no sign.
-bool contract_number(std::string const &s, unsigned long long max, unsigned long long &out)
-{
-    out = 0;
-    for (char c : s) {
-        if (c < '0' || c > '9' || out > (max - static_cast<unsigned>(c - '0')) / 10)
-            return false;
-        out = out * 10 + static_cast<unsigned>(c - '0');
-    }
-    return !s.empty();
-}
-
-std::string contract_command(std::vector<std::string> const &w)
-{
-    std::string const cmd = w.empty() ? "" : w[0];
-    size_t const n = w.size();
-    unsigned long long seq = 0, pad = 0;
-    if (cmd == "register" && n == 1)
-        return contract_register();
-    if (cmd == "unregister" && n == 1) {
-        if (g_contract)
-            g_contract->Unregister(); // returns nothing: "does nothing" when not registered
-        return "ok";
-    }
-    if (cmd == "enabled" && n == 1)
-        return std::to_string(contract_enabled());
-    if (cmd == "write" && n == 3 && contract_number(w[1], UINT32_MAX, seq) &&
-        contract_number(w[2], CONTRACT_MAX_PAD, pad))
-        return std::to_string(contract_write(static_cast<uint32_t>(seq), pad));
-    if (cmd == "fork" && n == 2 && contract_number(w[1], UINT32_MAX, seq))
-        return contract_fork(static_cast<uint32_t>(seq));
-    if (cmd == "thread-register" && n == 1)
-        return contract_thread_register();
-    return "error usage";
-}
-
+// The loop, its grammar, fork (the child checks and writes with what it inherited and
+// _exits, so no destructor unregisters the parent's provider) and thread-register are
+// emitlib/c/contract_loop.c's, shared with the C emitters.
 int contract_main()
 {
-    std::string line;
-    while (std::getline(std::cin, line)) {
-        std::vector<std::string> words;
-        std::istringstream in(line);
-        for (std::string word; in >> word;)
-            words.push_back(word);
-        if (words.size() == 1 && words[0] == "quit")
-            break;
-        printf("%s\n", contract_command(words).c_str());
-        fflush(stdout);
-    }
-    return 0;
+    static contract_api const api = {contract_register, contract_unregister, contract_enabled,
+                                     contract_write};
+    return contract_loop(&api);
 }
 
 } // namespace

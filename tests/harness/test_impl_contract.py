@@ -93,6 +93,23 @@ def test_no_consumer_means_disabled_and_ebadf(name, pytestconfig, tmp_path_facto
     assert decoded(pytestconfig, dat) == [], f"{name} sent events nobody listened to"
 
 
+ALL_NAMES = [i.name for i in read_registry()]
+# One grammar for every loop (emitlib/c/contract_loop.h, emitlib/rust/contract.rs): decimal
+# digits only, a pad of at most 65,535, exactly the command's words.
+MALFORMED_COMMANDS = ["write -5 0", "write +5 0", "write 1 2 3", "write 1 65536", "write 0x1 0",
+                      "fork x", "fork", "enabled now", "register twice", ""]
+
+
+@pytest.mark.parametrize("name", ALL_NAMES)
+def test_one_grammar_every_malformed_command_is_a_usage_error(name, pytestconfig,
+                                                              tmp_path_factory, tmp_path):
+    emitter = emitter_of(name, pytestconfig, tmp_path_factory)
+    got = converse(pytestconfig, emitter, str(tmp_path / "c.dat"), MALFORMED_COMMANDS + ["enabled"],
+                   listening=True)
+    assert got[:-1] == ["error usage"] * len(MALFORMED_COMMANDS), f"{name}: {got}"
+    assert got[-1] in ("0", "1"), f"{name}: the loop went on answering: {got}"
+
+
 def test_judging_a_row():
     row = ROWS[0]
     p = Profile()

@@ -28,7 +28,7 @@
 // nothing, then `emit: N written, N skipped, N failed`. Exit 0 when every event was
 // written, 1 otherwise (or a step failed), 2 for an inputs file it cannot parse
 // (`file:line: reason` on stderr). `emit --contract`: Documentation/impl-contract.md
-// (src/contract.rs).
+// (src/contract_api.rs, emitlib/rust/contract.rs).
 
 use std::collections::HashMap;
 use std::io::{self, Write};
@@ -51,7 +51,10 @@ use inputs::{EventDef, Field, Inputs, Level, Parent, SpanDef, Step, Val};
 
 #[path = "../../../emitlib/rust/forked.rs"]
 mod forked;
+// emit --contract: the loop the Rust emitters share, and this crate's calls for it.
+#[path = "../../../emitlib/rust/contract.rs"]
 mod contract;
+mod contract_api;
 
 mod sites {
     include!(concat!(env!("OUT_DIR"), "/etw_sites.rs"));
@@ -482,7 +485,7 @@ fn main() {
         process::exit(2);
     }
     if args[1] == "--contract" {
-        contract::run();
+        contract::run(&mut contract_api::Etw::new());
     }
     let path = &args[1];
     let text = match std::fs::read_to_string(path) {
