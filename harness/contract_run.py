@@ -16,7 +16,9 @@ import subprocess
 import time
 from typing import Dict, List, Optional
 
-from cases import decode, fresh_capture
+from case_capture import fresh_capture
+
+from decoding import decode
 from contract_rows import EVENT, TRACEPOINT, Row
 from guest_run import T_DECODE, Recording, StepFailed
 from runner import start, stop

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Dict, List, Tuple
@@ -485,3 +486,15 @@ def sorted_for_golden(capture_text: str, directives_text: str) -> str:
         if isinstance(v, Obj) and len(v) == 1 and v[0][0] == "ehconf":
             head.append(line.strip())
     return "".join(x + "\n" for x in head + events)
+
+
+def golden_problem(decoded_text: str, golden: str, case: str, transport: str,
+                   decoded_label: str) -> str:
+    """The judge: decoded events against golden (a path) compared as <transport>:
+    "" when they agree, else why not (the reader's message)."""
+    if not os.path.exists(golden):
+        return (f"{case}: no golden file golden/{case}.json: run `make golden` and review "
+                f"every line against cases/{case}.c")
+    with open(golden, encoding="utf-8", errors="surrogateescape") as f:
+        res = compare(f.read(), decoded_text, case, transport=transport)
+    return "" if res.ok else f"{res.message}\n(decoded capture: {decoded_label})"

@@ -46,9 +46,10 @@ TRACING = "/sys/kernel/tracing"
 UE_DATA = TRACING + "/user_events_data"
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(REPO, "harness"))
-# The steps the host's runners take too (harness/cases.py): finding the cases, their kind,
-# a fresh capture file, the decoder.
-from cases import KTAP_ONLY, case_kind, decode, find_cases, fresh_capture  # noqa: E402
+# The steps the host's runners take too (harness/case_capture.py, harness/decoding.py):
+# finding the cases, their kind, a fresh capture file, the decoder.
+from case_capture import KTAP_ONLY, case_kind, find_cases, fresh_capture  # noqa: E402
+from decoding import decode  # noqa: E402
 from common import NO_USER_EVENTS, SELFTESTS, one_line  # noqa: E402
 # The one process runner of the harness (harness/runner.py), as on the host: every program
 # in a session of its own, every wait bounded, a timeout kills the whole session.

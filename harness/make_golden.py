@@ -18,7 +18,9 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-from cases import capture_case, declares_no_golden, decode, find_cases  # noqa: E402
+from case_capture import capture_case, declares_no_golden, find_cases  # noqa: E402
+
+from decoding import decode  # noqa: E402
 from golden import parse_lines, sorted_for_golden  # noqa: E402
 from ktap import FAIL, item_names  # noqa: E402
 

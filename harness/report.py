@@ -19,7 +19,7 @@ import sys
 from collections import Counter
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cases import CAPTURE  # noqa: E402
+from case_capture import CAPTURE  # noqa: E402
 from run_vm import CONSUMERS, OFFLINE, PERF  # noqa: E402  (golden names of the registry)
 
 MARK = {"pass": "pass", "ok": "pass", "fail": "**FAIL**", "skip": "skip", "xfail": "xfail",

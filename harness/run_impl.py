@@ -24,7 +24,7 @@ import shutil
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
-from cases import decode
+from decoding import decode
 from common import REPO_ROOT, display_path, safe_id
 from golden import compare
 from impls import (CRATES, EVENTS_DIR, Description, Impl, Profile, description_path, parse_emitter_output,

@@ -30,7 +30,8 @@ import shutil
 from concurrent.futures import ThreadPoolExecutor
 
 from case_lint import missing_semicolons
-from cases import capture_case, declares_no_golden, decode_to, find_cases
+from case_capture import capture_case, declares_no_golden, find_cases
+from decoding import decode_to
 from common import display_path, safe_id
 from results import check_entry, golden_entry, ktap_entry, runner_command, runner_dir
 from transports import REFERENCE, Transport, captures

@@ -46,7 +46,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Dict, List, Optional, Tuple
 
-from cases import KTAP_ONLY, case_kind, find_cases
+from case_capture import KTAP_ONLY, case_kind, find_cases
 from common import NO_USER_EVENTS, SELFTESTS, one_line, safe_id
 from golden import compare, expected_events, parse_lines
 from inventory import load as load_inventory, rows_with_results

@@ -33,7 +33,9 @@ import os
 import shutil
 from concurrent.futures import ThreadPoolExecutor
 
-from cases import declares_no_golden, decode_to
+from case_capture import declares_no_golden
+
+from decoding import decode_to
 from common import display_path, safe_id
 from ktap import FAIL
 from results import check_entry, golden_entry, ktap_entry, runner_dir

@@ -2,7 +2,7 @@
 """The transport registry, read from lib/eventheader/include/eh_transports.def (the file C
 includes as an X-macro): one row per transport with its name, environment variable,
 backend, capture reader, golden transport name and whether it is TraceLogging-encoded.
-golden.py, report.py, the runners (run_offline.py, run_wine.py, run_vm.py), cases.py and
+golden.py, report.py, the runners (run_offline.py, run_wine.py, run_vm.py), case_capture.py and
 guest_run.py take transport facts from here, so a new capture transport is one row in
 that file plus its backend and reader. Standard library only (the guest imports it too).
 """

@@ -20,9 +20,8 @@ import os
 from dataclasses import dataclass, field
 from typing import List, Tuple
 
-from cases import golden_problem
 from common import REPO_ROOT, display_path, safe_id
-from golden import compare
+from golden import compare, golden_problem
 from ktap import FAIL, SKIP, TODO, finish, format_failure, item_names, parse
 from results import SUMMARY, read_summary, runner_command, runner_dir
 

@@ -29,7 +29,7 @@ from typing import Dict, List, Optional
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(REPO, "harness"))
 
-from cases import decode  # noqa: E402
+from decoding import decode  # noqa: E402
 from common import display_path  # noqa: E402
 from golden import compare, parse_lines  # noqa: E402
 from transports import get  # noqa: E402

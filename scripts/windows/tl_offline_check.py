@@ -27,7 +27,7 @@ import sys
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "harness"))
 
-from cases import capture_case, declares_no_golden, find_cases  # noqa: E402
+from case_capture import capture_case, declares_no_golden, find_cases  # noqa: E402
 from golden import compare  # noqa: E402
 from transports import get  # noqa: E402
 from runner import run  # noqa: E402

@@ -31,7 +31,9 @@ from typing import Callable, Dict, List, Optional, Set, Tuple
 
 import pytest
 
-from cases import decode, golden_problem
+from decoding import decode
+
+from golden import golden_problem
 from common import REPO_ROOT, display_path, safe_id
 from impls import (CRATES, Impl, description_path, parse_emitter_output, read_description,
                    read_profile, read_registry)
@@ -157,7 +159,7 @@ def judged(impl: Impl, pytestconfig, tmp_path_factory) -> Judged:
 
 def golden_failures(j: Judged) -> List[str]:
     """The fail entries, and the golden entries the results plugin's judge
-    (cases.golden_problem) would fail: what `make check-impl` would report as failed."""
+    (golden.golden_problem) would fail: what `make check-impl` would report as failed."""
     problems = []
     for e in j.entries:
         if e.get("kind") == "golden":

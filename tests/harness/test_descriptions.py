@@ -5,7 +5,7 @@ against the C cases they describe.
   * every golden/<case>.json has a description, with one `event` per golden event;
   * the description, emitted through ehconf's own library (build/<variant>/impl/ehconf/emit,
     EHCONF_CAPTURE) and decoded by `ehdecode --golden`, IS golden/<case>.json: the offline
-    run's own judge (cases.golden_problem, transport "capture"), so a description cannot
+    run's own judge (golden.golden_problem, transport "capture"), so a description cannot
     drift from its case; every event is reported written;
   * event n of a description is golden event n (harness/run_impl.py maps an implementation's
     event numbers to golden lines by it): the emitted capture, described again by
@@ -35,10 +35,11 @@ from typing import Dict, List, Tuple
 
 import pytest
 
-from cases import decode, golden_problem
+from decoding import decode
+
 from common import REPO_ROOT, display_path
 from desc_snippets import malformed
-from golden import compare
+from golden import compare, golden_problem
 from impls import parse_emitter_output, read_description
 from runner import run
 from transports import capture_env, get

@@ -24,7 +24,9 @@ import os
 
 import pytest
 
-from cases import decode, golden_problem
+from decoding import decode
+
+from golden import golden_problem
 from common import REPO_ROOT
 from impl_emitters import (BUILD_TIMEOUT, EVENTS_DIR, TIMEOUT, TYPES_TXT, build_script, by_name,
                            checkout, cited_line_problems, emit, judged, lacked_skip_problems)

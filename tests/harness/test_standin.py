@@ -5,7 +5,7 @@ Every case with a golden file runs on libeventheader's real user_events backend 
 EHCONF_CAPTURE, no EHCONF_CAPTURE_TL), with the stand-in preloaded and
 EHCONF_STANDIN_CAPTURE naming a .dat file; the case's own checks must pass, and the file,
 decoded by `ehdecode --golden`, must equal golden/<case>.json as the offline run's judge
-compares it (cases.decode_to and cases.golden_problem, transport "offline": the stand-in
+compares it (decoding.decode_to and golden.golden_problem, transport "offline": the stand-in
 delivers every event, like the capture backend). Then the stand-in's C unit test
 (tests/standin/test_standin.c: errors, unregister, pass-through, split writes) runs.
 
@@ -22,7 +22,9 @@ import os
 
 import pytest
 
-from cases import decode_to, golden_problem
+from decoding import decode_to
+
+from golden import golden_problem
 from common import REPO_ROOT, display_path
 from ktap import FAIL, PASS, format_failure, item_names
 from runner import run_ktap
