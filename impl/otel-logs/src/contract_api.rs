@@ -1,20 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 //
-// `emit --contract` through opentelemetry-user-events-logs (Documentation/impl-contract.md;
-// the loop: emitlib/rust/otel/contract.rs). What the crate's API offers for each command
+// `emit --contract` through opentelemetry-user-events-logs (Documentation/impl-contract.md; the
+// loop, its grammar, fork and thread-register are emitlib/rust/contract.rs's, shared with the
+// other Rust emitters). What the crate's API offers for each command
 // (Documentation/producers-otel.md §5.1):
 //
 //   register         Processor::builder("EhconfContract").build() in a new SdkLoggerProvider
 //                    (empty resource): `ok`, or `error 22` when build() refuses (a boxed
 //                    error, no errno). It registers EhconfContract_L1K1 ... _L5K1.
-//   unregister       SdkLoggerProvider::shutdown(), the SDK's call for it: `ok`, or `error
-//                    sdk` when the SDK returns an error. The provider object is kept, as an
+//   unregister       SdkLoggerProvider::shutdown(), the SDK's call for it: `ok`, or `error 5`
+//                    when the SDK returns an error (an OTelSdkError, no errno: EIO stands for
+//                    it, the message on stderr). The provider object is kept, as an
 //                    application's global provider is; the next `register` replaces it.
 //   enabled          Logger::event_enabled(Severity::Info, "EhconfContract", Some("Contract")),
-//                    which asks the exporter's EventSet for level 4 (`0` with no provider)
+//                    which asks the exporter's EventSet for level 4 (0 with no provider)
 //   write <seq> <n>  a record: severity Info, event name "Contract", attributes seq (Int) and
 //                    pad (String): `none` (Logger::emit returns nothing, and the processor
-//                    drops the exporter's result, processor.rs:45)
+//                    drops the exporter's result, src/logs/processor.rs:45)
 //
 // The event is `EhconfContract:Log` (tracepoint EhconfContract_L4K1) with `seq` and `pad`
 // in its PartC, not at the top level: the crate names every event "Log" and puts attributes
@@ -25,7 +27,7 @@ use opentelemetry_sdk::logs::{SdkLogger, SdkLoggerProvider};
 use opentelemetry_sdk::Resource;
 use opentelemetry_user_events_logs::Processor;
 
-use crate::contract::Api;
+use crate::contract::{Api, WRITE_NONE};
 
 #[derive(Default)]
 pub struct LogsApi {
@@ -33,7 +35,7 @@ pub struct LogsApi {
 }
 
 impl Api for LogsApi {
-    fn register(&mut self) -> String {
+    fn register(&mut self) -> i32 {
         match Processor::builder("EhconfContract").build() {
             Ok(p) => {
                 let provider = SdkLoggerProvider::builder()
@@ -42,44 +44,44 @@ impl Api for LogsApi {
                     .build();
                 let logger = provider.logger("ehconf-contract");
                 self.provider = Some((provider, logger));
-                "ok".into()
+                0
             }
             Err(e) => {
                 eprintln!("emit: Processor::builder(\"EhconfContract\").build(): {}", e);
-                format!("error {}", libc::EINVAL)
+                libc::EINVAL
             }
         }
     }
 
-    fn unregister(&mut self) -> String {
+    fn unregister(&mut self) -> i32 {
         match &self.provider {
             Some((p, _)) => match p.shutdown() {
-                Ok(()) => "ok".into(),
+                Ok(()) => 0,
                 Err(e) => {
                     eprintln!("emit: SdkLoggerProvider::shutdown(): {}", e);
-                    "error sdk".into()
+                    libc::EIO
                 }
             },
-            None => "ok".into(),
+            None => 0,
         }
     }
 
-    fn enabled(&self) -> String {
+    fn enabled(&self) -> bool {
         match &self.provider {
-            Some((_, l)) => (l.event_enabled(Severity::Info, "EhconfContract", Some("Contract")) as u8).to_string(),
-            None => "0".into(),
+            Some((_, l)) => l.event_enabled(Severity::Info, "EhconfContract", Some("Contract")),
+            None => false,
         }
     }
 
-    fn write(&self, seq: u32, pad: &str) -> String {
+    fn write(&self, seq: u32, pad: &[u8]) -> i32 {
         if let Some((_, l)) = &self.provider {
             let mut rec = l.create_log_record();
             rec.set_severity_number(Severity::Info);
             rec.set_event_name("Contract");
             rec.add_attribute("seq", AnyValue::Int(seq as i64));
-            rec.add_attribute("pad", AnyValue::String(pad.to_string().into()));
+            rec.add_attribute("pad", AnyValue::String(String::from_utf8_lossy(pad).into_owned().into()));
             l.emit(rec);
         }
-        "none".into()
+        WRITE_NONE
     }
 }

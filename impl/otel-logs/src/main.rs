@@ -32,7 +32,7 @@ use opentelemetry_user_events_logs::{EventNameCallback, Processor};
 
 #[path = "../../../emitlib/rust/otel/clock.rs"]
 mod clock;
-#[path = "../../../emitlib/rust/otel/contract.rs"]
+#[path = "../../../emitlib/rust/contract.rs"]
 mod contract;
 #[path = "../../../emitlib/rust/forked.rs"]
 mod forked;

@@ -7,17 +7,20 @@
 // point's value). What the API offers for each command (Documentation/producers-otel.md §5.3):
 //
 //   register         MetricsExporter::new() (registers otlp_metrics; the result is dropped,
-//                    exporter/mod.rs:74) in a new SdkMeterProvider with a periodic reader, a
+//                    src/exporter/mod.rs:74) in a new SdkMeterProvider with a periodic reader, a
 //                    meter and a u64 counter "Contract": always `ok`
-//   unregister       SdkMeterProvider::shutdown(): `ok`, or `error sdk`. The provider is kept
+//   unregister       SdkMeterProvider::shutdown(): `ok`, or `error 5` (an OTelSdkError, no
+//                    errno: EIO stands for it, the message on stderr). The provider is kept
 //                    (the exporter's shutdown does nothing; its tracepoint goes when it is
-//                    dropped, exporter/mod.rs:610-614); the next `register` replaces it.
+//                    dropped, src/exporter/mod.rs:610-614); the next `register` replaces it.
 //   enabled          `none`: no API asks the tracepoint (the exporter asks inside export,
-//                    exporter/mod.rs:593)
+//                    src/exporter/mod.rs:593). That answer is why this emitter uses
+//                    emitlib/rust/otel/contract.rs's loop.
 //   write <seq> <n>  Counter::add(seq, [pad=<n bytes>]), then SdkMeterProvider::force_flush():
 //                    `0` when it returned Ok (also when the tracepoint was disabled and nothing
-//                    was written, exporter/mod.rs:593-596), `error sdk` when it returned an
-//                    error (an event over 65,360 bytes is refused, exporter/mod.rs:432)
+//                    was written, src/exporter/mod.rs:593-596), `5` when it returned an
+//                    error (EIO stands for the OTelSdkError; an event over 65,360 bytes is
+//                    refused so, src/exporter/mod.rs:432)
 
 use opentelemetry::metrics::{Counter, MeterProvider as _};
 use opentelemetry::KeyValue;
@@ -25,7 +28,7 @@ use opentelemetry_sdk::metrics::SdkMeterProvider;
 use opentelemetry_sdk::Resource;
 use opentelemetry_user_events_metrics::MetricsExporter;
 
-use crate::contract::Api;
+use crate::contract::{Api, WRITE_NONE};
 
 #[derive(Default)]
 pub struct MetricsApi {
@@ -33,46 +36,46 @@ pub struct MetricsApi {
 }
 
 impl Api for MetricsApi {
-    fn register(&mut self) -> String {
+    fn register(&mut self) -> i32 {
         let provider = SdkMeterProvider::builder()
             .with_resource(Resource::builder_empty().build())
             .with_reader(crate::reader(MetricsExporter::new()))
             .build();
         let counter = provider.meter("ehconf-contract").u64_counter("Contract").build();
         self.provider = Some((provider, counter));
-        "ok".into()
+        0
     }
 
-    fn unregister(&mut self) -> String {
+    fn unregister(&mut self) -> i32 {
         match &self.provider {
             Some((p, _)) => match p.shutdown() {
-                Ok(()) => "ok".into(),
+                Ok(()) => 0,
                 Err(e) => {
                     eprintln!("emit: SdkMeterProvider::shutdown(): {}", e);
-                    "error sdk".into()
+                    libc::EIO
                 }
             },
-            None => "ok".into(),
+            None => 0,
         }
     }
 
-    fn enabled(&self) -> String {
-        "none".into()
+    fn enabled(&self) -> Option<bool> {
+        None
     }
 
-    fn write(&self, seq: u32, pad: &str) -> String {
+    fn write(&self, seq: u32, pad: &[u8]) -> i32 {
         match &self.provider {
             Some((p, c)) => {
-                c.add(seq as u64, &[KeyValue::new("pad", pad.to_string())]);
+                c.add(seq as u64, &[KeyValue::new("pad", String::from_utf8_lossy(pad).into_owned())]);
                 match p.force_flush() {
-                    Ok(()) => "0".into(),
+                    Ok(()) => 0,
                     Err(e) => {
                         eprintln!("emit: SdkMeterProvider::force_flush(): {}", e);
-                        "error sdk".into()
+                        libc::EIO
                     }
                 }
             }
-            None => "none".into(),
+            None => WRITE_NONE,
         }
     }
 }

@@ -7,13 +7,15 @@
 //   register         SdkTracerProvider::builder().with_user_events_exporter("EhconfContract")
 //                    .build() (empty resource): always `ok`; the extension returns the builder
 //                    whatever happens (an invalid name adds no exporter, src/trace/mod.rs:47-58)
-//   unregister       SdkTracerProvider::shutdown(): `ok`, or `error sdk`. The provider object is
-//                    kept; the next `register` replaces it.
+//   unregister       SdkTracerProvider::shutdown(): `ok`, or `error 5` when the SDK returns an
+//                    error (an OTelSdkError, no errno: EIO stands for it, the message on
+//                    stderr). The provider object is kept; the next `register` replaces it.
 //   enabled          `none`: neither the SDK's Tracer nor the crate has a check; the exporter
-//                    asks its EventSet only inside export (exporter.rs:181)
+//                    asks its EventSet only inside export (src/trace/exporter.rs:181). That
+//                    answer is why this emitter uses emitlib/rust/otel/contract.rs's loop.
 //   write <seq> <n>  a span "Contract" with attributes seq (I64) and pad (String), started and
 //                    ended: `none` (Span::end returns nothing, and the processor drops the
-//                    exporter's result, reentrant_spanprocessor.rs:35)
+//                    exporter's result, src/trace/reentrant_spanprocessor.rs:35)
 //
 // The event is `EhconfContract:Span` (tracepoint EhconfContract_L4K1) with `seq` and `pad` in
 // its PartC.
@@ -24,7 +26,7 @@ use opentelemetry_sdk::trace::{SdkTracer, SdkTracerProvider};
 use opentelemetry_sdk::Resource;
 use opentelemetry_user_events_trace::UserEventsTracerProviderBuilderExt;
 
-use crate::contract::Api;
+use crate::contract::{Api, WRITE_NONE};
 
 #[derive(Default)]
 pub struct TraceApi {
@@ -32,41 +34,42 @@ pub struct TraceApi {
 }
 
 impl Api for TraceApi {
-    fn register(&mut self) -> String {
+    fn register(&mut self) -> i32 {
         let provider = SdkTracerProvider::builder()
             .with_resource(Resource::builder_empty().build())
             .with_user_events_exporter("EhconfContract")
             .build();
         let tracer = provider.tracer("ehconf-contract");
         self.provider = Some((provider, tracer));
-        "ok".into()
+        0
     }
 
-    fn unregister(&mut self) -> String {
+    fn unregister(&mut self) -> i32 {
         match &self.provider {
             Some((p, _)) => match p.shutdown() {
-                Ok(()) => "ok".into(),
+                Ok(()) => 0,
                 Err(e) => {
                     eprintln!("emit: SdkTracerProvider::shutdown(): {}", e);
-                    "error sdk".into()
+                    libc::EIO
                 }
             },
-            None => "ok".into(),
+            None => 0,
         }
     }
 
-    fn enabled(&self) -> String {
-        "none".into()
+    fn enabled(&self) -> Option<bool> {
+        None
     }
 
-    fn write(&self, seq: u32, pad: &str) -> String {
+    fn write(&self, seq: u32, pad: &[u8]) -> i32 {
+        let pad = String::from_utf8_lossy(pad).into_owned();
         if let Some((_, t)) = &self.provider {
             let mut span = t
                 .span_builder("Contract")
-                .with_attributes([KeyValue::new("seq", seq as i64), KeyValue::new("pad", pad.to_string())])
+                .with_attributes([KeyValue::new("seq", seq as i64), KeyValue::new("pad", pad)])
                 .start(t);
             span.end();
         }
-        "none".into()
+        WRITE_NONE
     }
 }
