@@ -3,7 +3,7 @@
 // `emit --contract` through opentelemetry-user-events-metrics (Documentation/impl-contract.md;
 // the loop: emitlib/rust/otel/contract.rs). The exporter has one fixed tracepoint,
 // `otlp_metrics`, not the contract's EhconfContract_L4K1, and its events are OTLP protobuf,
-// not EventHeader: the guest needs impl/otel-metrics/otlp-decode to find `seq` (the data
+// not EventHeader: the guest needs scripts/otlp-decode.py to find `seq` (the data
 // point's value). What the API offers for each command (Documentation/producers-otel.md §5.3):
 //
 //   register         MetricsExporter::new() (registers otlp_metrics; the result is dropped,

@@ -4,7 +4,7 @@
 // opentelemetry-user-events-metrics 0.13.0. The exporter writes one event per data point to
 // the plain user_events tracepoint `otlp_metrics` (`u32 protocol; char[8] version; __rel_loc
 // u8[] buffer`), the buffer an OTLP ExportMetricsServiceRequest in protobuf; it is not
-// EventHeader, so captures are decoded by impl/otel-metrics/otlp-decode, not ehdecode.
+// EventHeader, so captures are decoded by scripts/otlp-decode.py, not ehdecode.
 //
 // Its inputs are their own (descriptions/otel-metrics/*.inputs, Documentation/producers-
 // otel.md §2.6): the resource, the meter, instruments of each kind, then measurements

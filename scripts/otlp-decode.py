@@ -264,7 +264,7 @@ def text(v):
 
 def record(name, data):
     if name != "otlp_metrics":
-        raise Bad(f"not the otlp_metrics tracepoint")
+        raise Bad("not the otlp_metrics tracepoint")
     if len(data) < 16:
         raise Bad(f"{len(data)} bytes: shorter than protocol, version and buffer's location")
     protocol = struct.unpack_from("<I", data, 0)[0]
