@@ -37,8 +37,11 @@ def decode(ehdecode: str, dat: str, timeout: float) -> Decoded:
         return Decoded(False, r.output, f"ehdecode --golden {dat}: timed out\n{r.stderr[:4000]}",
                        None, r.stderr)
     if r.returncode != 0:
+        # The decoder's first message on the first line: the line a report shows.
+        first = (r.stderr.strip().splitlines() or [""])[0][:200]
         return Decoded(False, r.output, f"ehdecode --golden {dat}: exit status {r.returncode}"
-                                        f"\n{r.stderr[:4000]}", r.returncode, r.stderr)
+                                        + (f": {first}" if first else "")
+                                        + f"\n{r.stderr[:4000]}", r.returncode, r.stderr)
     return Decoded(True, r.output, "", 0, r.stderr)
 
 

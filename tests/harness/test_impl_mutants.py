@@ -88,3 +88,14 @@ def test_the_recipes_apply_to_a_copy_and_leave_the_source_alone(tmp_path):
     tree = im.copy_with_edit(m, str(src))
     assert m.edits[0][1] in open(os.path.join(tree, m.file)).read()
     assert m.edits[0][0] in f.read_text()
+
+
+def test_the_control_passes_an_event_item_through_its_case():
+    """An event's own item exists only when the event is not judged with its case: in the
+    control, the case's pass stands for it; a missing case, or a failing one, does not."""
+    control = {"impl/x/lifecycle": ("pass", ""), "impl/x/field_types": ("fail", "why")}
+    assert im.control_passes(control, "impl/x/lifecycle/2")
+    assert not im.control_passes(control, "impl/x/field_types/3")
+    assert not im.control_passes(control, "impl/x/activity/1")
+    assert not im.control_passes(control, "impl/x/activity")
+    assert im.control_passes({"impl/x/activity": ("pass", "")}, "impl/x/activity")
