@@ -299,7 +299,7 @@ def run_impl(name: str, build: str, results: str, timeout: float):
 
 def commit_of(checkout: str) -> str:
     """The checkout's commit, for the report's provenance; a snapshot without git history
-    (such as CI's ../shared/impls) says so."""
+    (a copied or downloaded source tree) says so."""
     if not checkout or not os.path.isdir(checkout):
         return ""
     r = run(["git", "-C", checkout, "rev-parse", "--short=12", "HEAD"], 10, merge_stderr=False)
