@@ -5,6 +5,7 @@
  *
  *   emit FILE.events          (EHCONF_CAPTURE=out.dat: into a capture file)
  *   emit --print FILE.events  the description as libdesc parsed it (desc.h, desc_print)
+ *   emit --bench COUNT FILE.events  each event COUNT times, timed (bench.c)
  *
  * Parses the whole description first (a mistake: "FILE:LINE: reason" on stderr, exit 2,
  * nothing written), then runs its steps in order: register and unregister on the main
@@ -207,13 +208,17 @@ int main(int argc, char **argv)
     int print = argc == 3 && !strcmp(argv[1], "--print");
     if (argc == 2 && !strcmp(argv[1], "--contract"))
         return contract_main();
+    if (argc == 4 && !strcmp(argv[1], "--bench"))
+        return bench_main(argv[2], argv[3]);
     if ((argc != 2 && !print) || argv[argc - 1][0] == '-') {
         fputs("usage: emit FILE.events | emit --print FILE.events | emit --contract\n"
+              "       emit --bench COUNT FILE.events\n"
               "Writes the events of a case description through libeventheader's dynamic\n"
               "builder (EHCONF_CAPTURE=FILE: into a capture file). Exit status: 0 every event\n"
               "written, 1 some failed, 2 the description cannot be parsed.\n"
               "--print: the description as libdesc parsed it (desc_print), nothing written.\n"
-              "--contract: the line protocol of Documentation/impl-contract.md.\n",
+              "--contract: the line protocol of Documentation/impl-contract.md.\n"
+              "--bench: each event COUNT times in a row, timed (emitlib/c/bench.h).\n",
               stderr);
         return 2;
     }

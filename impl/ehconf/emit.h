@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The reference emitter's pieces: emit.c runs a description's steps, emit_event.c writes
- * one event through libeventheader's dynamic builder. */
+ * one event through libeventheader's dynamic builder, bench.c times them (emit --bench). */
 #ifndef EMIT_H
 #define EMIT_H
 
@@ -12,6 +12,13 @@
 /* Writes event e (e->provider->user is its eh_provider) with builder b. Returns 0, or the
  * errno of the first call that failed, with that call, the field and the errno in why. */
 int emit_event(eh_builder *b, const struct desc_event *e, char *why, size_t cap);
+
+/* The same on tracepoint tp, which the caller looked up (emit --bench looks it up once). */
+int emit_event_on(eh_builder *b, eh_tracepoint *tp, const struct desc_event *e, char *why,
+                  size_t cap);
+
+/* emit --bench COUNT FILE.events (bench.c, emitlib/c/bench.h). Returns the exit status. */
+int bench_main(const char *count, const char *path);
 
 /* emit --contract (contract.c): the protocol of Documentation/impl-contract.md on
  * stdin/stdout until "quit" or end of input. Returns the exit status. */

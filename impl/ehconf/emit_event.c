@@ -97,7 +97,13 @@ int emit_event(eh_builder *b, const struct desc_event *e, char *why, size_t cap)
     int err = eh_provider_tracepoint(e->provider->user, e->level, e->keyword, &tp);
     if (err)
         return failed(err, "eh_provider_tracepoint", NULL, why, cap);
-    err = eh_builder_reset(b, e->name, e->opcode, e->tag, e->id, e->version);
+    return emit_event_on(b, tp, e, why, cap);
+}
+
+int emit_event_on(eh_builder *b, eh_tracepoint *tp, const struct desc_event *e, char *why,
+                  size_t cap)
+{
+    int err = eh_builder_reset(b, e->name, e->opcode, e->tag, e->id, e->version);
     if (err)
         return failed(err, "eh_builder_reset", NULL, why, cap);
     err = add_fields(b, e->fields, e->n_fields, why, cap);

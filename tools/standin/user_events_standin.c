@@ -14,6 +14,10 @@
  * With EHCONF_STANDIN_LISTENING=0 nobody listens instead: no bit is ever set and every
  * write fails with EBADF, as the kernel answers when no tracer is attached (K29), so a
  * library's "no consumer" path can be tested offline too.
+ * With EHCONF_STANDIN_COUNT=<file> instead of a capture file (make bench-impls), every
+ * write is checked the same way, then counted and passed on whole to the stand-in fd's
+ * /dev/null with one writev (a syscall of the same bytes, as the kernel's would be), and
+ * nothing is stored: at exit the process appends "pid <p> events <n> bytes <m>" to <file>.
  * Every other call, and every call while the variable is unset, goes to the next
  * definition (libc's), unchanged: its return value and errno are the real ones.
  *
@@ -45,6 +49,7 @@
 #include "eventheader_user_events.h"
 
 #define STANDIN_ENV "EHCONF_STANDIN_CAPTURE"
+#define COUNT_ENV   "EHCONF_STANDIN_COUNT"
 
 /* The two places the libraries look first (libtracepoint and the Rust crate open the
  * tracefs path directly and parse /proc/mounts only when that fails; libeventheader does
@@ -141,6 +146,10 @@ static size_t g_nfiles, g_files_cap;
 static struct enabler *g_enablers; /* under g_lock */
 static size_t g_nenablers, g_enablers_cap;
 static int g_capture_fd = -1; /* under g_lock; opened once, shared with forked children */
+/* Count mode (EHCONF_STANDIN_COUNT): set at the first stand-in open, under g_lock; the
+ * listening answer is read then too, so a counted write reads no environment. */
+static int g_counting, g_count_listening;
+static uint64_t g_count_events, g_count_bytes; /* atomic adds */
 /* How many stand-in fds are open: read without the lock so that write() and close() of
  * every other fd (the program's whole I/O) pass through without taking it. */
 static int g_nfiles_atomic;
@@ -209,6 +218,32 @@ static const char *capture_path(void)
     return p && p[0] ? p : NULL;
 }
 
+/* Count mode's file, when no capture file is named (a capture file wins). */
+static const char *count_path(void)
+{
+    const char *p = getenv(COUNT_ENV);
+    return !capture_path() && p && p[0] ? p : NULL;
+}
+
+/* Count mode: the totals, appended to the count file once per process at exit (a
+ * forked child that exits appends its own line; one that _exits appends none). */
+__attribute__((destructor)) static void count_report(void)
+{
+    const char *path = count_path();
+    if (!path || !g_counting)
+        return;
+    int fd = CALL_NEXT(open, path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return;
+    char line[96];
+    int n = snprintf(line, sizeof line, "pid %ld events %llu bytes %llu\n", (long)getpid(),
+                     (unsigned long long)__atomic_load_n(&g_count_events, __ATOMIC_RELAXED),
+                     (unsigned long long)__atomic_load_n(&g_count_bytes, __ATOMIC_RELAXED));
+    if (n > 0 && CALL_NEXT(write, fd, line, (size_t)n) < 0)
+        fprintf(stderr, "user_events_standin: cannot write %s=%s\n", COUNT_ENV, path);
+    CALL_NEXT(close, fd);
+}
+
 /* --- open ------------------------------------------------------------------------- */
 
 /* Called under g_lock. The capture file is opened at the first stand-in open rather
@@ -234,7 +269,13 @@ static int ensure_capture(const char *path)
 static int standin_open(const char *capture, int flags)
 {
     pthread_mutex_lock(&g_lock);
-    int err = ensure_capture(capture);
+    int err = 0;
+    if (capture_path()) {
+        err = ensure_capture(capture);
+    } else if (!g_counting) {
+        g_counting = 1;
+        g_count_listening = listening();
+    }
     int fd = -1;
     if (!err && g_nfiles == g_files_cap) {
         size_t cap = g_files_cap ? 2 * g_files_cap : 4;
@@ -265,10 +306,14 @@ static int standin_open(const char *capture, int flags)
     return fd;
 }
 
-/* The stand-in takes an open of the data path only while the variable is set. */
+/* The stand-in takes an open of the data path only while one of the variables is set:
+ * the capture file, else the count file. */
 static const char *wants(const char *path)
 {
-    return is_data_path(path) ? capture_path() : NULL;
+    if (!is_data_path(path))
+        return NULL;
+    const char *capture = capture_path();
+    return capture ? capture : count_path();
 }
 
 /* O_CREAT and O_TMPFILE are the flags that make open() read its mode argument; the
@@ -610,7 +655,7 @@ struct record {
  * the index must be readable (a write under 4 bytes is EFAULT), not negative (EINVAL)
  * and handed out on this fd (ENOENT). Returns 0 or an errno. */
 static int prepare(const struct standin_file *f, const struct iovec *iov, int iovcnt,
-                   struct record *r)
+                   struct record *r, int store)
 {
     if (iovcnt < 0 || iovcnt > IOV_MAX)
         return EINVAL;
@@ -640,6 +685,8 @@ static int prepare(const struct standin_file *f, const struct iovec *iov, int io
     r->head = 4 + name_size;
     r->len = r->head + payload;
     r->total = total;
+    if (!store)
+        return 0; /* count mode: checked, nothing to build */
     r->buf = malloc(r->len);
     if (!r->buf)
         return ENOMEM;
@@ -652,12 +699,36 @@ static int prepare(const struct standin_file *f, const struct iovec *iov, int io
     return 0;
 }
 
+/* Count mode's write on stand-in fd f, called with g_lock held; releases it. The same
+ * checks and answers, then one writev of the caller's iovecs to the fd's /dev/null. */
+static ssize_t count_writev(const struct standin_file *f, const struct iovec *iov, int iovcnt)
+{
+    struct record r = {0};
+    int err = prepare(f, iov, iovcnt, &r, 0);
+    if (!err && !g_count_listening)
+        err = EBADF; /* K29, as below */
+    int fd = f->fd;
+    pthread_mutex_unlock(&g_lock);
+    if (err) {
+        errno = err;
+        return -1;
+    }
+    ssize_t n = CALL_NEXT(writev, fd, iov, iovcnt);
+    if (n < 0)
+        return -1;
+    __atomic_add_fetch(&g_count_events, 1, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&g_count_bytes, (uint64_t)r.total, __ATOMIC_RELAXED);
+    return (ssize_t)r.total;
+}
+
 /* A write on stand-in fd f, called with g_lock held; releases it. Returns the caller's
  * byte count, index included, as the kernel does, or -1 with errno. */
 static ssize_t standin_writev(const struct standin_file *f, const struct iovec *iov, int iovcnt)
 {
     struct record r = {0};
-    int err = prepare(f, iov, iovcnt, &r);
+    if (g_counting)
+        return count_writev(f, iov, iovcnt);
+    int err = prepare(f, iov, iovcnt, &r, 1);
     if (!err && !listening()) {
         free(r.buf);
         err = EBADF; /* K29: the kernel's answer once the index is known to be valid */

@@ -18,7 +18,8 @@
 // written, 1 otherwise, 2 for a description it cannot parse (`file:line: reason` on
 // stderr). `emit --types` prints the type table it was built with (name, encoding and
 // format in hex, unit size). `emit --contract`: Documentation/impl-contract.md's line
-// protocol (src/contract_api.rs).
+// protocol (src/contract_api.rs). `emit --bench COUNT <file.events>`: each event COUNT
+// times, timed (src/bench_api.rs, make bench-impls).
 //
 // A field type name means the encoding and format descriptions/types.txt gives it (compiled
 // in by impl/rust-dynamic/build); the emitter then calls the EventBuilder method that
@@ -54,6 +55,10 @@ mod forked;
 #[path = "../../../emitlib/rust/contract.rs"]
 mod contract;
 mod contract_api;
+// emit --bench: the timing both Rust emitters share, and this crate's loop for it.
+#[path = "../../../emitlib/rust/bench.rs"]
+mod bench;
+mod bench_api;
 use desc::{
     read_types, unit_size, Array, Event, Field, Kind, ProviderKey, Step, ENC_BINARY8, ENC_STRING16,
     ENC_STRING32, ENC_STRING8, ENC_VALUE128, ENC_VALUE16, ENC_VALUE32, ENC_VALUE64, ENC_VALUE8, ENC_ZSTRING16,
@@ -496,8 +501,11 @@ fn fail_all(r: &Runner, steps: &[Step], why: &str) {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    if args.len() == 4 && args[1] == "--bench" {
+        bench_api::run(&args[2], &args[3]);
+    }
     if args.len() != 2 {
-        eprintln!("usage: emit <file.events> | emit --types | emit --contract");
+        eprintln!("usage: emit <file.events> | emit --types | emit --contract | emit --bench COUNT <file.events>");
         process::exit(2);
     }
     if args[1] == "--contract" {

@@ -1,0 +1,32 @@
+# SPDX-License-Identifier: GPL-2.0
+# make bench-impls: what an event costs in each implementation of impl/implementations.txt,
+# side by side (harness/bench_impls.py; the workloads: tests/bench/impls/workloads.txt;
+# Documentation/performance.md). Each emitter's `emit --bench COUNT FILE.events` under the
+# stand-in in count mode (EHCONF_STANDIN_COUNT: checked, counted, not stored), next to
+# $(REPLAY_WRITEV), a raw writev() of the same bytes, in the same run; then each under
+# callgrind for instructions per event. Figures and ratios only, never pass or fail on time:
+# the exit status is 1 only when nothing could be measured. Results:
+# $(O)/results/bench-impls/bench-impls.json (impls.md's cost column reads it) and
+# bench-impls.md. The emitters built against a checkout are built into
+# $(O)/results/bench-impls/build/<name>/ (IMPL_SRC_LTTP=, IMPL_SRC_RUST=, as check-impl).
+# BENCH_IMPLS=a,b limits the implementations; BENCH_IMPLS_ROUNDS the timed rounds (5);
+# BENCH_IMPLS_CALLGRIND=0 leaves callgrind out.
+ifneq ($(VARIANT),mingw)
+
+REPLAY_WRITEV := $(B)/bench/replay_writev
+$(REPLAY_WRITEV): $(B)/obj/harness/replay_writev.o
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+ALL_TARGETS += $(REPLAY_WRITEV)
+
+BENCH_IMPLS ?= all
+BENCH_IMPLS_ROUNDS ?= 5
+BENCH_IMPLS_CALLGRIND ?= 1
+## bench-impls: ns and instructions per event in every implementation that builds, next to a raw writev of the same bytes (IMPL_SRC_LTTP=, IMPL_SRC_RUST=; figures only)
+bench-impls: all
+	$(IMPL_CHECKOUTS) /usr/bin/python3 harness/bench_impls.py --build $(B) \
+	  --results $(O)/results/bench-impls --impls $(BENCH_IMPLS) \
+	  --rounds $(BENCH_IMPLS_ROUNDS) --callgrind $(BENCH_IMPLS_CALLGRIND)
+
+.PHONY: bench-impls
+endif

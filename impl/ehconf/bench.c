@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * emit --bench COUNT FILE.events (emitlib/c/bench.h, make bench-impls): the description's
+ * register and unregister steps as emit runs them; each event COUNT times in a row the way
+ * a user of libeventheader's dynamic builder writes one: the tracepoint and the builder
+ * once, then per write eh_tracepoint_enabled() and, when enabled, reset, the adds and
+ * eh_builder_write (emit_event_on, the same calls the conformance run makes).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "bench.h"
+#include "emit.h"
+
+static int bench_event(const struct desc_event *e, uint64_t count)
+{
+    char why[256];
+    eh_tracepoint *tp = NULL;
+    int err = eh_provider_tracepoint(e->provider->user, e->level, e->keyword, &tp);
+    if (err) {
+        fprintf(stderr, "emit: bench: event %u: eh_provider_tracepoint: error %d\n", e->ordinal,
+                err);
+        return 1;
+    }
+    eh_builder b;
+    eh_builder_init(&b);
+    uint64_t failed = 0;
+    uint64_t t0 = bench_now_ns();
+    for (uint64_t i = 0; i < count; i++)
+        if (eh_tracepoint_enabled(tp))
+            failed += emit_event_on(&b, tp, e, why, sizeof why) != 0;
+    uint64_t ns = bench_now_ns() - t0;
+    eh_builder_destroy(&b);
+    bench_report(e->ordinal, count, ns, failed);
+    if (failed)
+        fprintf(stderr, "emit: bench: event %u: %s\n", e->ordinal, why);
+    return failed != 0;
+}
+
+int bench_main(const char *count_text, const char *path)
+{
+    struct desc d;
+    char err[512];
+    uint64_t count;
+    if (bench_count(count_text, &count)) {
+        fprintf(stderr, "emit: --bench %s: COUNT is 1 to 10000000000\n", count_text);
+        return 2;
+    }
+    if (desc_parse(path, &d, err, sizeof err)) {
+        fprintf(stderr, "%s\n", err);
+        return 2;
+    }
+    eh_provider *providers = calloc(d.n_providers + 1, sizeof *providers);
+    if (!providers) {
+        fprintf(stderr, "emit: out of memory\n");
+        return 1;
+    }
+    for (uint32_t i = 0; i < d.n_providers; i++) {
+        providers[i].name = d.providers[i]->name;
+        providers[i].group = d.providers[i]->group;
+        d.providers[i]->user = &providers[i];
+    }
+    int rc = 0;
+    for (uint32_t i = 0; i < d.main.n_steps && rc != 2; i++) {
+        const struct desc_step *s = &d.main.steps[i];
+        switch (s->kind) {
+        case DESC_STEP_EVENT: rc |= bench_event(s->event, count); break;
+        case DESC_STEP_REGISTER: rc |= eh_provider_register(s->provider->user) != 0; break;
+        case DESC_STEP_UNREGISTER: rc |= eh_provider_unregister(s->provider->user) != 0; break;
+        default:
+            fprintf(stderr, "%s:%u: emit --bench times events of the main flow only\n", path,
+                    s->line);
+            rc = 2;
+        }
+    }
+    for (uint32_t i = 0; i < d.n_providers; i++)
+        eh_provider_unregister(&providers[i]);
+    free(providers);
+    desc_free(&d);
+    return rc;
+}
