@@ -1,7 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # mk/fuzz.sh SECONDS WORKDIR FUZZER...: `make fuzz`. Runs each libFuzzer target for SECONDS
-# on its corpus (WORKDIR/corpus-<name>, which grows from run to run) plus its seeds
+# on its corpus (EHCONF_FUZZ_CORPORA/<name>, default ${EHCONF_CACHE:-/var/cache/ehconf}/
+# fuzz-corpora/<name>: outside the checkout, so it grows from run to run and survives make
+# clean; make check-decoders feeds it to the other decoders) plus its seeds
 # (tests/fuzz/seeds-<name>, read only), logs to WORKDIR/<name>.log, writes crashing inputs
 # as WORKDIR/crash-<name>-*, and ends with one line per target: executions, executions per
 # second, edge coverage (cov) and features (ft) from libFuzzer's last status line, corpus
@@ -14,7 +16,7 @@ rows=()
 rc=0
 for f in "$@"; do
     name=$(basename "$f")
-    corpus=$work/corpus-$name
+    corpus=${EHCONF_FUZZ_CORPORA:-${EHCONF_CACHE:-/var/cache/ehconf}/fuzz-corpora}/$name
     seeds=tests/fuzz/seeds-$name
     log=$work/$name.log
     mkdir -p "$corpus"
