@@ -14,7 +14,8 @@
 // written, 1 otherwise, 2 for a description it cannot parse (`file:line: reason`).
 // `emit --types` prints the type table it was built with (name, encoding, format: libdesc's,
 // from descriptions/types.txt). `emit --contract` answers the line protocol of
-// Documentation/impl-contract.md (its section below says how).
+// Documentation/impl-contract.md (its section below says how). `emit --bench COUNT
+// <file.events>` times each event COUNT times (its section below, make bench-impls).
 //
 // Each field's encoding maps to the builder call that writes it, with the field's format
 // (add_field below). An array of structs has no Add* call: it goes through the
@@ -50,6 +51,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "bench.h"
 #include "contract_loop.h"
 #include "desc.h"
 
@@ -583,6 +585,102 @@ void run_steps(desc_block const &steps)
     }
 }
 
+// ---- emit --bench ----------------------------------------------------------------------
+// emit --bench COUNT FILE.events (emitlib/c/bench.h, make bench-impls): the register and
+// unregister steps as above; each event COUNT times in a row the way a user of the builder
+// writes one: the EventSet (RegisterSet) and one EventBuilder once, then per write
+// EventSet::Enabled() and, when enabled, Reset, the adds and Write. A value or a string of
+// one code unit size goes from the parsed bytes straight to AddValue/AddString, as a user
+// passes typed values (add_field converts through std::string copies, fine once per event
+// for the conformance run, but a cost of this file, not of the API, inside a timed loop);
+// anything else goes through add_field.
+
+template <class T> T bench_value(desc_field const &f)
+{
+    T v;
+    memcpy(&v, f.data, sizeof v);
+    return v;
+}
+
+void bench_add(ehd::EventBuilder &eb, desc_field const &f)
+{
+    auto const fmt = static_cast<event_field_format>(f.format);
+    char const *chars = reinterpret_cast<char const *>(f.data);
+    if (f.kind == DESC_VALUE) {
+        switch (f.encoding) {
+        case ENC_VALUE8: return (void)eb.AddValue(f.name, bench_value<uint8_t>(f), fmt, f.tag);
+        case ENC_VALUE16: return (void)eb.AddValue(f.name, bench_value<uint16_t>(f), fmt, f.tag);
+        case ENC_VALUE32: return (void)eb.AddValue(f.name, bench_value<uint32_t>(f), fmt, f.tag);
+        case ENC_VALUE64: return (void)eb.AddValue(f.name, bench_value<uint64_t>(f), fmt, f.tag);
+        case ENC_VALUE128:
+            return (void)eb.AddValue(f.name, bench_value<ehd::Value128>(f), fmt, f.tag);
+        default: break;
+        }
+    } else if (f.kind == DESC_STRING && f.encoding == ENC_STRING8) {
+        return (void)eb.AddString<char>(f.name, std::string_view(chars, f.size), fmt, f.tag);
+    } else if (f.kind == DESC_STRING && f.encoding == ENC_ZSTRING8) {
+        return (void)eb.AddNulTerminatedString<char>(f.name, std::string_view(chars, f.size), fmt,
+                                                     f.tag);
+    }
+    add_field(eb, f);
+}
+
+int bench_event(desc_event const &ev, uint64_t count)
+{
+    ProviderState *ps = static_cast<ProviderState *>(ev.provider->user);
+    std::string problem = ps->unusable.empty() ? fields_problem(fields_of(ev)) : ps->unusable;
+    if (!ps->provider || !problem.empty()) {
+        fprintf(stderr, "emit: bench: event %u: %s\n", ev.ordinal,
+                problem.empty() ? "its provider is not registered" : problem.c_str());
+        return 1;
+    }
+    std::shared_ptr<ehd::EventSet const> set =
+        ps->provider->RegisterSet(static_cast<event_level>(ev.level), ev.keyword);
+    if (!set || set->Errno()) {
+        fprintf(stderr, "emit: bench: event %u: RegisterSet failed\n", ev.ordinal);
+        return 1;
+    }
+    ehd::EventBuilder eb;
+    uint64_t failed = 0;
+    uint64_t const t0 = bench_now_ns();
+    for (uint64_t i = 0; i < count; i++) {
+        if (!set->Enabled())
+            continue;
+        eb.Reset(ev.name, ev.tag);
+        eb.IdVersion(ev.id, ev.version);
+        eb.Opcode(static_cast<event_opcode>(ev.opcode));
+        for (desc_field const &f : fields_of(ev))
+            bench_add(eb, f);
+        failed += eb.Write(*set, ev.has_activity ? ev.activity : nullptr,
+                           ev.has_related ? ev.related : nullptr) != 0;
+    }
+    bench_report(ev.ordinal, count, bench_now_ns() - t0, failed);
+    return failed != 0;
+}
+
+int bench_main(char const *count_text, desc const &d)
+{
+    uint64_t count;
+    if (bench_count(count_text, &count)) {
+        fprintf(stderr, "emit: --bench %s: COUNT is 1 to 10000000000\n", count_text);
+        return 2;
+    }
+    int rc = 0;
+    for (uint32_t i = 0; i < d.main.n_steps; i++) {
+        desc_step const &st = d.main.steps[i];
+        if (st.kind == DESC_STEP_EVENT)
+            rc |= bench_event(*st.event, count);
+        else if (st.kind == DESC_STEP_REGISTER || st.kind == DESC_STEP_UNREGISTER)
+            run_steps(desc_block{&d.main.steps[i], 1});
+        else {
+            fprintf(stderr, "emit: line %u: emit --bench times events of the main flow only\n",
+                    st.line);
+            return 2;
+        }
+    }
+    return rc;
+}
+
 // ---- emit --contract -------------------------------------------------------------------
 // Documentation/impl-contract.md: one command a line on stdin, one answer line on stdout,
 // flushed at once (the guest reads through a pipe). Every write is the one event:
@@ -654,8 +752,10 @@ int contract_main()
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: emit <file.events> | emit --types | emit --contract\n");
+    bool const bench = argc == 4 && strcmp(argv[1], "--bench") == 0;
+    if (argc != 2 && !bench) {
+        fprintf(stderr, "usage: emit <file.events> | emit --types | emit --contract\n"
+                        "       emit --bench COUNT <file.events>\n");
         return 2;
     }
     if (strcmp(argv[1], "--contract") == 0)
@@ -671,7 +771,7 @@ int main(int argc, char **argv)
     }
     desc d;
     char err[1024];
-    if (desc_parse(argv[1], &d, err, sizeof(err))) {
+    if (desc_parse(argv[argc - 1], &d, err, sizeof(err))) {
         fprintf(stderr, "%s\n", err); // `file:line: reason`, as the format asks
         return 2;
     }
@@ -683,8 +783,12 @@ int main(int argc, char **argv)
         g_providers.back()->unusable = provider_problem(p->name, g_providers.back()->group);
         p->user = g_providers.back().get();
     }
+    int bench_rc = 0;
     try {
-        run_steps(d.main);
+        if (bench)
+            bench_rc = bench_main(argv[2], d);
+        else
+            run_steps(d.main);
     } catch (std::exception const &e) {
         fprintf(stderr, "emit: %s\n", e.what());
         g_failed++;
@@ -694,6 +798,8 @@ int main(int argc, char **argv)
         g_providers.clear(); // unregisters what is still registered
     }
     desc_free(&d);
+    if (bench)
+        return bench_rc ? bench_rc : g_failed.load() ? 1 : 0; // stdout: the bench lines only
     printf("emit: %d written, %d skipped, %d failed\n", g_written.load(), g_skipped.load(),
            g_failed.load());
     fflush(stdout);
