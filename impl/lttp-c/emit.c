@@ -21,7 +21,8 @@
  * and `emit: N written, N skipped, N failed`. Exit status 0 when every event was written,
  * 1 otherwise, 2 for a file it cannot use (`file:line: reason` or the one line above).
  * `emit --cases` lists the compiled-in cases; `emit --contract` answers the line protocol of
- * Documentation/impl-contract.md (contract.c).
+ * Documentation/impl-contract.md (contract.c); `emit --bench COUNT <file.events>` times
+ * each event COUNT times (write_event, make bench-impls).
  */
 #define _GNU_SOURCE
 
@@ -34,6 +35,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "bench.h"
 #include "contract.h"
 #include "lttpc.h"
 
@@ -69,12 +71,27 @@ static void report_failed(int ordinal, char const *why)
     count(&g_counts->failed);
 }
 
+/* emit --bench COUNT: each event COUNT times in a row through its generated function
+ * (TraceLoggingWrite checks the enable bit itself and answers EBADF when it is clear, so a
+ * disabled run counts every write as failed: harness/bench_impls.py judges it by the
+ * stand-in's count), timed, and a `bench` line instead of the event line. */
+static uint64_t g_bench;
+
 static void write_event(int ordinal)
 {
     int in_file = g_file_ordinal[ordinal];
     if (!in_file)
         return; /* left out of the file */
     char const *call = "";
+    if (g_bench) {
+        lttpc_event_fn const fn = g_case->events[ordinal - 1];
+        uint64_t failed = 0, t0 = bench_now_ns();
+        for (uint64_t i = 0; i < g_bench; i++)
+            failed += fn(&call) != 0;
+        bench_report((uint32_t)in_file, g_bench, bench_now_ns() - t0, failed);
+        count(&g_counts->written);
+        return;
+    }
     int r = g_case->events[ordinal - 1](&call);
     if (r == -1) {
         printf("event %d skipped %s\n", in_file, call);
@@ -380,8 +397,17 @@ int main(int argc, char **argv)
     }
     if (argc == 2 && strcmp(argv[1], "--contract") == 0)
         return lttpc_contract_main();
+    if (argc == 4 && strcmp(argv[1], "--bench") == 0) {
+        if (bench_count(argv[2], &g_bench)) {
+            fprintf(stderr, "emit: --bench %s: COUNT is 1 to 10000000000\n", argv[2]);
+            return 2;
+        }
+        argv += 2;
+        argc -= 2;
+    }
     if (argc != 2) {
-        fprintf(stderr, "usage: emit <file.events> | emit --cases | emit --contract\n");
+        fprintf(stderr, "usage: emit <file.events> | emit --cases | emit --contract\n"
+                        "       emit --bench COUNT <file.events>\n");
         return 2;
     }
     size_t len;
@@ -402,6 +428,8 @@ int main(int argc, char **argv)
     for (size_t p = 0; p < g_case->nproviders; p++)
         if (g_registered[p] && g_case->providers[p].unreg)
             g_case->providers[p].unreg();
+    if (g_bench) /* stdout: the bench lines only */
+        return g_counts->skipped ? 1 : 0;
     printf("emit: %d written, %d skipped, %d failed\n", g_counts->written, g_counts->skipped,
            g_counts->failed);
     if (fflush(stdout) != 0)
