@@ -28,7 +28,8 @@
 // nothing, then `emit: N written, N skipped, N failed`. Exit 0 when every event was
 // written, 1 otherwise (or a step failed), 2 for an inputs file it cannot parse
 // (`file:line: reason` on stderr). `emit --contract`: Documentation/impl-contract.md
-// (src/contract_api.rs, emitlib/rust/contract.rs).
+// (src/contract_api.rs, emitlib/rust/contract.rs). `emit --bench COUNT <file.inputs>`:
+// each event COUNT times, timed (src/bench_api.rs, make bench-impls).
 
 use std::collections::HashMap;
 use std::io::{self, Write};
@@ -55,6 +56,10 @@ mod forked;
 #[path = "../../../emitlib/rust/contract.rs"]
 mod contract;
 mod contract_api;
+// emit --bench: the timing the Rust emitters share, and this crate's loop for it.
+#[path = "../../../emitlib/rust/bench.rs"]
+mod bench;
+mod bench_api;
 
 mod sites {
     include!(concat!(env!("OUT_DIR"), "/etw_sites.rs"));
@@ -65,9 +70,14 @@ mod sites {
 /// CLOCK_REALTIME's seconds while pinned; i64::MIN: not pinned.
 static PINNED: AtomicI64 = AtomicI64::new(i64::MIN);
 
+/// libc's own clock_gettime (the vDSO's), looked up once; null if there is none.
+static NEXT_CLOCK: AtomicUsize = AtomicUsize::new(0);
+
 /// Interposes libc's clock_gettime for this program: std's SystemTime::now (which tracing-etw
 /// and chrono call) links to it. CLOCK_REALTIME reads the pinned second when `clock` was
-/// given; everything else is the kernel's answer (the syscall, without the vDSO).
+/// given; everything else is libc's answer (through the vDSO, as for any program: the time
+/// tracing-etw takes per event is then what a user's costs, which make bench-impls times),
+/// or the kernel's (the syscall) if libc's cannot be found.
 #[no_mangle]
 pub unsafe extern "C" fn clock_gettime(clock: libc::clockid_t, ts: *mut libc::timespec) -> libc::c_int {
     let pinned = PINNED.load(Ordering::Relaxed);
@@ -75,6 +85,15 @@ pub unsafe extern "C" fn clock_gettime(clock: libc::clockid_t, ts: *mut libc::ti
         (*ts).tv_sec = pinned as libc::time_t;
         (*ts).tv_nsec = 0;
         return 0;
+    }
+    let mut next = NEXT_CLOCK.load(Ordering::Relaxed);
+    if next == 0 {
+        next = libc::dlsym(libc::RTLD_NEXT, c"clock_gettime".as_ptr()) as usize;
+        NEXT_CLOCK.store(if next == 0 { 1 } else { next }, Ordering::Relaxed);
+    }
+    if next > 1 {
+        let f: unsafe extern "C" fn(libc::clockid_t, *mut libc::timespec) -> libc::c_int = std::mem::transmute(next);
+        return f(clock, ts);
     }
     libc::syscall(libc::SYS_clock_gettime, clock as libc::c_long, ts) as libc::c_int
 }
@@ -480,8 +499,11 @@ fn install(inputs: &Inputs) -> bool {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    if args.len() == 4 && args[1] == "--bench" {
+        bench_api::run(&args[2], &args[3]);
+    }
     if args.len() != 2 {
-        eprintln!("usage: emit <file.inputs> | emit --contract");
+        eprintln!("usage: emit <file.inputs> | emit --contract | emit --bench COUNT <file.inputs>");
         process::exit(2);
     }
     if args[1] == "--contract" {
