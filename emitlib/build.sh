@@ -12,7 +12,7 @@
 #   need_files FILE...                the checkout must have them, else "not UPSTREAM"
 #   fail STAGE LOG                    the one failure line, exit 1
 #   stage NAME SECONDS COMMAND...     COMMAND under a timeout into OUTDIR/NAME.log
-#   stage_fn NAME FUNCTION            a function of the script into OUTDIR/NAME.log
+#   stage_fn NAME FUNCTION [ARG...]   a function of the script into OUTDIR/NAME.log
 #   lttp_libraries                    libtracepoint and libeventheader-tracepoint of the
 #                                     checkout, built once per checkout and shared (sets libs)
 #   libdesc                           the description parser (emitlib/c) into OUTDIR/desc
@@ -20,6 +20,7 @@
 #   cargo_setup                       Debian's cargo and crates, offline, a private CARGO_HOME
 #   cargo_manifest TEMPLATE K=V...    OUTDIR/crate/Cargo.toml from a template, on change only
 #   cargo_build [VAR=VALUE...]        cargo build --release into OUTDIR/target (log: cargo.log)
+#   crate_emitter CRATE VERSION FILE...  a producer's emitter from the crate registry
 # Nothing of a checkout is ever copied or written: it is only read and built out of tree.
 
 # build_init NAME UPSTREAM ARGS...: the command line, then here/src/out.
@@ -71,7 +72,7 @@ stage() {
 
 stage_fn() {
     local name=$1 log="$out/$1.log" start=$SECONDS
-    "$2" >"$log" 2>&1 || fail "$name" "$log"
+    "${@:2}" >"$log" 2>&1 || fail "$name" "$log"
     echo "$build_name: $name: done in $((SECONDS - start)) s" >&2
 }
 
@@ -213,4 +214,80 @@ cargo_build() {
         cargo_rc=1
     fi
     [ $cargo_rc -ne 0 ] || echo "$build_name: cargo: done in $((SECONDS - start)) s" >&2
+}
+
+# --- Rust from the crate registry: a producer people deploy ------------------------------
+
+# crate_emitter CRATE VERSION [FILE...]: the emitter crate impl/<name>/ (Cargo.toml,
+# Cargo.lock, src/) built with the crates its committed lock pins, fetched from the crate
+# registry into $EHCONF_CACHE/cargo (CARGO_HOME; ~/.cargo is never read), compiled into
+# $EHCONF_CACHE/cargo-target/<name> so that the next run compiles only what changed; the
+# emitter is copied to OUTDIR/emit, the path printed last, so a later build never changes
+# the binary an earlier run recorded. FILE...: what the emitter needs besides its crate,
+# relative to the checkout of ehconf (the setup stage checks them).
+#
+# IMPL_SRC "-": the published CRATE at VERSION (what users build; --locked). Otherwise a
+# source tree of CRATE: its own folder (the registry's copy of it, say, edited by make
+# test-impl-mutants) or a checkout holding CRATE/Cargo.toml. It is built in place of the
+# published crate through [patch.crates-io], in a manifest written to OUTDIR/crate with a
+# copy of the lock (the emitter's folder is never written), the other crates still at
+# their locked versions: how a patched copy or an unreleased commit is judged.
+crate_setup() {
+    local need
+    for need in "$CARGO" "$RUSTC"; do
+        [ -x "$need" ] || { echo "$need is not installed (make deps: cargo-web, rustc-web)"; return 1; }
+    done
+    [ -f "$here/Cargo.lock" ] || { echo "$here/Cargo.lock is missing"; return 1; }
+    for need in "$@"; do
+        [ -e "$top/$need" ] || { echo "$need is missing"; return 1; }
+    done
+    "$RUSTC" --version && "$CARGO" --version
+}
+
+crate_emitter() {
+    local crate=$1 version=$2 top target patched="" f
+    shift 2
+    top=$(cd "$here/../.." && pwd)
+    cargo_home=${EHCONF_CACHE:-/var/cache/ehconf}/cargo
+    target=${EHCONF_CACHE:-/var/cache/ehconf}/cargo-target/$build_name
+    if [ "$src" != "-" ]; then
+        [ -f "$src/$crate/Cargo.toml" ] && src=$src/$crate
+        if [ ! -f "$src/Cargo.toml" ] || ! grep -q "^name = \"$crate\"" "$src/Cargo.toml"; then
+            echo "$build_name: build: IMPL_SRC=$src is not $build_upstream (no Cargo.toml naming $crate, here or in $crate/)" >&2
+            exit 1
+        fi
+        patched=$(cd "$src" && pwd)
+        f=$(sed -n 's/^version = "\(.*\)"/\1/p' "$patched/Cargo.toml" | head -1)
+        echo "$build_name: building $crate $f from $patched in place of the published $version" >&2
+    fi
+    if ! mkdir -p "$out" "$cargo_home" "$target"; then
+        echo "$build_name: build: cannot create OUTDIR=$out, $cargo_home or $target" >&2
+        exit 1
+    fi
+    out=$(cd "$out" && pwd)
+    stage_fn setup crate_setup "$@"
+    local cargo_env=(env -u RUSTFLAGS -u CARGO_BUILD_RUSTFLAGS -u CARGO_BUILD_TARGET
+        -u RUSTUP_TOOLCHAIN -u CARGO_TARGET_DIR CARGO_HOME="$cargo_home" RUSTC="$RUSTC"
+        RUSTDOC="${RUSTC%rustc}rustdoc" CARGO_TERM_COLOR=never "$CARGO")
+    local manifest=$here/Cargo.toml locked=--locked
+    echo "$build_name: fetch: the crates of Cargo.lock into $cargo_home" >&2
+    stage fetch "$CARGO_TIMEOUT" "${cargo_env[@]}" fetch --locked --manifest-path "$manifest"
+    if [ -n "$patched" ]; then
+        # The same manifest with its paths made absolute and the patch added.
+        mkdir -p "$out/crate" || fail setup "$out"
+        sed -e "s|^path = \"src/|path = \"$here/src/|" -e "s|^build = \"build.rs\"|build = \"$here/build.rs\"|" \
+            "$manifest" >"$out/crate/Cargo.toml"
+        printf '\n[patch.crates-io]\n%s = { path = "%s" }\n' "$crate" "$(toml_str "$patched")" \
+            >>"$out/crate/Cargo.toml"
+        cp "$here/Cargo.lock" "$out/crate/Cargo.lock"
+        manifest=$out/crate/Cargo.toml locked=""
+    fi
+    echo "$build_name: cargo: build --release -j $CARGO_JOBS (target: $target)" >&2
+    stage cargo "${EHCONF_CARGO_TIMEOUT:-1200}" "${cargo_env[@]}" build --release $locked \
+        --offline -j "$CARGO_JOBS" --manifest-path "$manifest" --target-dir "$target"
+    if ! cp "$target/release/emit" "$out/emit.new" || ! mv "$out/emit.new" "$out/emit"; then
+        echo "$target/release/emit was not built" >>"$out/cargo.log"
+        fail cargo "$out/cargo.log"
+    fi
+    echo "$out/emit"
 }
