@@ -30,6 +30,9 @@ prints. Lines before the first event may be directives, objects with the single 
       the same, for events the transport refuses whole (the library returns E2BIG and
       writes nothing there, e.g. ETW's 64 KB): every golden event with that "n" is
       expected MISSING from that transport's capture; any of them that arrives is extra.
+  {"ehconf": {"perf": {"#3": {"why": "size-limit: ...", "dropped": true}}}}
+      the same for ONE event, the file's third (counted from 1 among its events), where
+      the events share one "n" (a producer's events: every log record is "P:Log").
   Free-text keys "why"/"note" explain a directive; any other key is an error, so a typo
   can never loosen the comparison silently.
 
@@ -236,6 +239,15 @@ def _replace_leaves(v, repl: Dict[str, object], used: set, prefix: str = ""):
     return v
 
 
+def event_hits(golden: Data, key: str) -> List[int]:
+    """The golden events a declaration names: every event whose "n" is key, or, for "#k",
+    the k-th event of the file."""
+    if key.startswith("#") and key[1:].isdigit():
+        k = int(key[1:])
+        return [k - 1] if 1 <= k <= len(golden.events) else []
+    return [i for i, e in enumerate(golden.events) if e.name == key]
+
+
 def apply_declared(events: List[Event], golden: Data, transport: str
                    ) -> Tuple[List[Event], List[str], int, int]:
     """(events as <transport> must deliver them, errors in any transport's declarations,
@@ -252,7 +264,7 @@ def apply_declared(events: List[Event], golden: Data, transport: str
         for n, ev in decl:
             if not isinstance(ev, Obj):
                 continue  # shape errors were reported by parse_lines
-            hits = [i for i, e in enumerate(golden.events) if e.name == n]
+            hits = event_hits(golden, n)
             if dict(ev).get("dropped") is True:
                 if not hits:
                     errors.append(f"{t} declares n={n} dropped, but no golden event has it")

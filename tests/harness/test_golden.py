@@ -216,6 +216,21 @@ def test_declared_drop_removes_only_that_event_on_that_transport():
         assert not compare(g, lines(E1, E2), "c", transport=other).ok, other
 
 
+def test_a_declaration_by_position_names_one_event_of_a_shared_n():
+    """"#k": the file's k-th event only, where the events share one "n" (a producer's log
+    records): the others stay required on that transport; a position past the end is an
+    error."""
+    same = [E1, E1.replace('"x": 1', '"x": 5'), E1.replace('"x": 1', '"x": 6')]
+    assert len(set(same)) == 3
+    g = '{"ehconf": {"perf": {"#2": {"why": "size-limit: 8 KB", "dropped": true}}}}\n' + lines(*same)
+    r = compare(g, lines(same[0], same[2]), "c", transport="perf")
+    assert r.ok and "+1 declared dropped by perf" in r.message, r.message
+    assert not compare(g, lines(same[0], same[1]), "c", transport="perf").ok
+    assert compare(g, lines(*same), "c", transport="offline").ok
+    past = '{"ehconf": {"perf": {"#4": {"why": "w", "dropped": true}}}}\n' + lines(*same)
+    assert not compare(past, lines(*same), "c", transport="offline").ok
+
+
 def test_bad_declarations_are_errors():
     bad = [
         '{"ehconf": {"etw": {"P:E": {"fields": {"e": 2}}}}}',  # no why
