@@ -6,7 +6,10 @@
  *   ehregister [--persist] [--hold SECONDS] TRACEPOINT_NAME...
  *   ehregister --delete TRACEPOINT_NAME...
  *
- * Each name is registered with the EventHeader command fields. Without --persist
+ * Each name is registered with the EventHeader command fields; an argument holding a
+ * space is a whole definition, "NAME FIELDS", registered as it is (a producer that
+ * is not EventHeader, such as OpenTelemetry's otlp_metrics: the kernel takes a second
+ * registration of a name only with the same fields). Without --persist
  * the registration lives as long as this process: --hold keeps it alive for
  * SECONDS (0: until killed). --persist asks the kernel to keep the event after
  * exit (USER_EVENT_REG_PERSIST, kernel 6.7+, needs CAP_PERFMON). "ready" is
@@ -26,15 +29,18 @@
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: ehregister [--persist] [--hold SECONDS] TRACEPOINT_NAME...\n"
+    fprintf(stderr, "usage: ehregister [--persist] [--hold SECONDS] TRACEPOINT_NAME|'NAME FIELDS'...\n"
                     "       ehregister --delete TRACEPOINT_NAME...\n");
     return 2;
 }
 
-static int name_ok(const char *name)
+/* The name: up to the first space (a whole definition) or the end. */
+static int name_ok(const char *arg, int del)
 {
-    size_t len = strlen(name);
-    return len > 0 && len + 1 < EH_NAME_MAX && !strpbrk(name, " :");
+    size_t len = strcspn(arg, " ");
+    if (arg[len] && (del || strlen(arg) + 1 > EH_NAME_MAX + sizeof(EH_COMMAND_FIELDS)))
+        return 0;
+    return len > 0 && len + 1 < EH_NAME_MAX && !memchr(arg, ':', len);
 }
 
 static void hold(long seconds)
@@ -86,7 +92,7 @@ int main(int argc, char **argv)
     }
     for (int k = 0; k < n; k++) {
         const char *name = argv[i + k];
-        if (!name_ok(name)) {
+        if (!name_ok(name, del)) {
             fprintf(stderr, "ehregister: %s: invalid tracepoint name\n", name);
             failed = 1;
             continue;
@@ -99,7 +105,10 @@ int main(int argc, char **argv)
             continue;
         }
         char cmd[EH_NAME_MAX + sizeof(" " EH_COMMAND_FIELDS)];
-        snprintf(cmd, sizeof cmd, "%s %s", name, EH_COMMAND_FIELDS);
+        if (strchr(name, ' '))
+            snprintf(cmd, sizeof cmd, "%s", name);
+        else
+            snprintf(cmd, sizeof cmd, "%s %s", name, EH_COMMAND_FIELDS);
         struct eh_user_reg reg = {
             .size = sizeof reg,
             .enable_bit = 0,
