@@ -14,19 +14,19 @@ import select
 import struct
 import subprocess
 import time
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Tuple
 
 from case_capture import fresh_capture
 
 from decoding import decode
-from contract_rows import EVENT, TRACEPOINT, Row
+from contract_rows import TRACEPOINT, Row
 from guest_run import T_DECODE, Recording, StepFailed
-from runner import start, stop
+from runner import run, start, stop
 from standin import standin_env
 
 T_ANSWER = 30      # one answer of `emit --contract` (a 64 KB write under TCG included)
 T_SETTLE = 3       # an enable bit the kernel sets or clears may land a moment later
-FTRACE_ENABLE = f"/sys/kernel/tracing/events/user_events/{TRACEPOINT}/enable"
+FTRACE_ENABLE = "/sys/kernel/tracing/events/user_events/{}/enable"
 
 
 class Crashed(Exception):
@@ -94,13 +94,37 @@ class Contract:
         self.log.close()
 
 
+def seqs_in(event) -> List[int]:
+    """The contract's `seq` wherever a producer puts it: a member `seq` at any depth (the
+    event's own field, or inside Common Schema's PartC), or an OTLP attribute
+    {"key": "seq", "value": {"intValue": "<n>"}} (OpenTelemetry's metrics)."""
+    found = []
+    if isinstance(event, dict):
+        if event.get("key") == "seq" and isinstance(event.get("value"), dict):
+            v = event["value"].get("intValue")
+            if isinstance(v, str) and v.isdigit():
+                found.append(int(v))
+        for k, v in event.items():
+            if k == "seq" and isinstance(v, int) and not isinstance(v, bool):
+                found.append(v)
+            else:
+                found += seqs_in(v)
+    elif isinstance(event, list):
+        for v in event:
+            found += seqs_in(v)
+    return found
+
+
 class Perf:
     """perf recording the contract tracepoint (guest_run.Recording) while a row writes;
-    mark(seq) stands for `sent` or `lost` until the recording is decoded."""
+    mark(seq) stands for `sent` or `lost` until the recording is decoded. tracepoint: its
+    name, or its whole definition for a producer that is not EventHeader, whose decoder
+    script (the registry's decoder column) then reads what ehdecode printed."""
 
-    def __init__(self, tag: str, build: str, out: str, tmp: str):
-        self.build, self.res = build, {"steps": {}}
-        self.rec = Recording(tag, [TRACEPOINT], os.path.join(build, "bin", "ehregister"),
+    def __init__(self, tag: str, build: str, out: str, tmp: str, tracepoint: str = TRACEPOINT,
+                 decoder: str = ""):
+        self.build, self.res, self.decoder = build, {"steps": {}}, decoder
+        self.rec = Recording(tag, [tracepoint], os.path.join(build, "bin", "ehregister"),
                              out, tmp, self.res)
         self.seqs = []
 
@@ -115,14 +139,20 @@ class Perf:
         """Stops perf; the seqs it recorded."""
         self.rec.stop()
         d = decode(os.path.join(self.build, "bin", "ehdecode"), self.rec.pdata, T_DECODE)
+        text = d.text
+        if self.decoder:
+            # The recording holds the contract tracepoint only: every event is the row's.
+            raw = self.rec.pdata + ".json"
+            with open(raw, "w", encoding="utf-8", errors="surrogateescape") as f:
+                f.write(text)
+            r = run([self.decoder, "--from-ehdecode", raw], T_DECODE, merge_stderr=False)
+            text = r.output
         got = set()
-        for ln in d.text.splitlines():
+        for ln in text.splitlines():
             try:
-                e = json.loads(ln)
+                got.update(seqs_in(json.loads(ln)))
             except ValueError:
                 continue
-            if isinstance(e, dict) and e.get("n") == EVENT and isinstance(e.get("seq"), int):
-                got.add(e["seq"])
         return got
 
     def cleanup(self):
@@ -146,14 +176,16 @@ def padded(command: str, base: int, expectations: Dict[str, int]) -> str:
     return f"{words[0]} {words[1]} {max(0, size - base)}"
 
 
-def _ftrace(value: str) -> None:
-    with open(FTRACE_ENABLE, "w") as f:
+def _ftrace(tracepoint: str, value: str) -> None:
+    with open(FTRACE_ENABLE.format(tracepoint.split()[0]), "w") as f:
         f.write(value)
 
 
 def run_row(row: Row, emitter: str, env: dict, base: int, build: str, out: str, tmp: str,
-            expectations: Optional[Dict[str, int]] = None) -> str:
-    """One row in a fresh emitter: its observation (harness/contract_rows.py)."""
+            expectations: Optional[Dict[str, int]] = None, tracepoint: str = TRACEPOINT,
+            decoder: str = "") -> str:
+    """One row in a fresh emitter: its observation (harness/contract_rows.py). tracepoint
+    and decoder: the emitter's contract event (Perf)."""
     c = Contract(emitter, os.path.join(out, "contract.log"), env)
     words: List[object] = []
     perf, got, ftrace_on = None, set(), False
@@ -169,7 +201,7 @@ def run_row(row: Row, emitter: str, env: dict, base: int, build: str, out: str, 
             elif verb == "mark":
                 words.append(("mark", int(rest)))
             elif step == "perf attach":
-                perf = Perf(f"contract-{row.name}", build, out, tmp)
+                perf = Perf(f"contract-{row.name}", build, out, tmp, tracepoint, decoder)
                 perf.start()  # assigned first: a perf that fails to start still gets cleaned up
             elif step == "perf detach":
                 got, perf_done = perf.detach(), perf
@@ -177,7 +209,7 @@ def run_row(row: Row, emitter: str, env: dict, base: int, build: str, out: str, 
                 perf = None
             elif step in ("ftrace on", "ftrace off"):
                 ftrace_on = step == "ftrace on"
-                _ftrace("1" if ftrace_on else "0")
+                _ftrace(tracepoint, "1" if ftrace_on else "0")
             else:
                 raise ValueError(f"contract row {row.name}: unknown step {step!r}")
         if perf is not None:
@@ -190,17 +222,19 @@ def run_row(row: Row, emitter: str, env: dict, base: int, build: str, out: str, 
             except StepFailed:
                 pass
     finally:
-        if ftrace_on and os.path.exists(FTRACE_ENABLE):
-            _ftrace("0")  # a crash must not leave ftrace recording for the next row
+        if ftrace_on and os.path.exists(FTRACE_ENABLE.format(tracepoint.split()[0])):
+            _ftrace(tracepoint, "0")  # a crash must not leave ftrace recording for the next row
         if perf is not None:
             perf.cleanup()
         c.close()
     return resolve(words, got)
 
 
-def base_size(emitter: str, standin: str, out: str, tmp: str) -> int:
-    """Bytes after the write index of the contract event with no padding, measured under
-    the stand-in: the size row asks for exact sizes."""
+def base_size(emitter: str, standin: str, out: str, tmp: str) -> Tuple[int, str]:
+    """Bytes after the write index of the contract event with no padding, and the name of
+    the tracepoint it was written to, measured under the stand-in: the size row asks for
+    exact sizes, and perf and ftrace must follow the tracepoint the emitter writes (an
+    OpenTelemetry exporter chooses its own)."""
     dat = os.path.join(tmp, "contract-size.dat")
     fresh_capture(dat)
     c = Contract(emitter, os.path.join(out, "contract.log"), standin_env(standin, dat))
@@ -213,6 +247,6 @@ def base_size(emitter: str, standin: str, out: str, tmp: str) -> int:
         data = f.read()
     (size,) = struct.unpack_from("<I", data, 0)
     name_end = data.index(b"\0", 4)
-    return size - (name_end + 1)
+    return size - (name_end + 1), data[4:name_end].decode("ascii", errors="replace")
 
 

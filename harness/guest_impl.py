@@ -27,7 +27,7 @@ import sys
 import time
 
 from common import NO_USER_EVENTS, one_line
-from contract_rows import ROWS, promise_for
+from contract_rows import ROWS, TRACEPOINT, promise_for
 from contract_run import Crashed, base_size, run_row
 from expectations import for_kernel
 from guest_run import T_CASE, UE_DATA, StepFailed, capture_program, guest_info, log, save_summary
@@ -38,18 +38,24 @@ from standin import live_env, standin_env, standin_path
 LIVE_ENV = live_env()
 
 
-def contract(emitter: str, standin: str, build: str, out: str, tmp: str) -> dict:
+def contract(emitter: str, standin: str, build: str, out: str, tmp: str, plan: dict) -> dict:
     res = {}
     try:
-        base = base_size(emitter, standin, out, tmp)
+        base, name = base_size(emitter, standin, out, tmp)
     except (Crashed, OSError, ValueError, struct.error) as e:
-        base, res["problem"] = 0, f"the unpadded event's size could not be measured: {e}"
+        base, name = 0, TRACEPOINT
+        res["problem"] = f"the unpadded event's size could not be measured: {e}"
     res["base_size"] = base
+    # Its whole definition where the producer is not EventHeader (plan.json, from the
+    # registry's decoder).
+    tracepoint = (plan.get("definitions") or {}).get(name, name)
+    res["tracepoint"] = tracepoint
     expectations = {w: e.value for w, e in for_kernel(os.uname().release).items()}
     for row in ROWS:
         t0 = time.monotonic()
         try:
-            seen = run_row(row, emitter, LIVE_ENV, base, build, out, tmp, expectations)
+            seen = run_row(row, emitter, LIVE_ENV, base, build, out, tmp, expectations,
+                           tracepoint, plan.get("decoder", ""))
         except (StepFailed, OSError) as e:
             seen = f"not-run: {one_line(str(e))}"
         res[row.name] = {"observed": seen, "seconds": round(time.monotonic() - t0, 3)}
@@ -78,7 +84,7 @@ def one_impl(name: str, plan: dict, build: str, out: str, tmp: str, summary: dic
             capture_program(case, [emitter, c["events"]],
                             standin_env(standin, os.path.join(tmp, case + ".dat")),
                             lambda: live_emit(emitter, c["events"], out, case, res),
-                            build, res, out, tmp)
+                            build, res, out, tmp, plan.get("definitions"))
         except StepFailed as e:
             res["status"], res["problem"] = "failed", str(e)
         except Exception as e:  # a bug here must not lose the other cases
@@ -89,7 +95,7 @@ def one_impl(name: str, plan: dict, build: str, out: str, tmp: str, summary: dic
             + (f": {res['problem']}" if res["problem"] else ""))
     summary["running"] = f"{name} contract rows"
     save()
-    mine["contract"] = contract(emitter, standin, build, out, tmp)
+    mine["contract"] = contract(emitter, standin, build, out, tmp, plan)
     save()
 
 

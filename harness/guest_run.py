@@ -41,6 +41,7 @@ import struct
 import subprocess
 import sys
 import time
+from typing import Dict, Optional
 
 TRACING = "/sys/kernel/tracing"
 UE_DATA = TRACING + "/user_events_data"
@@ -206,7 +207,9 @@ class Recording:
         argv = ["perf", "record", "-a", "-m", "8M", "-B", "-N", "-o", self.pdata, "-D", "-1",
                 "--control", f"fifo:{ctl},{ack}"]
         for n in self.names:
-            argv += ["-e", f"user_events:{n}"]
+            # A full definition ("name fields", a producer that is not EventHeader) is
+            # registered as it is; perf opens the event by its name.
+            argv += ["-e", f"user_events:{n.split()[0]}"]
         argv += ["--", "sleep", str(HOLD)]
         self.res["perf_command"] = " ".join(argv)
         with open(self.plog_path, "wb") as plog:
@@ -265,11 +268,13 @@ def capture_case(case: str, binary: str, args, res: dict, out: str, tmp: str) ->
 
 
 def capture_program(tag: str, argv, offline_env: dict, run_live, build: str, res: dict,
-                    out: str, tmp: str) -> None:
-    """Steps 1-6 for any program that writes EventHeader events: argv under offline_env
-    writes the capture file <tmp>/<tag>.dat (its tracepoint names), then run_live() runs
-    it on the real user_events while perf records; <tag>.perf.data and <tag>.perf.json in
-    out. Fills res; raises StepFailed with the reason."""
+                    out: str, tmp: str, definitions: Optional[Dict[str, str]] = None) -> None:
+    """Steps 1-6 for any program that writes user_events: argv under offline_env writes
+    the capture file <tmp>/<tag>.dat (its tracepoint names), then run_live() runs it on
+    the real user_events while perf records; <tag>.perf.data and <tag>.perf.json in out.
+    The names are registered as EventHeader tracepoints, but those definitions gives in
+    full ("name fields": the program registers them so, and the kernel takes a second
+    registration only with the same fields). Fills res; raises StepFailed with the reason."""
     steps = res["steps"]
     bindir = os.path.join(build, "bin")
     ehregister = os.path.join(bindir, "ehregister")
@@ -289,7 +294,8 @@ def capture_program(tag: str, argv, offline_env: dict, run_live, build: str, res
     res["tracepoints"] = names
     log(f"{tag}: {len(names)} tracepoint(s): {' '.join(names)}")
 
-    rec = Recording(tag, names, ehregister, out, tmp, res)
+    rec = Recording(tag, [(definitions or {}).get(n, n) for n in names], ehregister, out, tmp,
+                    res)
     try:
         rec.start()  # 2. pre-register, 3. perf with events enabled and acknowledged
         run_live()  # 4. the program on the real user_events

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 //
-// `emit --contract`: the line protocol of Documentation/impl-contract.md, shared by both Rust
-// emitters. Each implements Api (impl/rust-*/src/contract_api.rs) with its crate's calls for
+// `emit --contract`: the line protocol of Documentation/impl-contract.md, shared by every Rust
+// emitter. Each implements Api (impl/<name>/src/contract_api.rs) with its crate's calls for
 // the one event; this file reads the commands, forks (forked.rs), runs the thread and words
 // the answers.
 // Included by `#[path = "../../../emitlib/rust/contract.rs"] mod contract;`, as desc.rs is.
@@ -15,7 +15,7 @@
 use std::io::{self, BufRead, Write};
 
 /// What `write` returns when the crate's call returns nothing to say how the write went
-/// (tracing's event!): answered `none`.
+/// (tracing's event!, an OpenTelemetry span's end): answered `none`.
 pub const WRITE_NONE: i32 = -1;
 
 /// The largest pad any emitter is asked for (emitlib/c/contract_loop.h's CONTRACT_PAD_MAX,
@@ -27,7 +27,9 @@ pub trait Api: Send {
     /// 0 or the errno the crate returned.
     fn register(&mut self) -> i32;
     fn unregister(&mut self) -> i32;
-    fn enabled(&self) -> bool;
+    /// Some(on), or None where the API has no enabled check at all (OpenTelemetry's span and
+    /// metrics APIs): answered `none`, as a write that says nothing is.
+    fn enabled(&self) -> Option<bool>;
     /// The event: `seq`, then `pad` as a str8; the crate's return, or WRITE_NONE.
     fn write(&self, seq: u32, pad: &[u8]) -> i32;
 }
@@ -46,6 +48,13 @@ fn write_words(e: i32) -> String {
         "none".into()
     } else {
         e.to_string()
+    }
+}
+
+fn enabled_words(e: Option<bool>) -> String {
+    match e {
+        Some(on) => (on as u8).to_string(),
+        None => "none".into(),
     }
 }
 
@@ -72,7 +81,7 @@ fn write(api: &dyn Api, seq: u32, pad: usize) -> i32 {
 /// parent's, and two writers on one answer stream would interleave.
 fn fork(api: &dyn Api, seq: u32) -> String {
     let child = |_: &()| {
-        let on = api.enabled() as u8; // before the write, as the protocol orders
+        let on = enabled_words(api.enabled()); // before the write, as the protocol orders
         (format!("{} {}", on, write_words(write(api, seq, 0))), 0)
     };
     match crate::forked::run(&(), child, |_| {}) {
@@ -100,7 +109,7 @@ fn answer(api: &mut dyn Api, line: &str) -> Option<String> {
         ["quit"] => return None,
         ["register"] => ok_or_errno(api.register()),
         ["unregister"] => ok_or_errno(api.unregister()),
-        ["enabled"] => (api.enabled() as u8).to_string(),
+        ["enabled"] => enabled_words(api.enabled()),
         ["write", seq, pad] => match (number(seq, u32::MAX as u64), number(pad, PAD_MAX)) {
             (Some(seq), Some(pad)) => write_words(write(api, seq as u32, pad as usize)),
             _ => "error usage".into(),

@@ -66,11 +66,11 @@ impl Api for LogsApi {
         }
     }
 
-    fn enabled(&self) -> bool {
-        match &self.provider {
+    fn enabled(&self) -> Option<bool> {
+        Some(match &self.provider {
             Some((_, l)) => l.event_enabled(Severity::Info, "EhconfContract", Some("Contract")),
             None => false,
-        }
+        })
     }
 
     fn write(&self, seq: u32, pad: &[u8]) -> i32 {

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 //
 // `emit --contract` through opentelemetry-user-events-metrics (Documentation/impl-contract.md;
-// the loop: emitlib/rust/otel/contract.rs). The exporter has one fixed tracepoint,
+// the loop: emitlib/rust/contract.rs). The exporter has one fixed tracepoint,
 // `otlp_metrics`, not the contract's EhconfContract_L4K1, and its events are OTLP protobuf,
-// not EventHeader: the guest needs scripts/otlp-decode.py to find `seq` (the data
-// point's value). What the API offers for each command (Documentation/producers-otel.md §5.3):
+// not EventHeader: the guest needs scripts/otlp-decode.py to find `seq` (the data point's
+// value, and its attribute `seq`, where harness/contract_run.py's seqs_in looks). What the
+// API offers for each command (Documentation/producers-otel.md §5.3):
 //
 //   register         MetricsExporter::new() (registers otlp_metrics; the result is dropped,
 //                    src/exporter/mod.rs:74) in a new SdkMeterProvider with a periodic reader, a
@@ -14,9 +15,9 @@
 //                    (the exporter's shutdown does nothing; its tracepoint goes when it is
 //                    dropped, src/exporter/mod.rs:610-614); the next `register` replaces it.
 //   enabled          `none`: no API asks the tracepoint (the exporter asks inside export,
-//                    src/exporter/mod.rs:593). That answer is why this emitter uses
-//                    emitlib/rust/otel/contract.rs's loop.
-//   write <seq> <n>  Counter::add(seq, [pad=<n bytes>]), then SdkMeterProvider::force_flush():
+//                    src/exporter/mod.rs:593)
+//   write <seq> <n>  Counter::add(seq, [seq=<seq>, pad=<n bytes>]), then
+//                    SdkMeterProvider::force_flush():
 //                    `0` when it returned Ok (also when the tracepoint was disabled and nothing
 //                    was written, src/exporter/mod.rs:593-596), `5` when it returned an
 //                    error (EIO stands for the OTelSdkError; an event over 65,360 bytes is
@@ -66,7 +67,15 @@ impl Api for MetricsApi {
     fn write(&self, seq: u32, pad: &[u8]) -> i32 {
         match &self.provider {
             Some((p, c)) => {
-                c.add(seq as u64, &[KeyValue::new("pad", String::from_utf8_lossy(pad).into_owned())]);
+                // seq also as an attribute: each write is a data point of its own (a Delta
+                // counter sums equal attribute sets), and the attribute names it.
+                c.add(
+                    seq as u64,
+                    &[
+                        KeyValue::new("seq", seq as i64),
+                        KeyValue::new("pad", String::from_utf8_lossy(pad).into_owned()),
+                    ],
+                );
                 match p.force_flush() {
                     Ok(()) => 0,
                     Err(e) => {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 //
 // `emit --contract` through opentelemetry-user-events-trace (Documentation/impl-contract.md;
-// the loop: emitlib/rust/otel/contract.rs). What the crate's API offers for each command
+// the loop: emitlib/rust/contract.rs). What the crate's API offers for each command
 // (Documentation/producers-otel.md §5.2):
 //
 //   register         SdkTracerProvider::builder().with_user_events_exporter("EhconfContract")
@@ -11,8 +11,7 @@
 //                    error (an OTelSdkError, no errno: EIO stands for it, the message on
 //                    stderr). The provider object is kept; the next `register` replaces it.
 //   enabled          `none`: neither the SDK's Tracer nor the crate has a check; the exporter
-//                    asks its EventSet only inside export (src/trace/exporter.rs:181). That
-//                    answer is why this emitter uses emitlib/rust/otel/contract.rs's loop.
+//                    asks its EventSet only inside export (src/trace/exporter.rs:181).
 //   write <seq> <n>  a span "Contract" with attributes seq (I64) and pad (String), started and
 //                    ended: `none` (Span::end returns nothing, and the processor drops the
 //                    exporter's result, src/trace/reentrant_spanprocessor.rs:35)

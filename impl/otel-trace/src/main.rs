@@ -37,7 +37,7 @@ use opentelemetry_user_events_trace::UserEventsTracerProviderBuilderExt;
 
 #[path = "../../../emitlib/rust/otel/clock.rs"]
 mod clock;
-#[path = "../../../emitlib/rust/otel/contract.rs"]
+#[path = "../../../emitlib/rust/contract.rs"]
 mod contract;
 #[path = "../../../emitlib/rust/forked.rs"]
 mod forked;

@@ -44,8 +44,8 @@ impl Api for Dynamic {
         0
     }
 
-    fn enabled(&self) -> bool {
-        self.set.enabled()
+    fn enabled(&self) -> Option<bool> {
+        Some(self.set.enabled())
     }
 
     fn write(&self, seq: u32, pad: &[u8]) -> i32 {

@@ -26,8 +26,8 @@ impl Api for Macro {
         CONTRACT.unregister() as i32
     }
 
-    fn enabled(&self) -> bool {
-        provider_enabled!(CONTRACT, Level::Informational, 0x1)
+    fn enabled(&self) -> Option<bool> {
+        Some(provider_enabled!(CONTRACT, Level::Informational, 0x1))
     }
 
     fn write(&self, seq: u32, pad: &[u8]) -> i32 {

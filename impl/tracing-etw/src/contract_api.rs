@@ -57,8 +57,8 @@ impl Api for Etw {
         0
     }
 
-    fn enabled(&self) -> bool {
-        self.under(|| tracing::enabled!(target: "EhconfContract", Level::INFO))
+    fn enabled(&self) -> Option<bool> {
+        Some(self.under(|| tracing::enabled!(target: "EhconfContract", Level::INFO)))
     }
 
     fn write(&self, seq: u32, pad: &[u8]) -> i32 {
