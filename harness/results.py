@@ -47,6 +47,7 @@ class RunnerInfo:
     #              {impl}: the implementation's name (a row of impl/implementations.txt)
     command: str  # what a person types to produce the results
     marks: Tuple[str, ...] = ()
+    default: bool = True  # judged when pytest is given no runner (the plugin's default)
 
     @property
     def keyed_by(self) -> str:
@@ -61,6 +62,10 @@ RUNNERS: Dict[str, RunnerInfo] = {r.name: r for r in (
     RunnerInfo("impl", "impl-{impl}", "make check-impl IMPL={impl}"),
     # The same implementations on the real kernel: one boot, one folder per implementation.
     RunnerInfo("impl-vm", "impl-vm/{impl}", "make check-impl IMPL={impl}", ("vm", "slow")),
+    # The decoders under test (make check-decoders), keyed like the implementations by the
+    # row's name (decoders/decoders.txt); judged only when named.
+    RunnerInfo("decoder", "decoders/{impl}", "make check-decoders DECODER={impl}",
+               default=False),
 )}
 
 

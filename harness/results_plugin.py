@@ -69,7 +69,8 @@ def settings(config) -> Settings:
     results = config.getoption("--ehconf-results") or os.path.join(os.path.dirname(build), "results")
     impl = config.getoption("--ehconf-impl")
     runners = (config.getoption("--ehconf-runner") or os.environ.get("EHCONF_RUNNERS", "").split()
-               or [r for r, info in RUNNERS.items() if impl or info.keyed_by != "impl"])
+               or [r for r, info in RUNNERS.items()
+                   if info.default and (impl or info.keyed_by != "impl")])
     unknown = [r for r in runners if r not in RUNNERS]
     if unknown:
         raise pytest.UsageError(f"EHCONF_RUNNERS: unknown runner(s) {', '.join(unknown)} "
