@@ -74,6 +74,7 @@ include lib/eventheader/build.mk lib/decode/build.mk tools/build.mk tests/build.
 include harness/bisect.mk harness/build.mk harness/vm.mk harness/windows.mk
 include cases/build.mk vm/build.mk impl/build.mk tools/standin/build.mk
 include cases/kselftest.mk
+include decoders/build.mk
 include emitlib/build.mk impl/ehconf/build.mk harness/bench_impls.mk
 
 ## all: build the library, tools, cases, benchmarks and fuzz replayers of VARIANT (default gcc) into build/VARIANT

@@ -35,6 +35,10 @@ class Impl:
     parser: str  # what reads the descriptions: "emit" (the emitter, at run time), "gen" (a
     #              generator in the build, impl/<name>/gen), "build.rs" (cargo's build
     #              script), "-" (it takes no descriptions); the malformed-input tests ask it
+    decoder: str  # what turns its captures into golden-form JSON: "ehdecode" (EventHeader),
+    #               or a script of the checkout for a producer that writes another format
+    #               (`SCRIPT FILE.dat`, and `SCRIPT --from-ehdecode PERF.json` for what
+    #               ehdecode printed of a perf.data)
     drives: str
 
     @property
@@ -52,11 +56,11 @@ def read_registry(path: str = REGISTRY) -> List[Impl]:
         for n, line in enumerate(f, 1):
             if not line.strip() or line.lstrip().startswith("#"):
                 continue
-            parts = line.split(None, 6)
-            if len(parts) < 7:
+            parts = line.split(None, 7)
+            if len(parts) < 8:
                 raise ValueError(f"{path}:{n}: a row needs name, language, checkout, "
-                                 f"upstream, inputs, parser and what it drives")
-            rows.append(Impl(*parts[:6], parts[6].strip()))
+                                 f"upstream, inputs, parser, decoder and what it drives")
+            rows.append(Impl(*parts[:7], parts[7].strip()))
     return rows
 
 
@@ -70,14 +74,40 @@ class Profile:
     # (case, ordinal) -> reason: the implementation cannot or will not write the event
     # (its API refuses it, or the emitter cannot express it): not written
     refuses: Dict[Tuple[str, int], str] = field(default_factory=dict)
+    # (case, ordinal) -> reason: the API reports the event written (or returns nothing to say
+    # otherwise) but it never arrives: dropped silently
+    loses: Dict[Tuple[str, int], str] = field(default_factory=dict)
     # contract row -> (observation, reason): Documentation/impl-contract.md
     contract: Dict[str, Tuple[str, str]] = field(default_factory=dict)
+    # label -> (pattern, replacement, reason): a difference the implementation makes in
+    # every event where the pattern matches (a time format, say), undone in its decoded
+    # events before they are compared, so each event is still judged on everything else
+    alters: Dict[str, Tuple["re.Pattern[str]", str, str]] = field(default_factory=dict)
+
+
+ALTERS = re.compile(r"^alters\s+([a-z0-9-]+)\s+(.+?)\s+=>\s+(.*?)\s+\|\s+(.+)$")
+
+
+def undo_alters(profile: "Profile", lines: List[str]) -> Tuple[List[str], Dict[str, int]]:
+    """The decoded event lines with each declared alteration undone, and how many lines
+    each one changed (an alteration that changes nothing is no longer seen)."""
+    seen = {label: 0 for label in profile.alters}
+    out = []
+    for line in lines:
+        for label, (pattern, replacement, _) in profile.alters.items():
+            line, n = pattern.subn(replacement, line)
+            seen[label] += 1 if n else 0
+        out.append(line)
+    return out, seen
 
 
 def read_profile(impl: Impl) -> Profile:
     """impl/<name>/profile.txt: `lacks <feature> <reason>`,
-    `refuses <case> <event ordinal> <reason>`, `differs <case> <event ordinal>|all <reason>`
-    and `contract <row> <observation> | <reason>`; a missing file is an empty profile."""
+    `refuses <case> <event ordinal> <reason>`, `loses <case> <event ordinal> <reason>`,
+    `differs <case> <event ordinal>|all <reason>`,
+    `alters <label> <regex> => <replacement> | <reason>` (Python re syntax; the replacement
+    may name groups as \\1) and `contract <row> <observation> | <reason>`; a missing file is
+    an empty profile."""
     p = Profile()
     path = os.path.join(impl.folder, "profile.txt")
     if not os.path.exists(path):
@@ -91,10 +121,18 @@ def read_profile(impl: Impl) -> Profile:
                 p.lacks[words[1]] = " ".join(words[2:]).strip()
             elif words[0] == "refuses" and len(words) == 4 and words[2].isdigit():
                 p.refuses[(words[1], int(words[2]))] = words[3].strip()
+            elif words[0] == "loses" and len(words) == 4 and words[2].isdigit():
+                p.loses[(words[1], int(words[2]))] = words[3].strip()
             elif words[0] == "differs" and len(words) == 4 and (words[2].isdigit()
                                                                 or words[2] == "all"):
                 p.differs[(words[1], 0 if words[2] == "all" else int(words[2]))] = \
                     words[3].strip()
+            elif words[0] == "alters" and ALTERS.match(line.strip()):
+                label, pattern, replacement, why = ALTERS.match(line.strip()).groups()
+                try:
+                    p.alters[label] = (re.compile(pattern), replacement, why)
+                except re.error as e:
+                    raise ValueError(f"{path}:{n}: alters {label}: {e}") from e
             elif words[0] == "contract" and len(words) == 4 and " | " in line:
                 row, rest = line.split(None, 2)[1:]
                 seen, _, why = rest.partition(" | ")
@@ -102,7 +140,9 @@ def read_profile(impl: Impl) -> Profile:
             else:
                 raise ValueError(f"{path}:{n}: expected `lacks <feature> <reason>`, "
                                  f"`refuses <case> <ordinal> <reason>`, "
-                                 f"`differs <case> <ordinal>|all <reason>` or "
+                                 f"`loses <case> <ordinal> <reason>`, "
+                                 f"`differs <case> <ordinal>|all <reason>`, "
+                                 f"`alters <label> <regex> => <replacement> | <reason>` or "
                                  f"`contract <row> <observation> | <reason>`")
     return p
 

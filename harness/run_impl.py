@@ -24,11 +24,11 @@ import shutil
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
-from decoding import decode
+from decoding import decode, decoder_script, definitions
 from common import REPO_ROOT, display_path, safe_id
 from golden import compare
 from impls import (CRATES, EVENTS_DIR, Description, Impl, Profile, description_path, parse_emitter_output,
-                   read_description, read_profile, read_registry, without_events)
+                   read_description, read_profile, read_registry, undo_alters, without_events)
 from results import check_entry, golden_entry, runner_dir, write_text
 from runner import run
 from standin import standin_env, standin_path
@@ -52,8 +52,10 @@ def _build(impl: Impl, build: str, out: str) -> Tuple[str, dict]:
             return "", check_entry(ident, "fail", f"{impl.name}: {display_path(path)} is not "
                                    f"built (make VARIANT={os.path.basename(build)} all)")
         return path, check_entry(ident, "pass", f"{display_path(path)} (built by make)")
-    # A producer built from the crate registry at its Cargo.lock's versions needs no checkout.
-    src = "-" if impl.checkout == CRATES else os.environ.get(impl.variable, "")
+    # A producer built from the crate registry at its Cargo.lock's versions needs no checkout;
+    # given one (IMPL_SRC: a source tree of the crate, a patched copy), it is built instead.
+    src = (os.environ.get(impl.variable) or "-") if impl.checkout == CRATES else \
+        os.environ.get(impl.variable, "")
     if not src:
         return "", check_entry(ident, "skip", f"{impl.name}: no checkout of {impl.upstream}: "
                                f"pass {impl.variable}=<path> (make check-impl IMPL={impl.name} "
@@ -115,7 +117,7 @@ def golden_parts(golden: str, keep=("order",)) -> Tuple[List[str], List[str]]:
 
 def _one_case(impl: Impl, profile: Profile, emitter: str, standin: str, ehdecode: str,
               src: Source, out: str, timeout: float, counts: Dict[str, dict],
-              plan: dict) -> List[dict]:
+              plan: dict, altered: Dict[str, int]) -> List[dict]:
     case = src.name
     base = safe_id(f"impl/{impl.name}/{case}")
     if not src.description:
@@ -169,11 +171,31 @@ def _one_case(impl: Impl, profile: Profile, emitter: str, standin: str, ehdecode
         return entries + [check_entry(base, "fail", why)]
     # The emitter numbers the events of the file it read: map back to the description's.
     status = {kept[k - 1]: v for k, v in said.items()}
-    written = [o for o in kept if status[o][0] == "written"]
-    position = {o: k for k, o in enumerate(written)}  # ordinal -> its decoded event
-    d = decode(ehdecode, dat, timeout) if written else None
+    reported = [o for o in kept if status[o][0] == "written"]
+    # Declared lost: reported written, expected never to arrive.
+    lost = [o for o in reported if (case, o) in profile.loses]
+    d = decode(ehdecode, dat, timeout, decoder_script(impl.decoder)) if reported else None
     decoded = [ln for ln in (d.text if d else "").split("\n") if ln.strip()]
-    aligned = d is not None and d.ok and len(decoded) == len(written)
+    arrived = lost and len(decoded) == len(reported)  # the lost events came after all
+    written = reported if arrived else [o for o in reported if o not in lost]
+    position = {o: k for k, o in enumerate(written)}  # ordinal -> its decoded event
+    for o in lost:
+        why = profile.loses[(case, o)]
+        entries.append(check_entry(safe_id(f"impl/{impl.name}/{case}/{o}"), "fail" if arrived
+                                   else "xfail", f"event {o} arrived, but impl/{impl.name}/"
+                                   f"profile.txt declares it lost ({why})" if arrived else
+                                   f"{why}\nreported written; {len(decoded)} event(s) decoded "
+                                   f"for the {len(reported)} reported"))
+        if not arrived:
+            c["declared"].append(f"{case} event {o}: {why}")
+    decoded, seen = undo_alters(profile, decoded)
+    for label, n in seen.items():
+        altered[label] = altered.get(label, 0) + n
+    # The decoder said why each event it could not read is bad (an "error" member), and
+    # the profile declares every one of them: its exit status is that declaration's.
+    excused = (d is not None and d.exit == 1 and len(decoded) == len(written)
+               and _only_declared_errors(profile, case, written, position, decoded))
+    aligned = d is not None and (d.ok or excused) and len(decoded) == len(written)
     unordered = any('"unordered"' in ln for ln in directives)
     paired = aligned and not unordered
     if paired:
@@ -194,7 +216,7 @@ def _one_case(impl: Impl, profile: Profile, emitter: str, standin: str, ehdecode
     expected = os.path.join(out, case + ".expected.json")
     write_text(expected, "\n".join(directives + [golden[o - 1] for o in judged]) + "\n")
     write_text(os.path.join(out, case + ".json"), "\n".join(decoded) + "\n")
-    problem = "" if d is None or d.ok else d.problem
+    problem = "" if d is None or d.ok or excused else d.problem
     if not judged:
         return entries
     whole = profile.differs.get((case, 0))
@@ -212,6 +234,14 @@ def _one_case(impl: Impl, profile: Profile, emitter: str, standin: str, ehdecode
     entries.append(golden_entry(base, case, REFERENCE, case + ".json", expected, problem))
     c["reproduced"] = len(judged)  # counts.json: provisional until pytest judges it
     return entries
+
+
+def _only_declared_errors(profile: Profile, case: str, written: List[int],
+                          position: Dict[int, int], decoded: List[str]) -> bool:
+    """Every decoded event the decoder could not read (a line with an "error" member) is
+    one the profile declares different."""
+    bad = [o for o in written if '"error":' in decoded[position[o]]]
+    return bool(bad) and all((case, o) in profile.differs for o in bad)
 
 
 def _declared_event(impl: Impl, profile: Profile, case: str, o: int, state_why, c: dict,
@@ -252,6 +282,24 @@ def _declared_event(impl: Impl, profile: Profile, case: str, o: int, state_why, 
     return None
 
 
+def alters_entries(prefix: str, profile: Profile, altered: Dict[str, int]) -> List[dict]:
+    """One item per `alters` declaration: seen in some decoded events (xfail, with how
+    many), or in none, which is no longer what the profile declares (fail)."""
+    entries = []
+    for label, (pattern, replacement, why) in sorted(profile.alters.items()):
+        n = altered.get(label, 0)
+        if n:
+            entries.append(check_entry(f"{prefix}/alters/{label}", "xfail",
+                                       f"{why}\nseen in {n} decoded event(s), undone there "
+                                       f"before the comparison"))
+        else:
+            entries.append(check_entry(f"{prefix}/alters/{label}", "fail",
+                                       f"declared difference not seen: no decoded event matches "
+                                       f"{pattern.pattern!r}; impl/{prefix.split('/')[1]}/profile.txt "
+                                       f"declares: {why}"))
+    return entries
+
+
 def use_checkout(name: str, src: str) -> None:
     """IMPL_SRC=<path> for one implementation: the variable of its registry row."""
     for impl in read_registry():
@@ -286,11 +334,20 @@ def run_impl(name: str, build: str, results: str, timeout: float):
     counts: Dict[str, dict] = {}
     plan: Dict[str, dict] = {}
     if emitter:
+        altered: Dict[str, int] = {}
         for src in sources(impl):
             entries += _one_case(impl, profile, emitter, standin, ehdecode, src, out, timeout,
-                                 counts, plan)
+                                 counts, plan, altered)
+        entries += alters_entries(f"impl/{name}", profile, altered)
+        script = decoder_script(impl.decoder)
+        try:
+            defs = definitions(script)
+        except ValueError as e:
+            defs = {}
+            entries.append(check_entry(f"impl/{name}/decoder", "fail", str(e)))
         with open(os.path.join(out, PLAN), "w", encoding="utf-8") as f:
-            json.dump({"implementation": name, "emitter": emitter, "cases": plan}, f, indent=1)
+            json.dump({"implementation": name, "emitter": emitter, "cases": plan,
+                       "decoder": script, "definitions": defs}, f, indent=1)
     checkout = {"-": REPO_ROOT, CRATES: "crates.io (impl/%s/Cargo.lock)" % name}.get(
         impl.checkout, os.environ.get(impl.variable, ""))
     return out, entries, {"implementation": name, "counts": counts,

@@ -27,10 +27,12 @@ from typing import Dict, List, Tuple
 from common import display_path, safe_id
 from contract_rows import ROWS, promise_for
 from expectations import for_kernel
-from impls import parse_emitter_output, read_profile, read_registry
+from decoding import decoder_script
+from impls import parse_emitter_output, read_profile, read_registry, undo_alters
 from results import check_entry, golden_entry, read_summary, runner_dir, write_summary, write_text
-from run_impl import PLAN, folder_of, golden_parts
+from run_impl import PLAN, alters_entries, folder_of, golden_parts
 from run_vm import PERF, boot, kernel_log
+from runner import run
 
 # The directives that still hold for a subset of a case's events under perf.
 PERF_DIRECTIVES = ("order", "perf_max_payload", "size_field", "why")
@@ -50,7 +52,59 @@ def _no_plan(results: str, name: str) -> dict:
     return check_entry(ident, "fail", f"{name}: nothing to run in the VM: {why}")
 
 
-def judge_case(name: str, profile, case: str, plan: dict, res: dict, folder: str) -> List[dict]:
+def decoded_as_judged(impl, profile, folder: str, case: str, altered: Dict[str, int]) -> Tuple[str, str]:
+    """(the file to judge, a problem): what the guest's ehdecode printed of the perf.data,
+    through the implementation's own decoder when it writes another format than
+    EventHeader, with the profile's declared alterations undone."""
+    path = os.path.join(folder, case + ".perf.json")
+    problem = ""
+    script = decoder_script(impl.decoder)
+    if script and os.path.exists(path):
+        r = run([script, "--from-ehdecode", path], 300, merge_stderr=False)
+        if r.how() or r.returncode:
+            problem = (f"{impl.decoder} --from-ehdecode {case}.perf.json: "
+                       f"{r.how() or 'exit status %d' % r.returncode}: "
+                       f"{(r.stderr.strip().splitlines() or [''])[0][:200]}")
+        text = r.output
+    elif profile.alters and os.path.exists(path):
+        with open(path, encoding="utf-8", errors="surrogateescape") as f:
+            text = f.read()
+    else:
+        return case + ".perf.json", problem
+    lines, seen = undo_alters(profile, [ln for ln in text.split("\n") if ln.strip()])
+    for label, n in seen.items():
+        altered[label] = altered.get(label, 0) + n
+    write_text(os.path.join(folder, case + ".perf.judged.json"), "\n".join(lines) + "\n")
+    return case + ".perf.judged.json", problem
+
+
+def _errors_all_declared(path: str, plan: dict) -> bool:
+    """ehdecode failed only on events it could not read (an "error" member), each exactly
+    as the offline run decoded an event the profile declares different: the decoder's exit
+    status is that declaration's (run_impl.py excuses it the same way)."""
+    try:
+        with open(path, encoding="utf-8", errors="surrogateescape") as f:
+            bad = [ln for ln in f.read().split("\n") if '"error":' in ln]
+    except OSError:
+        return False
+    declared = set(plan.get("declared", {}).values())
+    return bool(bad) and all(ln in declared for ln in bad)
+
+
+def perf_by_position(golden: str, position: Dict[int, int]) -> List[str]:
+    """The golden file's perf declarations of single events ("#k", harness/golden.py),
+    renumbered for the events the expected file keeps; a declared event that is not kept
+    is left out with its declaration."""
+    kept = {}
+    for d in golden_parts(golden, ("perf",))[0]:
+        for key, decl in json.loads(d)["ehconf"]["perf"].items():
+            if key.startswith("#") and key[1:].isdigit() and int(key[1:]) in position:
+                kept[f"#{position[int(key[1:])]}"] = decl
+    return [json.dumps({"ehconf": {"perf": kept}})] if kept else []
+
+
+def judge_case(name: str, profile, case: str, plan: dict, res: dict, folder: str,
+               impl=None, altered: Dict[str, int] = None) -> List[dict]:
     base = safe_id(f"impl-vm/{name}/{case}")
     if res is None:
         return [check_entry(base, "fail", "not run in the guest")]
@@ -67,9 +121,12 @@ def judge_case(name: str, profile, case: str, plan: dict, res: dict, folder: str
                             f"events (exit {res.get('live_exit')}); see {case}.log")]
     directives, golden = golden_parts(plan.get("golden", f"golden/{case}.json"), PERF_DIRECTIVES)
     entries, lines = [], []
+    position: Dict[int, int] = {}  # golden ordinal -> its place in the expected file
     for k, o in enumerate(kept, 1):
         state, why = said[k]
         declared = (case, o) in profile.differs
+        if (case, o) in profile.loses:
+            continue  # expected missing: if it arrives, the comparison finds it extra
         if state != "written":
             if not declared and (case, o) not in profile.refuses:
                 entries.append(check_entry(f"{base}/{o}", "fail", f"{name} {state} event {o} "
@@ -79,14 +136,24 @@ def judge_case(name: str, profile, case: str, plan: dict, res: dict, folder: str
             entries.append(check_entry(f"{base}/{o}", "fail", f"event {o} is declared "
                                        f"different, but the offline run kept no copy of it"))
             continue
+        position[o] = len(lines) + 1
         lines.append(plan["declared"][str(o)] if declared else golden[o - 1])
     if "declared_all" in plan:
         # Declared different as a whole: held to what the same emitter wrote offline.
         lines = plan["declared_all"]
+    else:
+        directives += perf_by_position(plan.get("golden", f"golden/{case}.json"), position)
     expected = os.path.join(folder, case + ".expected.json")
     write_text(expected, "\n".join(directives + lines) + "\n")
     problem = res.get("ehdecode_problem", "")
-    return entries + [golden_entry(base, case, PERF, case + ".perf.json", expected, problem)]
+    if problem and _errors_all_declared(os.path.join(folder, case + ".perf.json"), plan):
+        problem = ""
+    judged = case + ".perf.json"
+    if impl is not None:
+        judged, also = decoded_as_judged(impl, profile, folder, case,
+                                         altered if altered is not None else {})
+        problem = "\n".join(p for p in (problem, also) if p)
+    return entries + [golden_entry(base, case, PERF, judged, expected, problem)]
 
 
 def judge_contract(name: str, profile, seen: Dict[str, dict], kernel: str) -> List[dict]:
@@ -163,9 +230,11 @@ def run_impl_vm(names: List[str], build: str, results: str, repo: str) -> List[T
             out.append((folder, entries, {}))
             continue
         profile = read_profile(impls[name])
+        altered: Dict[str, int] = {}
         for case, plan in sorted(plans[name]["cases"].items()):
             entries += judge_case(name, profile, case, plan, (g.get("cases") or {}).get(case),
-                                  folder)
+                                  folder, impls[name], altered)
+        entries += alters_entries(f"impl-vm/{name}", profile, altered)
         kernel = ((run.guest or {}).get("guest") or {}).get("kernel_release", "")
         entries += judge_contract(name, profile, g.get("contract") or {}, kernel)
         out.append((folder, entries, {"implementation": name, "contract": g.get("contract", {}),

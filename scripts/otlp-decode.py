@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""otlp-decode FILE.dat...: the `otlp_metrics` events of OpenTelemetry's user_events metrics
+"""otlp-decode FILE.dat... | otlp-decode --from-ehdecode PERF.json: the `otlp_metrics` events of OpenTelemetry's user_events metrics
 exporter (impl/otel-metrics/) as JSON lines, the form of golden/otel-metrics/*.json.
 
 The exporter does not write EventHeader: it registers the plain tracepoint
@@ -9,7 +9,9 @@ ExportMetricsServiceRequest (protobuf) per data point in `buffer`. ehdecode deco
 capture record as EventHeader (Documentation/decoder-json.md §6) and prints a `__rel_loc`
 field of a perf sample by its location word (§7), so neither shows the data; this does, for
 ehconf's capture files (Documentation/eventheader-wire.md §9: u32 record size, tracepoint
-name, NUL, the bytes after the write index).
+name, NUL, the bytes after the write index), and, with --from-ehdecode, for what `ehdecode
+--golden` printed of a perf.data (the buffer as the array of its bytes). --definitions
+prints the tracepoint's user_events definition.
 
 One line per record, spaced as `ehdecode --golden` spaces (decoder-json.md §1):
 
@@ -279,9 +281,62 @@ def record(name, data):
                      ("version", version), ("buffer", buf), ("meta", Msg())]))
 
 
+def buffer_bytes(value):
+    """The buffer field as ehdecode prints a perf sample's `__rel_loc u8[]`: an array of
+    numbers, or hex bytes ("0a 1b")."""
+    if isinstance(value, list) and all(isinstance(b, int) and 0 <= b <= 255 for b in value):
+        return bytes(value)
+    if isinstance(value, str):
+        try:
+            return bytes.fromhex(value)
+        except ValueError:
+            pass
+    raise Bad("buffer is neither an array of bytes nor hex bytes")
+
+
+def from_ehdecode(path):
+    """ehdecode's JSON lines of a perf.data (decoder-json.md §7: one member per format
+    field) with each otlp_metrics buffer decoded; other lines are kept as they are."""
+    rc = 0
+    with open(path, encoding="utf-8", errors="surrogateescape") as f:
+        lines = [ln for ln in f.read().split("\n") if ln.strip()]
+    for n, line in enumerate(lines, 1):
+        try:
+            ev = json.loads(line)
+        except ValueError:
+            print(line)
+            continue
+        if not isinstance(ev, dict) or ev.get("n") != "user_events:otlp_metrics":
+            print(line)
+            continue
+        try:
+            buf = message("ExportMetricsServiceRequest", buffer_bytes(ev.get("buffer")))
+            print(text(Msg([("n", "user_events:otlp_metrics"),
+                            ("protocol", Num(str(ev.get("protocol")))),
+                            ("version", str(ev.get("version"))), ("buffer", buf), ("meta", Msg())])))
+        except (Bad, RecursionError) as e:
+            rc = 1
+            print(f"otlp-decode: {path}: line {n}: {e}", file=sys.stderr)
+            print(text(Msg([("n", "user_events:otlp_metrics"), ("error", str(e)),
+                            ("line", Num(str(n)))])))
+    return rc
+
+
+# The tracepoint the exporter registers (its src/tracepoint/mod.rs), for a consumer that must
+# register it first (perf opens only a registered event; the kernel takes a second
+# registration only with the same fields): `otlp-decode --definitions`.
+DEFINITION = "otlp_metrics u32 protocol;char[8] version;__rel_loc u8[] buffer"
+
+
 def main(argv):
+    if argv[1:] == ["--definitions"]:
+        print(DEFINITION)
+        return 0
+    if len(argv) == 3 and argv[1] == "--from-ehdecode":
+        return from_ehdecode(argv[2])
     if len(argv) < 2 or argv[1].startswith("-"):
-        print("usage: otlp-decode FILE.dat...", file=sys.stderr)
+        print("usage: otlp-decode FILE.dat... | otlp-decode --from-ehdecode FILE.json | "
+              "otlp-decode --definitions", file=sys.stderr)
         return 2
     rc = 0
     for path in argv[1:]:

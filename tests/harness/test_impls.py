@@ -111,7 +111,7 @@ def test_profile_lacks_refuses_and_differs(tmp_path, monkeypatch):
         "refuses size_64k 12 65,535 bytes: ERANGE (source.h:42)\n"
         "differs size_64k 13 the tag is written big-endian (source.h:50)\n"
         "differs spans all a start and a stop per enter (span.rs:7)\n")
-    impl = impls.Impl("x", "c", "X", "up/x", "cases", "emit", "demo")
+    impl = impls.Impl("x", "c", "X", "up/x", "cases", "emit", "ehdecode", "demo")
     monkeypatch.setattr(impls, "REPO_ROOT", str(tmp_path))
     p = read_profile(impl)
     assert p.lacks == {"carray": "no constant-length arrays in this API"}
@@ -129,12 +129,65 @@ def test_profile_contract_rows(tmp_path, monkeypatch):
     (spaces normalised), the reason the rest; without ` | ` the line is an error."""
     folder = tmp_path / "impl" / "x"
     folder.mkdir(parents=True)
-    impl = impls.Impl("x", "c", "X", "up/x", "cases", "emit", "demo")
+    impl = impls.Impl("x", "c", "X", "up/x", "cases", "emit", "ehdecode", "demo")
     monkeypatch.setattr(impls, "REPO_ROOT", str(tmp_path))
     (folder / "profile.txt").write_text(
         "contract size ok 0 sent  0 lost 34 lost | ERANGE at 65,535 (x.h:8)\n")
     assert read_profile(impl).contract == {"size": ("ok 0 sent 0 lost 34 lost",
                                                     "ERANGE at 65,535 (x.h:8)")}
     (folder / "profile.txt").write_text("contract size ok 0 sent no reason\n")
+    with pytest.raises(ValueError, match="profile.txt:1"):
+        read_profile(impl)
+
+
+def test_profile_alters_is_undone_and_counted(tmp_path, monkeypatch):
+    """`alters <label> <regex> => <replacement> | <reason>`: the alteration is undone in the
+    decoded lines where it matches, and each line it changed is counted (a time in another
+    format, undone, must leave the rest of the event to be judged); a bad regex is an error
+    naming the line."""
+    folder = tmp_path / "impl" / "x"
+    folder.mkdir(parents=True)
+    impl = impls.Impl("x", "rust", "crates", "up/x", "fam", "-", "ehdecode", "demo")
+    monkeypatch.setattr(impls, "REPO_ROOT", str(tmp_path))
+    (folder / "profile.txt").write_text(
+        'alters utc-offset "(time|startTime)": "([^"]*)\\+00:00" => "\\1": "\\2Z" | +00:00 '
+        'for Z (exporter.rs:16)\n')
+    p = read_profile(impl)
+    assert list(p.alters) == ["utc-offset"]
+    assert p.alters["utc-offset"][2] == "+00:00 for Z (exporter.rs:16)"
+    lines, seen = impls.undo_alters(p, [
+        '{ "time": "2023-11-14T22:13:20+00:00", "startTime": "2023-11-14T22:13:19.5+00:00" }',
+        '{ "time": "2023-11-14T22:13:20Z", "x": "+00:00" }'])
+    assert lines == ['{ "time": "2023-11-14T22:13:20Z", "startTime": "2023-11-14T22:13:19.5Z" }',
+                     '{ "time": "2023-11-14T22:13:20Z", "x": "+00:00" }']
+    assert seen == {"utc-offset": 1}
+    (folder / "profile.txt").write_text("alters bad ([a-z => x | why\n")
+    with pytest.raises(ValueError, match="profile.txt:1: alters bad"):
+        read_profile(impl)
+
+
+def test_an_alteration_never_seen_fails(tmp_path):
+    """The item of an `alters` declaration: xfail with the count when it was undone
+    somewhere, fail when no decoded event showed it (fixed, or a new behaviour)."""
+    import re
+    from run_impl import alters_entries
+    p = impls.Profile(alters={"utc-offset": (re.compile(r"\+00:00"), "Z", "why")})
+    seen = alters_entries("impl/x", p, {"utc-offset": 3})
+    assert [(e["id"], e["status"]) for e in seen] == [("impl/x/alters/utc-offset", "xfail")]
+    assert "3 decoded event(s)" in seen[0]["message"]
+    gone = alters_entries("impl-vm/x", p, {})
+    assert gone[0]["status"] == "fail" and "not seen" in gone[0]["message"]
+    assert "impl/x/profile.txt" in gone[0]["message"]
+
+
+def test_profile_loses(tmp_path, monkeypatch):
+    """`loses <input> <ordinal> <reason>`: reported written, expected never to arrive."""
+    folder = tmp_path / "impl" / "x"
+    folder.mkdir(parents=True)
+    impl = impls.Impl("x", "rust", "crates", "up/x", "fam", "-", "ehdecode", "demo")
+    monkeypatch.setattr(impls, "REPO_ROOT", str(tmp_path))
+    (folder / "profile.txt").write_text("loses limits 4 a poisoned mutex (p.rs:34)\n")
+    assert read_profile(impl).loses == {("limits", 4): "a poisoned mutex (p.rs:34)"}
+    (folder / "profile.txt").write_text("loses limits all why\n")
     with pytest.raises(ValueError, match="profile.txt:1"):
         read_profile(impl)
