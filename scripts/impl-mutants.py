@@ -24,6 +24,7 @@ Environment: EHCONF_CACHE, EHCONF_VM_TIMEOUT (the boot, default 1200 s).
 from __future__ import annotations
 
 import argparse
+import glob
 import os
 import shutil
 import subprocess
@@ -36,7 +37,7 @@ TOP = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(TOP, "harness"))
 import mutant_recipes as recipes  # noqa: E402
-from impls import read_registry  # noqa: E402
+from impls import CRATES, read_registry  # noqa: E402
 from verdicts import collect_results, outcome  # noqa: E402
 
 RECIPES = os.path.join(HERE, "impl-mutants.txt")
@@ -46,7 +47,17 @@ RUN_TIMEOUT = 1800  # one offline run with its build from scratch, or one boot
 
 
 def parse_recipes(path: str = RECIPES) -> List[recipes.Mutant]:
-    return recipes.parse_recipes(path, ("impl",))
+    return recipes.parse_recipes(path, ("impl",), optional=("crate",))
+
+
+def published_crate(m: recipes.Mutant) -> str:
+    """The source of the published crate a producer's mutant edits: cargo's copy of it in
+    the ehconf cache, which the control's build has fetched."""
+    found = sorted(glob.glob(os.path.join(CACHE, "cargo", "registry", "src", "*", m.crate)))
+    if not found:
+        raise RuntimeError(f"{m.crate} is not in {CACHE}/cargo/registry/src (the control's "
+                           f"build fetches it)")
+    return found[0]
 
 
 def needs_vm(m: recipes.Mutant) -> bool:
@@ -128,7 +139,10 @@ def main(argv=None) -> int:
     t0 = time.monotonic()
     for m in mutants:
         impl = impls.get(m.impl)
-        src = os.environ.get(impl.variable, "") if impl else ""
+        # A producer from the crate registry needs no checkout: the control builds the
+        # published crate, the mutant a copy of its source (the recipe's crate:).
+        crates = impl is not None and impl.checkout == CRATES
+        src = "-" if crates else os.environ.get(impl.variable, "") if impl else ""
         if not impl or not src:
             why = (f"no registry row {m.impl!r}" if not impl else
                    f"no checkout: pass {impl.variable}=<path of {impl.upstream}>")
@@ -161,7 +175,7 @@ def main(argv=None) -> int:
         print(f"impl-mutants: {m.name} in {m.impl}{' (with the real kernel)' if vm else ''} "
               f"[{time.monotonic() - t0:.0f} s]", flush=True)
         try:
-            tree = copy_with_edit(m, src)
+            tree = copy_with_edit(m, published_crate(m) if crates else src)
         except (OSError, RuntimeError, subprocess.SubprocessError) as e:
             print(f"impl-mutants: NOT CAUGHT {m.name}: {e}")
             rows.append((m, "stale recipe", str(e)))

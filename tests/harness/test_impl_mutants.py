@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """Lint of scripts/impl-mutants.txt (the planted bugs of `make test-impl-mutants`): the
 recipes parse, each names a registered implementation, and each expected item is one that
-make check-impl writes: impl/<name>/<case>[/<event>] for a case with a golden file, or
-impl-vm/<name>/contract/<row> for a contract row. Then the driver's verdict: only a
+make check-impl writes: impl/<name>/<input>[/<event>] for an input with a golden file (a
+case, or one of the producer's family), or impl-vm/<name>/contract/<row> for a contract row;
+a producer from the crate registry names the published crate it edits. Then the driver's verdict: only a
 failure of an expected item counts, and a control that does not pass it stops the mutant."""
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import pytest
 
 from common import REPO_ROOT
 from contract_rows import BY_NAME
-from impls import read_registry
+from impls import CRATES, read_registry
 
 SCRIPT = os.path.join(REPO_ROOT, "scripts", "impl-mutants.py")
 
@@ -34,6 +35,12 @@ MUTANTS = im.parse_recipes()
 CASES = {f[:-5] for f in os.listdir(os.path.join(REPO_ROOT, "golden")) if f.endswith(".json")}
 
 
+def test_each_producer_family_has_a_planted_change():
+    """Issue 31: every producer from the crate registry is shown able to fail once."""
+    planted = {m.impl for m in MUTANTS}
+    assert {i.name for i in read_registry() if i.checkout == CRATES} <= planted
+
+
 def test_the_six_planted_bugs_of_issue_29_are_there():
     names = {m.name for m in MUTANTS}
     assert len(names) == len(MUTANTS), "mutant names must be unique"
@@ -42,16 +49,36 @@ def test_the_six_planted_bugs_of_issue_29_are_there():
             "level-in-name-in-decimal", "unregister-wrong-address"} <= names
 
 
+def inputs_of(impl) -> set:
+    """The golden inputs an implementation's items are named after."""
+    if impl.inputs == "cases":
+        return CASES
+    folder = os.path.join(REPO_ROOT, "golden", impl.inputs)
+    return {f[:-5] for f in os.listdir(folder) if f.endswith(".json")}
+
+
 @pytest.mark.parametrize("m", MUTANTS, ids=lambda m: m.name)
 def test_each_mutant_names_a_registered_implementation_and_real_items(m):
-    assert m.impl in {i.name for i in read_registry()}, m.impl
+    impls = {i.name: i for i in read_registry()}
+    assert m.impl in impls, m.impl
+    impl = impls[m.impl]
     assert re.fullmatch(r"[a-z0-9-]+", m.name)
+    # A producer from the crate registry has no checkout to copy: the published crate.
+    assert bool(m.crate) == (impl.checkout == CRATES), \
+        f"{m.name}: crate: is for (and needed by) a row whose checkout is {CRATES}"
+    if m.crate:
+        with open(os.path.join(impl.folder, "Cargo.lock"), encoding="utf-8") as f:
+            lock = f.read()
+        name, _, version = m.crate.rpartition("-")
+        assert f'name = "{name}"\nversion = "{version}"' in lock, \
+            f"{m.name}: impl/{m.impl}/Cargo.lock does not pin {m.crate}"
     for e in m.expect:
         offline = re.fullmatch(rf"impl/{re.escape(m.impl)}/(\w+)(/\d+)?", e)
         vm = re.fullmatch(rf"impl-vm/{re.escape(m.impl)}/contract/([\w-]+)", e)
         assert offline or vm, f"{m.name}: {e} is not an item of {m.impl}"
         if offline:
-            assert offline.group(1) in CASES, f"{m.name}: no golden/{offline.group(1)}.json"
+            assert offline.group(1) in inputs_of(impl), \
+                f"{m.name}: no golden input {offline.group(1)} of {m.impl}"
         else:
             assert vm.group(1) in BY_NAME, f"{m.name}: no contract row {vm.group(1)}"
 

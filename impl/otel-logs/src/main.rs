@@ -12,7 +12,9 @@
 // tracing, -log) check before they build a record, then handed to Logger::emit.
 //
 // `clock <seconds>` pins CLOCK_REALTIME (emitlib/rust/otel/clock.rs): the observed timestamp
-// the SDK gives a record without one is then the same on every run.
+// the SDK gives a record without one is then the same on every run. `panics catch` catches
+// a panic of Logger::emit (as a server catches a request's) and goes on: that record's
+// events fail with the panic's message; without it a panic ends the emitter.
 //
 // Prints one line per golden event a statement accounts for (writes=, §2.5), numbered from 1
 // in file order: `event <n> written` once Logger::emit returned (it returns nothing), `event
@@ -108,6 +110,7 @@ struct Inputs {
     resource_base: ResourceBase,
     resource: Vec<(String, Val)>,
     scope: String,
+    catch: bool,
     steps: Vec<Step>,
     events: usize,
 }
@@ -211,6 +214,7 @@ fn parse(text: &str) -> Result<Inputs, ParseError> {
         resource_base: ResourceBase::Empty,
         resource: Vec::new(),
         scope: "ehconf".into(),
+        catch: false,
         steps: Vec::new(),
         events: 0,
     };
@@ -232,7 +236,7 @@ fn parse(text: &str) -> Result<Inputs, ParseError> {
                     inp.clock = Some((s, n));
                 }
             }
-            "processor" | "resource" | "resource_base" | "scope" if in_steps => {
+            "processor" | "resource" | "resource_base" | "scope" | "panics" if in_steps => {
                 return err(no, format!("{} comes before the first record", w[0]));
             }
             "processor" => {
@@ -272,6 +276,13 @@ fn parse(text: &str) -> Result<Inputs, ParseError> {
                 }
             }
             "resource" => inp.resource.push(words::keyed(&w[1..], no)?),
+            "panics" => {
+                inp.catch = match (w.get(1).map(String::as_str), w.len()) {
+                    (Some("catch"), 2) => true,
+                    (Some("end"), 2) => false,
+                    _ => return err(no, "panics catch|end"),
+                }
+            }
             "scope" => {
                 if w.len() != 2 {
                     return err(no, "scope <logger name>");
@@ -406,7 +417,7 @@ fn install(inp: &Inputs, r: &Report) -> Option<SdkLoggerProvider> {
     Some(b.build())
 }
 
-fn emit_record(logger: &SdkLogger, d: &RecordDef, r: &Report) {
+fn emit_record(logger: &SdkLogger, d: &RecordDef, r: &Report, catch: bool) {
     if d.check {
         if let Some(sev) = d.severity {
             let target = d.target.as_deref().unwrap_or("");
@@ -448,11 +459,14 @@ fn emit_record(logger: &SdkLogger, d: &RecordDef, r: &Report) {
     for (k, v) in &d.attrs {
         rec.add_attribute(Key::new(k.clone()), any_value(v));
     }
-    logger.emit(rec);
+    let outcome = report::guarded(catch, || logger.emit(rec));
     if d.writes == 0 {
-        r.note(d.line, "record emitted (expects no event)");
+        match &outcome {
+            Ok(()) => r.note(d.line, "record emitted (expects no event)"),
+            Err(why) => r.step_error(d.line, why),
+        }
     }
-    r.events(d.first, d.writes, &Ok(()));
+    r.events(d.first, d.writes, &outcome);
 }
 
 fn main() {
@@ -487,7 +501,7 @@ fn main() {
     let mut guard = None;
     for s in &inp.steps {
         match s {
-            Step::Record(d) => emit_record(&logger, d, &r),
+            Step::Record(d) => emit_record(&logger, d, &r, inp.catch),
             Step::Clock(secs, nanos) => clock::pin(*secs, *nanos),
             Step::Context(line, sc) => {
                 guard = None;
