@@ -27,11 +27,16 @@ class Mutant:
     expect: List[str] = field(default_factory=list)
     row: str = ""  # kernel mutants: the inventory row it breaks
     impl: str = ""  # implementation mutants: the implementation it is planted in
+    crate: str = ""  # implementation mutants of a producer from the crate registry: the
+    #                  published crate whose source is copied and edited, "<name>-<version>"
+    arch: str = ""  # kernel mutants: the guest architecture that can catch it (vm/arches)
 
 
-def parse_recipes(path: str, required: Tuple[str, ...], make=Mutant) -> List[Mutant]:
+def parse_recipes(path: str, required: Tuple[str, ...], make=Mutant,
+                  optional: Tuple[str, ...] = ()) -> List[Mutant]:
     """Every block of the file as `make(name)` with its keys; `required` (besides what,
-    from/to and expect) must be in every block. A bad file is a SystemExit naming the line."""
+    from/to and expect) must be in every block, `optional` keys may be. A bad file is a
+    SystemExit naming the line."""
     mutants, cur, pending = [], None, None
     with open(path, encoding="utf-8") as f:
         for no, raw in enumerate(f, 1):
@@ -51,7 +56,7 @@ def parse_recipes(path: str, required: Tuple[str, ...], make=Mutant) -> List[Mut
                 continue
             if cur is None:
                 raise SystemExit(f"{path}:{no}: '{key}' outside a 'mutant:' block")
-            if key in ("what", "file") + required:
+            if key in ("what", "file") + required + optional:
                 setattr(cur, key, value)
             elif key == "expect":
                 cur.expect.append(value)
