@@ -27,7 +27,17 @@ def standin_env(standin: str, dat: str, listening: bool = True) -> Dict[str, Opt
     go through user_events, which the stand-in plays."""
     env = capture_env(None)
     env.update({"LD_PRELOAD": standin, "EHCONF_STANDIN_CAPTURE": dat,
+                "EHCONF_STANDIN_COUNT": None,
                 "EHCONF_STANDIN_LISTENING": None if listening else "0"})
+    return env
+
+
+def count_env(standin: str, counts: str, listening: bool = True) -> Dict[str, Optional[str]]:
+    """Run under the stand-in in count mode (make bench-impls): every write checked, passed
+    on to /dev/null and counted, nothing stored; at exit each process appends its totals to
+    `counts` (tools/standin/README.md)."""
+    env = standin_env(standin, "", listening)
+    env.update({"EHCONF_STANDIN_CAPTURE": None, "EHCONF_STANDIN_COUNT": counts})
     return env
 
 
@@ -35,5 +45,5 @@ def live_env() -> Dict[str, Optional[str]]:
     """The real user_events: no stand-in and no capture transport, whatever was inherited."""
     env = capture_env(None)
     env.update({"LD_PRELOAD": None, "EHCONF_STANDIN_CAPTURE": None,
-                "EHCONF_STANDIN_LISTENING": None})
+                "EHCONF_STANDIN_COUNT": None, "EHCONF_STANDIN_LISTENING": None})
     return env

@@ -27,7 +27,7 @@ void eh_buf_reserve(struct eh_buf_ *b, size_t more)
     b->cap = cap;
 }
 
-void eh_buf_put(struct eh_buf_ *b, const void *p, size_t len)
+void eh_buf_put_slow(struct eh_buf_ *b, const void *p, size_t len)
 {
     if (!len)
         return;
@@ -36,16 +36,6 @@ void eh_buf_put(struct eh_buf_ *b, const void *p, size_t len)
         return;
     memcpy(b->p + b->len, p, len);
     b->len += len;
-}
-
-void eh_buf_u8(struct eh_buf_ *b, uint8_t v)
-{
-    eh_buf_put(b, &v, 1);
-}
-
-void eh_buf_u16(struct eh_buf_ *b, uint16_t v)
-{
-    eh_buf_put(b, &v, 2); /* host byte order, as the header flags declare */
 }
 
 void eh_buf_u16le(struct eh_buf_ *b, uint16_t v)

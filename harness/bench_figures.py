@@ -1,0 +1,151 @@
+# SPDX-License-Identifier: GPL-2.0
+"""make bench-impls' arithmetic and parsing, apart from the running (harness/bench_impls.py),
+so that tests/harness/test_bench_impls.py can hold each piece to hand-made inputs: the
+workloads table, the `bench` line every `emit --bench` prints, the stand-in's count file,
+callgrind's totals and the figures made of them. Standard library only."""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from typing import List, Optional, Tuple
+
+from common import REPO_ROOT
+
+WORKLOADS_DIR = os.path.join(REPO_ROOT, "tests", "bench", "impls")
+WORKLOADS = os.path.join(WORKLOADS_DIR, "workloads.txt")
+
+
+@dataclass(frozen=True)
+class Workload:
+    name: str
+    description: str  # a file name in WORKLOADS_DIR (or its <family>/ folder, .inputs)
+    listening: bool
+    count: int
+    callgrind: Tuple[int, int]
+
+    def inputs_for(self, family: str) -> Optional[str]:
+        """The workload's file for an implementation whose inputs are `family` ("cases":
+        the description itself; else <family>/<stem>.inputs), None when it has none."""
+        if family == "cases":
+            path = os.path.join(WORKLOADS_DIR, self.description)
+        else:
+            stem = os.path.splitext(self.description)[0]
+            path = os.path.join(WORKLOADS_DIR, family, stem + ".inputs")
+        return path if os.path.isfile(path) else None
+
+
+def read_workloads(path: str = WORKLOADS) -> List[Workload]:
+    """name description listening count c1,c2 per line; ValueError names the line."""
+    out = []
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            words = line.split()
+            if not words or words[0].startswith("#"):
+                continue
+            try:
+                if len(words) != 5 or words[2] not in ("0", "1"):
+                    raise ValueError("want: name description listening(0|1) count c1,c2")
+                c1, c2 = (int(x) for x in words[4].split(","))
+                count = int(words[3])
+                if not (0 < c1 < c2) or count <= 0:
+                    raise ValueError("counts must be positive and c1 < c2")
+            except ValueError as e:
+                raise ValueError(f"{path}:{n}: {e}") from None
+            out.append(Workload(words[0], words[1], words[2] == "1", count, (c1, c2)))
+    return out
+
+
+BENCH_LINE = re.compile(r"^bench (\d+) (\d+) (\d+) (\d+)$")
+
+
+@dataclass(frozen=True)
+class Timed:
+    ordinal: int
+    count: int
+    ns: int
+    failed: int
+
+    @property
+    def per_event(self) -> float:
+        return self.ns / self.count
+
+
+def parse_bench(output: str) -> List[Timed]:
+    """The `bench <ordinal> <count> <ns> <failed>` lines of emit --bench (emitlib/c/bench.h,
+    emitlib/rust/bench.rs) and replay_writev; anything else on stdout is ignored here and
+    reported by the caller when no line came."""
+    return [Timed(*(int(g) for g in m.groups()))
+            for m in (BENCH_LINE.match(l.strip()) for l in output.splitlines()) if m]
+
+
+COUNT_LINE = re.compile(r"^pid (\d+) events (\d+) bytes (\d+)$")
+
+
+def parse_counts(text: str) -> Tuple[int, int]:
+    """The stand-in's count file (EHCONF_STANDIN_COUNT): one line per process that used it;
+    (events, bytes) summed. ValueError on a line of another shape."""
+    events = size = 0
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        m = COUNT_LINE.match(line.strip())
+        if not m:
+            raise ValueError(f"count file line {n}: {line!r}")
+        events += int(m.group(2))
+        size += int(m.group(3))
+    return events, size
+
+
+TOTALS = re.compile(r"^(?:totals|summary):\s+(\d+)", re.M)
+
+
+def callgrind_total(text: str) -> int:
+    """Instructions (Ir) of a callgrind.out file: its `totals:` line (else `summary:`), the
+    first event, which is Ir unless --collect options changed that."""
+    events = re.search(r"^events:\s+(\S+)", text, re.M)
+    if events and events.group(1) != "Ir":
+        raise ValueError(f"callgrind counted {events.group(1)} first, not Ir")
+    m = TOTALS.search(text)
+    if not m:
+        raise ValueError("no totals: or summary: line")
+    return int(m.group(1))
+
+
+def per_event(totals: Tuple[int, int], counts: Tuple[int, int]) -> float:
+    """Instructions per event from two runs of `counts` events: the difference of the totals
+    over the difference of the counts, so what every run does once (start-up, parsing,
+    registration, exit) cancels out."""
+    if counts[1] <= counts[0]:
+        raise ValueError("the second count must be the larger")
+    return (totals[1] - totals[0]) / (counts[1] - counts[0])
+
+
+def ratio(value: Optional[float], baseline: Optional[float]) -> Optional[float]:
+    """value over baseline, None when either is missing or the baseline is not positive."""
+    if value is None or not baseline or baseline <= 0:
+        return None
+    return value / baseline
+
+
+def spread(a: Optional[float], b: Optional[float]) -> Optional[float]:
+    """How far apart two repetitions are, in percent of the first."""
+    if a is None or b is None or a == 0:
+        return None
+    return abs(b - a) / abs(a) * 100.0
+
+
+def record_size(dat: bytes) -> Tuple[str, int]:
+    """(tracepoint name, event bytes) of the first record of a capture file (the stand-in's
+    format: u32 size | name | NUL | event bytes). ValueError if there is none whole."""
+    if len(dat) < 4:
+        raise ValueError("no record")
+    size = int.from_bytes(dat[:4], "little")
+    if size < 6 or size > len(dat):
+        raise ValueError(f"record size {size} for a file of {len(dat)} bytes")
+    body = dat[4:size]
+    nul = body.find(b"\0")
+    if nul <= 0:
+        raise ValueError("no tracepoint name")
+    return body[:nul].decode("utf-8", "replace"), len(body) - nul - 1

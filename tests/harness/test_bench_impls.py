@@ -1,0 +1,218 @@
+# SPDX-License-Identifier: GPL-2.0
+"""make bench-impls (harness/bench_impls.py, harness/bench_figures.py) measures what it
+claims: the workloads table, the `bench` line, the stand-in's count file and callgrind's
+totals parse as their producers write them; the figures are the arithmetic they say; and
+`emit --bench N` under the stand-in's count mode writes exactly N events of the workload's
+size (none when nobody listens), as does replay_writev, the raw baseline.
+
+The emitters built against a checkout are tested when make bench-impls has built them
+(build/results/bench-impls/build/<name>/); ehconf's, the stand-in and replay_writev need
+`make`; the callgrind test needs valgrind (make deps). Each is skipped with the reason.
+
+Run: /usr/bin/python3 -m pytest -q tests/harness/test_bench_impls.py
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+
+import pytest
+
+import bench_impls
+from bench_figures import (Workload, WORKLOADS_DIR, callgrind_total, parse_bench, parse_counts,
+                           per_event, ratio, read_workloads, record_size, spread)
+from common import REPO_ROOT, display_path
+from impls import read_registry
+from runner import run
+from standin import count_env, standin_env, standin_path
+
+TIMEOUT = 120.0
+
+
+@pytest.fixture(scope="module")
+def build(pytestconfig):
+    b = pytestconfig.getoption("--ehconf-build", default=None) or "build/gcc"
+    return b if os.path.isabs(b) else os.path.join(REPO_ROOT, b)
+
+
+def need(path: str, what: str) -> str:
+    if not os.path.exists(path):
+        pytest.skip(f"{what} {display_path(path)} is not built (make -j2 VARIANT=gcc all)")
+    return path
+
+
+# ---- parsing and arithmetic, on hand-made inputs ------------------------------------------
+
+def test_workloads_file_names_existing_descriptions():
+    ws = read_workloads()
+    assert {w.name for w in ws} >= {"disabled", "five", "kilo"}
+    for w in ws:
+        assert w.inputs_for("cases"), f"{w.name}: {w.description} is not in {WORKLOADS_DIR}"
+    assert [w.listening for w in ws if w.name == "disabled"] == [False]
+
+
+@pytest.mark.parametrize("line,why", [
+    ("five five.events 2 100 1,2", "listening"),
+    ("five five.events 1 100 2,1", "c1 < c2"),
+    ("five five.events 1 100", "want"),
+    ("five five.events 1 x 1,2", "invalid literal"),
+])
+def test_workloads_file_errors_name_the_line(tmp_path, line, why):
+    p = tmp_path / "w.txt"
+    p.write_text("# comment\n" + line + "\n")
+    with pytest.raises(ValueError, match=rf"w.txt:2: .*{why}"):
+        read_workloads(str(p))
+
+
+def test_bench_line():
+    out = "noise\nbench 2 1000 123456 3\nbench 1 5 10 0 extra\n"
+    (t,) = parse_bench(out)
+    assert (t.ordinal, t.count, t.ns, t.failed) == (2, 1000, 123456, 3)
+    assert t.per_event == pytest.approx(123.456)
+
+
+def test_count_file_sums_processes_and_refuses_junk():
+    assert parse_counts("pid 1 events 10 bytes 1000\npid 2 events 5 bytes 50\n") == (15, 1050)
+    assert parse_counts("") == (0, 0)
+    with pytest.raises(ValueError, match="line 2"):
+        parse_counts("pid 1 events 10 bytes 1000\nevents 5\n")
+
+
+def test_callgrind_totals():
+    text = "version: 1\ncreator: callgrind-3.19.0\nevents: Ir\nfl=a.c\nfn=f\n1 5\nsummary: 777\ntotals: 777\n"
+    assert callgrind_total(text) == 777
+    assert callgrind_total(text.replace("totals: 777\n", "")) == 777
+    with pytest.raises(ValueError, match="not Ir"):
+        callgrind_total(text.replace("events: Ir", "events: Dr Ir"))
+    with pytest.raises(ValueError, match="no totals"):
+        callgrind_total("events: Ir\n")
+
+
+def test_per_event_is_the_difference_over_the_difference():
+    # 10 events in 1,000 + 10 x 7 instructions, 30 in 1,000 + 30 x 7: 7 each, start-up gone.
+    assert per_event((1070, 1210), (10, 30)) == 7
+    with pytest.raises(ValueError):
+        per_event((1, 2), (30, 10))
+
+
+def test_ratio_and_spread():
+    assert ratio(110.0, 100.0) == pytest.approx(1.10)
+    assert ratio(None, 100.0) is None and ratio(5.0, 0.0) is None and ratio(5.0, None) is None
+    assert spread(200.0, 202.0) == pytest.approx(1.0)
+    assert spread(None, 1.0) is None
+
+
+def test_record_size():
+    dat = (4 + 3 + 3).to_bytes(4, "little") + b"Tp\0abc" + b"more"
+    assert record_size(dat) == ("Tp", 3)
+    for bad in (b"", (100).to_bytes(4, "little") + b"x", (8).to_bytes(4, "little") + b"\0abc"):
+        with pytest.raises(ValueError):
+            record_size(bad)
+
+
+def test_count_check_catches_one_event_too_few(tmp_path):
+    b = bench_impls.Bench(str(tmp_path), str(tmp_path), 1, False)
+    w = Workload("five", "five.events", True, 10, (1, 2))
+    assert b._check((10, 10 * (4 + 105)), w, 10, 105) == ""
+    assert "counted 9 events" in b._check((9, 9 * (4 + 105)), w, 10, 105)
+    assert "counted 10 events, 1080 bytes" in b._check((10, 1080), w, 10, 105)
+    off = Workload("disabled", "five.events", False, 10, (1, 2))
+    assert b._check((0, 0), off, 10, 105) == ""
+    assert "counted 1 events" in b._check((1, 109), off, 10, 105)
+
+
+def test_table_says_not_measured():
+    doc = {"workloads": [{"name": "disabled", "listening": False}, {"name": "five", "listening": True}],
+           "implementations": {
+               "a": {"status": "measured", "workloads": {
+                   "disabled": {"ns": 0.5, "instructions": {"runs": [7.0, 7.0], "spread_pct": 0.0}},
+                   "five": {"ns": 1100.0, "raw_ns": 1000.0, "ratio": 1.1,
+                            "instructions": {"runs": [2000.0, 2000.0], "spread_pct": 0.0},
+                            "raw_instructions": {"runs": [300.0, 300.0], "spread_pct": 0.0}}}},
+               "b": {"status": "not measured", "why": "no checkout"}}}
+    rows = bench_impls.table(doc)
+    assert rows[2] == "| a | 0.5 ns; 7 instr | 1,100.0 ns (1.10x raw 1,000 ns); 2,000 instr (raw 300) |"
+    assert rows[3].startswith("| b | not measured: no checkout |")
+
+
+# ---- the emitters' --bench mode under the stand-in's count mode ---------------------------
+
+def _emitters(build):
+    """(name, emitter, family) of every built emitter: ehconf's, and those make bench-impls
+    built into build/results/bench-impls/build/."""
+    out = []
+    for impl in read_registry():
+        if impl.checkout == "-":
+            path = os.path.join(build, "impl", impl.name, "emit")
+        else:
+            found = glob.glob(os.path.join(REPO_ROOT, "build", "results", "bench-impls", "build",
+                                           impl.name, "**", "emit"), recursive=True)
+            found = [p for p in found if os.path.isfile(p) and os.access(p, os.X_OK)]
+            path = found[0] if found else ""
+        out.append((impl.name, path, impl.inputs))
+    return out
+
+
+@pytest.mark.parametrize("name", [i.name for i in read_registry()])
+@pytest.mark.parametrize("listening", [True, False], ids=["listening", "nobody"])
+def test_bench_mode_writes_exactly_count_events(build, tmp_path, name, listening):
+    standin = need(standin_path(build), "the stand-in")
+    ((_, emitter, family),) = [e for e in _emitters(build) if e[0] == name]
+    if not emitter:
+        pytest.skip(f"{name}: no emitter built for the bench (make bench-impls builds it)")
+    path = Workload("five", "five.events", True, 1, (1, 2)).inputs_for(family)
+    if not path:
+        pytest.skip(f"{name}: no bench workload for inputs {family}")
+    dat = str(tmp_path / "one.dat")
+    r = run([emitter, "--bench", "1", path], TIMEOUT, standin_env(standin, dat), merge_stderr=False)
+    assert parse_bench(r.output), f"{name}: emit --bench printed no bench line: {r.how()} {r.stderr}"
+    _, size = record_size(open(dat, "rb").read())
+    counts = str(tmp_path / "counts.txt")
+    n = 1237
+    r = run([emitter, "--bench", str(n), path], TIMEOUT, count_env(standin, counts, listening),
+            merge_stderr=False)
+    (t,) = parse_bench(r.output)
+    assert t.count == n
+    want = (n, n * (4 + size)) if listening else (0, 0)
+    assert parse_counts(open(counts).read()) == want, name
+
+
+def test_replay_writes_the_captured_bytes(build, tmp_path):
+    standin = need(standin_path(build), "the stand-in")
+    emitter = need(os.path.join(build, "impl", "ehconf", "emit"), "ehconf's emitter")
+    replay = need(os.path.join(build, "bench", "replay_writev"), "replay_writev")
+    dat = str(tmp_path / "one.dat")
+    path = os.path.join(WORKLOADS_DIR, "kilo.events")
+    run([emitter, "--bench", "1", path], TIMEOUT, standin_env(standin, dat))
+    name, size = record_size(open(dat, "rb").read())
+    assert name == "EhconfBench_L5K1" and size > 1000
+    counts = str(tmp_path / "counts.txt")
+    r = run([replay, "999", dat], TIMEOUT, count_env(standin, counts), merge_stderr=False)
+    assert [(t.count, t.failed) for t in parse_bench(r.output)] == [(999, 0)]
+    assert parse_counts(open(counts).read()) == (999, 999 * (4 + size))
+    # What it wrote is what it read: the stand-in's capture of a replay is the same record.
+    again = str(tmp_path / "again.dat")
+    run([replay, "1", dat], TIMEOUT, standin_env(standin, again))
+    assert open(again, "rb").read() == open(dat, "rb").read()
+
+
+def test_callgrind_figure_repeats_exactly(build, tmp_path):
+    if not shutil.which("valgrind"):
+        pytest.skip("valgrind is not installed (make deps)")
+    standin = need(standin_path(build), "the stand-in")
+    emitter = need(os.path.join(build, "impl", "ehconf", "emit"), "ehconf's emitter")
+    path = os.path.join(WORKLOADS_DIR, "five.events")
+    figures = []
+    for rep in (1, 2):
+        totals = []
+        for n in (200, 400):
+            out = str(tmp_path / f"cg-{rep}-{n}.out")
+            r = run(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out, emitter,
+                     "--bench", str(n), path], TIMEOUT, count_env(standin, str(tmp_path / "c.txt")))
+            assert not r.how(), r.output[-2000:]
+            totals.append(callgrind_total(open(out).read()))
+        figures.append(per_event((totals[0], totals[1]), (200, 400)))
+    assert figures[0] > 100, figures  # an event is more than the loop around it
+    assert spread(*figures) < 1.0, figures
