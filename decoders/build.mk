@@ -1,0 +1,32 @@
+# SPDX-License-Identifier: MIT
+# decoders/: the decoders under test (decoders/README.md, Documentation/decoders.md).
+#
+# make check-decoders: every capture ehconf has (the VM run's perf.data of make check, the
+# offline captures as perf.data in file and pipe mode, tests/data/perf) and a damaged set
+# made from them and from the fuzz corpora, through each decoder of decoders/decoders.txt
+# built with ASan/UBSan where it can be, compared with ehdecode's JSON (harness/
+# run_decoders.py). One JUnit file per decoder, decoders.md side by side.
+#   make check-decoders IMPL_SRC_LTTP=... IMPL_SRC_RUST=...   (the registry's checkout column)
+#   make check-decoders DECODER=perf-decode IMPL_SRC_LTTP=...
+# Without a checkout a decoder is one skip naming the variable to pass. make check runs
+# first: without its captures there is one failed item naming the command.
+DECODER ?= all
+DECODER_REPORT ?= decoders.md
+DECODER_NAMES := $(shell awk '!/^\#/ && NF { print $$1 }' decoders/decoders.txt)
+
+## check-decoders: every capture and damaged copies through each decoder of decoders/decoders.txt against ehdecode: decoders.md (IMPL_SRC_LTTP=, IMPL_SRC_RUST=, DECODER=name)
+check-decoders: all
+	@$(MAKE) --no-print-directory VARIANT=asan $(O)/asan/bin/ehdecode
+	@mkdir -p $(JUNIT_DIR)
+	@rc=0; names="$(if $(filter all,$(DECODER)),$(DECODER_NAMES),$(DECODER))"; \
+	$(IMPL_CHECKOUTS) nice -n 19 /usr/bin/python3 harness/run_decoders.py --build $(B) \
+	  --asan-build $(O)/asan --results $(O)/results $$(printf -- '--decoder %s ' $$names) || rc=1; \
+	for n in $$names; do \
+	  $(PYTEST) -q harness/judge_items.py --ehconf-impl $$n --ehconf-results $(O)/results \
+	    --ehconf-runner decoder --junitxml=$(JUNIT_DIR)/decoder-$$n.xml || rc=1; \
+	done; \
+	/usr/bin/python3 harness/decoder_report.py $(O)/results $(DECODER_REPORT) || rc=1; \
+	/usr/bin/python3 harness/report_items.py check $(DECODER_REPORT) $(JUNIT_DIR)/decoder --run $$names || rc=1; \
+	exit $$rc
+
+.PHONY: check-decoders

@@ -1,0 +1,183 @@
+# SPDX-License-Identifier: GPL-2.0
+"""What make check-decoders feeds every decoder (Documentation/decoders.md §1): the
+captures ehconf has, in the perf formats every decoder reads, and the damaged set made
+from them and from the fuzz targets' corpora. Deterministic: the same captures and seed
+give the same files. Standard library only; mkperfdata (tools/) writes perf.data.
+
+Captures (id: where from):
+  vm/<case>            build/results/vm/<case>.perf.data, recorded by perf in the VM
+                       (make check-vm, part of make check)
+  offline/<case>       build/results/offline-<variant>/<case>.dat, the offline capture,
+                       as perf.data (mkperfdata: no decoder but ehdecode reads .dat)
+  offline-pipe/<case>  the same in perf's pipe mode (mkperfdata --pipe)
+  data/<name>          tests/data/perf/*.perf.data, real captures kept in the repository
+                       (one of them pipe mode, recorded by perf itself)
+Damaged (id: damaged/<set>/<name>):
+  mutated    vm/<case> with 1 to 4 bytes replaced at seeded random offsets
+  truncated  offline-pipe/<case> cut at seeded offsets (pipe mode: the metadata comes first,
+             so what precedes the cut is decodable)
+  fuzz_perf, fuzz_eventheader
+             the seeds and corpus (make fuzz) of those fuzz targets: perf.data images as
+             they are; single events (byte 0: control, then the event) as a one-event
+             capture, through mkperfdata
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import random
+import struct
+from dataclasses import dataclass
+from typing import List, Optional
+
+from common import REPO_ROOT
+from runner import run
+
+MUTATED_PER_CAPTURE = 12
+TRUNCATED_PER_CAPTURE = 6
+CORPUS_LIMIT = 150  # inputs per fuzz target (seeds first, then the corpus by name)
+
+
+@dataclass
+class Capture:
+    ident: str  # e.g. vm/structs
+    path: str
+    damage: Optional[int] = None  # damaged: the first changed (or cut) offset
+    damage_last: Optional[int] = None  # damaged: the last changed offset
+    source: str = ""  # damaged: the ident of the capture it was made from
+
+
+def fuzz_corpora() -> str:
+    """Where make fuzz keeps its corpora (mk/fuzz.sh)."""
+    return os.environ.get("EHCONF_FUZZ_CORPORA") or os.path.join(
+        os.environ.get("EHCONF_CACHE", "/var/cache/ehconf"), "fuzz-corpora")
+
+
+def _mkperfdata(mkperfdata: str, dat: str, out: str, pipe: bool) -> str:
+    """"" or why not."""
+    if os.path.exists(out) and os.path.getmtime(out) >= os.path.getmtime(dat):
+        return ""
+    r = run([mkperfdata] + (["--pipe"] if pipe else []) + ["-o", out, dat], 30)
+    # Exit 1 with the file written: events a perf sample cannot hold (over 64 KB) were
+    # left out, as perf itself would; every decoder then reads the same file.
+    if r.returncode == 1 and os.path.getsize(out) if os.path.exists(out) else False:
+        return ""
+    return r.how() and f"mkperfdata {dat}: {r.how()}: {r.output.strip()[:200]}"
+
+
+def captures(results: str, variant: str, mkperfdata: str, out: str) -> (List[Capture], List[str]):
+    """(the captures, problems: one line per source that is missing, naming the command)."""
+    found: List[Capture] = []
+    problems: List[str] = []
+    vm = sorted(glob.glob(os.path.join(results, "vm", "*.perf.data")))
+    if not vm:
+        problems.append(f"no {os.path.join(results, 'vm')}/*.perf.data: run `make check` "
+                        f"(or `make check-vm`) first")
+    found += [Capture("vm/" + os.path.basename(p)[:-len(".perf.data")], p) for p in vm]
+    dats = sorted(glob.glob(os.path.join(results, f"offline-{variant}", "*.dat")))
+    if not dats:
+        problems.append(f"no {os.path.join(results, f'offline-{variant}')}/*.dat: run "
+                        f"`make check-offline VARIANT={variant}` first")
+    os.makedirs(out, exist_ok=True)
+    for pipe in (False, True):
+        for dat in dats:
+            case = os.path.basename(dat)[:-len(".dat")]
+            kind = "offline-pipe" if pipe else "offline"
+            path = os.path.join(out, f"{kind}-{case}.perf.data")
+            why = _mkperfdata(mkperfdata, dat, path, pipe)
+            if why:
+                problems.append(why)
+            else:
+                found.append(Capture(f"{kind}/{case}", path))
+    for p in sorted(glob.glob(os.path.join(REPO_ROOT, "tests", "data", "perf", "*.perf.data"))):
+        found.append(Capture("data/" + os.path.basename(p)[:-len(".perf.data")], p))
+    return found, problems
+
+
+def _write(path: str, data: bytes) -> None:
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+def mutated(capture: Capture, out: str, seed: int) -> List[Capture]:
+    with open(capture.path, "rb") as f:
+        data = f.read()
+    rng = random.Random(f"{seed}:{capture.ident}")
+    name = capture.ident.replace("/", "-")
+    made = []
+    for i in range(MUTATED_PER_CAPTURE):
+        b = bytearray(data)
+        offsets = sorted(rng.randrange(len(b)) for _ in range(rng.randint(1, 4)))
+        for o in offsets:
+            b[o] = rng.choice((0x00, 0xff, 0x22, 0x5c, 0x80, b[o] ^ (1 << rng.randrange(8))))
+        if bytes(b) == data:
+            continue
+        path = os.path.join(out, f"{name}-m{i:02d}.perf.data")
+        _write(path, bytes(b))
+        made.append(Capture(f"damaged/mutated/{name}-m{i:02d}", path, offsets[0],
+                            offsets[-1], capture.ident))
+    return made
+
+
+def truncated(capture: Capture, out: str, seed: int) -> List[Capture]:
+    with open(capture.path, "rb") as f:
+        data = f.read()
+    rng = random.Random(f"{seed}:{capture.ident}")
+    name = capture.ident.replace("/", "-")
+    made = []
+    for i in range(TRUNCATED_PER_CAPTURE):
+        cut = rng.randrange(len(data) // 4, len(data))
+        path = os.path.join(out, f"{name}-t{i:02d}.perf.data")
+        _write(path, data[:cut])
+        made.append(Capture(f"damaged/truncated/{name}-t{i:02d}", path, cut, cut,
+                            capture.ident))
+    return made
+
+
+def _corpus_files(target: str) -> List[str]:
+    seeds = sorted(glob.glob(os.path.join(REPO_ROOT, "tests", "fuzz", f"seeds-{target}", "*")))
+    corpus = sorted(glob.glob(os.path.join(fuzz_corpora(), target, "*")))
+    return [p for p in seeds + corpus if os.path.isfile(p)][:CORPUS_LIMIT]
+
+
+def event_as_dat(event: bytes) -> bytes:
+    """A fuzz_eventheader input (byte 0: control; then the event from its header on) as a
+    .dat capture record (Documentation/eventheader-wire.md: a 4-byte little-endian size
+    that counts itself, the tracepoint name and its NUL, the event), named as the fuzz
+    target names it: Fuzz_Prov_L<the header's level>K1f."""
+    body = event[1:]
+    level = body[7] if len(body) >= 8 else 0
+    name = f"Fuzz_Prov_L{level}K1f".encode() + b"\0"
+    return struct.pack("<I", 4 + len(name) + len(body)) + name + body
+
+
+def fuzz_inputs(mkperfdata: str, out: str) -> List[Capture]:
+    made = []
+    for p in _corpus_files("fuzz_perf"):
+        made.append(Capture(f"damaged/fuzz_perf/{os.path.basename(p)[:40]}", p))
+    for p in _corpus_files("fuzz_eventheader"):
+        with open(p, "rb") as f:
+            event = f.read()
+        if len(event) < 9:
+            continue
+        base = os.path.basename(p)[:40]
+        dat = os.path.join(out, f"eventheader-{base}.dat")
+        _write(dat, event_as_dat(event))
+        path = dat[:-len(".dat")] + ".perf.data"
+        if not _mkperfdata(mkperfdata, dat, path, False):
+            made.append(Capture(f"damaged/fuzz_eventheader/{base}", path))
+    return made
+
+
+def damaged(caps: List[Capture], mkperfdata: str, out: str, seed: int) -> List[Capture]:
+    """The damaged set, from the vm/ captures (mutated), the offline-pipe/ ones
+    (truncated) and the fuzz corpora."""
+    os.makedirs(out, exist_ok=True)
+    made: List[Capture] = []
+    for c in caps:
+        if c.ident.startswith("vm/"):
+            made += mutated(c, out, seed)
+        elif c.ident.startswith("offline-pipe/"):
+            made += truncated(c, out, seed)
+    return made + fuzz_inputs(mkperfdata, out)

@@ -1,0 +1,170 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""decoders.md: the decoders side by side, rendered from the items of make check-decoders
+and their outcomes as harness/verdicts.py gives them, the very outcomes pytest writes into
+<results>/decoder-<name>.xml.
+
+    harness/decoder_report.py RESULTS OUT.md
+
+Sections: every difference (each failed or declared item) in bold at the top; the captures
+side by side; the damaged inputs side by side; the builds; last every item with its
+outcome, which harness/report_items.py check holds to the JUnit files."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Dict, List, Tuple
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from decoders import read_registry  # noqa: E402
+from report_items import section  # noqa: E402
+from results import read_summary, runner_dir  # noqa: E402
+from verdicts import collect_results, outcome  # noqa: E402
+
+RUNNER = "decoder"
+CAPTURE_CHECKS = ("run", "json", "events", "meta")
+ROBUST_CHECKS = ("crash", "hang", "json", "lost")
+
+
+def gather(results: str) -> List[Tuple[str, dict, Dict[str, Tuple[str, str]]]]:
+    """(name, summary, {item id: (outcome, message)}) per decoder with results."""
+    out = []
+    for d in read_registry():
+        folder = runner_dir(results, RUNNER, d.name)
+        try:
+            summary = read_summary(folder)
+        except (OSError, ValueError):
+            summary = {}
+        items = collect_results(results, (RUNNER,), d.name)
+        out.append((d.name, summary, {i.ident: outcome(i) for i in items}))
+    return out
+
+
+def _first(message: str) -> str:
+    return (message.strip().splitlines() or [""])[0][:220]
+
+
+def differences(runs) -> List[str]:
+    out = []
+    for name, _, items in runs:
+        for ident, (status, message) in items.items():
+            if status in ("fail", "xfail"):
+                what = "FAILED" if status == "fail" else "declared"
+                rel = ident.split("/", 2)[-1]
+                first = _first(message)
+                if status == "xfail":  # the observation, then the declared reason
+                    lines = message.strip().splitlines()
+                    obs = next((ln[len("observed: "):] for ln in lines
+                                if ln.startswith("observed: ")), "")
+                    first = f"{obs[:160]} — {lines[0][len('declared: '):][:220]}"
+                out.append(f"- **{name}: {rel}** ({what}): {first}")
+    return out or ["None."]
+
+
+def _cell(items, prefix: str) -> str:
+    bad = [(c, items[f"{prefix}/{c}"]) for c in CAPTURE_CHECKS if f"{prefix}/{c}" in items
+           and items[f"{prefix}/{c}"][0] in ("fail", "xfail")]
+    if not any(f"{prefix}/{c}" in items for c in CAPTURE_CHECKS):
+        return "not run"
+    if not bad:
+        return "same"
+    parts = []
+    for c, (status, message) in bad:
+        first = _first(message.split("observed: ", 1)[-1]).split(": ", 1)[-1]
+        parts.append(f"{c}: {first[:90]}")
+    return "**" + "; ".join(parts).replace("|", "\\|") + "**"
+
+
+def captures_table(runs) -> List[str]:
+    names = [n for n, s, _ in runs if s]
+    if not names:
+        return ["Not run (`make check-decoders`).", ""]
+    caps: List[str] = []
+    for _, s, _ in runs:
+        for k in (s.get("table") or {}):
+            if not k.startswith("damaged/") and k not in caps:
+                caps.append(k)
+    out = ["| capture | events (reference) | " + " | ".join(names) + " |",
+           "|---|---|" + "---|" * len(names)]
+    by = {n: (s, items) for n, s, items in runs}
+    ref = next((s for n, s, _ in runs if n == "ehdecode"), {})
+    for c in caps:
+        events = (ref.get("table") or {}).get(c, {}).get("events", "?")
+        cells = [_cell(by[n][1], f"decoder/{n}/{c}") for n in names]
+        out.append(f"| {c} | {events} | " + " | ".join(cells) + " |")
+    return out + ["", "same: ran to exit status 0, valid JSON, and every event and meta member "
+                      "as the reference decodes it after the normalization of "
+                      "Documentation/decoders.md §3.", ""]
+
+
+def damaged_table(runs) -> List[str]:
+    names = [n for n, s, _ in runs if s]
+    sets: List[str] = []
+    for _, s, _ in runs:
+        for k in (s.get("table") or {}):
+            if k.startswith("damaged/") and k not in sets:
+                sets.append(k)
+    if not sets:
+        return ["Not run.", ""]
+    out = ["| inputs | check | " + " | ".join(names) + " |", "|---|---|" + "---|" * len(names)]
+    for st in sets:
+        for c in ROBUST_CHECKS:
+            cells = []
+            for n, s, _ in runs:
+                if n not in names:
+                    continue
+                row = (s.get("table") or {}).get(st)
+                if not row:
+                    cells.append("not run")
+                    continue
+                k = row.get(c, 0)
+                cells.append(f"**{k} of {row['inputs']}**" if k else f"0 of {row['inputs']}")
+            out.append(f"| {st} | {c} | " + " | ".join(cells) + " |")
+    return out + ["", "crash: a signal or a sanitizer report; hang: no end within the "
+                      "timeout; json: not one valid JSON document; lost: events whose records "
+                      "lie wholly before the damage, decoded from the undamaged capture, missing "
+                      "(Documentation/decoders.md §5).", ""]
+
+
+def builds_table(runs) -> List[str]:
+    out = ["| decoder | checkout | build | finished | seconds |", "|---|---|---|---|---|"]
+    for n, s, items in runs:
+        b = items.get(f"decoder/{n}/build")
+        out.append(f"| {n} | {s.get('checkout') or '-'} | "
+                   f"{(b[0] + ': ' + _first(b[1])) if b and b[1] else (b[0] if b else 'not run')}"
+                   f" | {s.get('finished', 'not run')} | {s.get('seconds', '-')} |")
+    return out + [""]
+
+
+def report(results: str) -> str:
+    runs = gather(results)
+    out = ["# Decoders side by side", "",
+           "Every capture ehconf has, and damaged copies of them, through each decoder of "
+           "`decoders/decoders.txt`, compared with ehdecode's JSON (`make check-decoders`, "
+           "Documentation/decoders.md). Every verdict below is an item of the JUnit files make "
+           "writes (`decoder-<name>.xml`), and every item is listed at the end.", "",
+           "## Differences", ""] + differences(runs) + [""]
+    out += ["## Captures", ""] + captures_table(runs)
+    out += ["## Damaged input", ""] + damaged_table(runs)
+    out += ["## Builds", ""] + builds_table(runs)
+    out += section([(n, [(st, i) for i, (st, _) in items.items()]) for n, _, items in runs])
+    return "\n".join(out)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("results")
+    ap.add_argument("out")
+    args = ap.parse_args(argv)
+    text = report(args.results)
+    with open(args.out, "w", encoding="utf-8") as f:
+        f.write(text)
+    print(f"decoder-report: wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,305 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""Runner of make check-decoders: every decoder of decoders/decoders.txt on every capture
+ehconf has and on the damaged set, each run under a timeout, its JSON judged against the
+reference's (ehdecode's). Writes <results>/decoders/<name>/summary.json per decoder (the
+items below, as "check" entries; harness/verdicts.py judges them, pytest writes
+<results>/decoder-<name>.xml and harness/decoder_report.py decoders.md from them).
+
+    harness/run_decoders.py [--build build/gcc] [--asan-build build/asan] [--results R]
+                            [--decoder NAME]... [--seed N]
+
+Items, under decoder/<name>/ (Documentation/decoders.md §4, §5):
+  build                  the decoder built (ASan/UBSan where its toolchain can); no
+                         checkout: a skip naming the variable
+  inputs                 a source of captures is missing (one line naming the command)
+  <capture>/run          it ran to exit status 0: no crash, sanitizer report or timeout
+  <capture>/json         its output is one valid JSON document (UTF-8, §2)
+  <capture>/events       every event as the reference decodes it, nothing else (§3, §4)
+  <capture>/meta         the meta members as the reference prints them
+  damaged/<set>/crash|hang|json|lost
+                         over the damaged set: no crash or sanitizer report, no hang, valid
+                         JSON, and every event whose record lies wholly before the damage
+                         still decoded
+A failing item that decoders/<name>/profile.txt declares is an expected failure; a
+declared item that passes fails (the declaration is stale).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Dict, List, Optional
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from common import REPO_ROOT, display_path, one_line, safe_id  # noqa: E402
+from decoder_compare import Comparison, Document, compare, read_document  # noqa: E402
+from decoder_inputs import Capture, captures, damaged  # noqa: E402
+from decoders import Decoder, build, read_profile, read_registry  # noqa: E402
+from perf_samples import read_layout  # noqa: E402
+from results import check_entry, write_summary  # noqa: E402
+from runner import run  # noqa: E402
+
+RUNNER = "decoder"
+TIMEOUT = 60.0  # one capture (the largest, concurrency, takes about a second under ASan)
+DAMAGED_TIMEOUT = 10.0
+SANITIZER = re.compile(r"ERROR: AddressSanitizer|runtime error:|ERROR: LeakSanitizer|"
+                       r"panicked at|SUMMARY: UndefinedBehaviorSanitizer")
+# Leaks are not what is judged (a decoder that exits leaks by design); the rest aborts.
+SANITIZER_ENV = {"ASAN_OPTIONS": "detect_leaks=0:abort_on_error=0:exitcode=86",
+                 "UBSAN_OPTIONS": "print_stacktrace=1", "RUST_BACKTRACE": "0"}
+ROBUST_CHECKS = ("crash", "hang", "json", "lost")
+BYTES_SHOWN = 96
+
+
+def folder_of(results: str, name: str) -> str:
+    return os.path.join(results, "decoders", name)
+
+
+@dataclass
+class Output:
+    how: str  # "" exit status 0, else how it ended
+    crashed: str  # the signal or sanitizer line, "" if none
+    timed_out: bool
+    doc: Document
+    stderr: str
+    seconds: float
+
+
+def decode(path: str, capture: str, out: str, timeout: float) -> Output:
+    r = run([path, capture], timeout, env=SANITIZER_ENV, merge_stderr=False, stdout_path=out)
+    with open(out, "rb") as f:
+        raw = f.read()
+    crashed = ""
+    m = SANITIZER.search(r.stderr)
+    if m:
+        line = next(ln for ln in r.stderr.splitlines() if m.group(0) in ln)
+        crashed = line.strip()[:240]
+    elif r.returncode is not None and r.returncode < 0 and not r.timed_out:
+        crashed = f"killed by signal {-r.returncode}"
+    return Output(r.how(), crashed, r.timed_out, read_document(raw), r.stderr, r.seconds)
+
+
+def sample_bytes(capture: str) -> Dict[int, bytes]:
+    """time (ns) -> the raw sample bytes, for a finding; empty when not readable."""
+    try:
+        with open(capture, "rb") as f:
+            lay = read_layout(f.read())
+    except (OSError, ValueError):
+        return {}
+    return {s.time: s.raw for s in lay.samples if s.time is not None}
+
+
+def _ns(t: Optional[Decimal]) -> Optional[int]:
+    return None if t is None else int((t * 1000000000).to_integral_value())
+
+
+def describe(cmp: Comparison, total: int, capture: str, limit: int = 5) -> str:
+    """The events item's message: the count on the first line, then the first differences,
+    each with the event's bytes (the raw sample: the tracepoint's common fields first)."""
+    kinds = Counter(d.kind for d in cmp.differences)
+    head = (f"{len(cmp.differences)} of {total} events differ from the reference "
+            f"({', '.join(f'{n} {k}' for k, n in sorted(kinds.items()))})")
+    lines = [head]
+    raw = sample_bytes(capture)
+    for d in cmp.differences[:limit]:
+        ev = d.reference or d.decoder
+        b = raw.get(_ns(ev.time), b"")
+        shown = b[:BYTES_SHOWN].hex(" ") + (" ..." if len(b) > BYTES_SHOWN else "")
+        lines.append(f"- {ev.name} at {ev.time}: {d.kind}: {d.what}")
+        if b:
+            lines.append(f"  bytes ({len(b)}): {shown}")
+    if len(cmp.differences) > limit:
+        lines.append(f"- and {len(cmp.differences) - limit} more")
+    return "\n".join(lines)
+
+
+def meta_message(cmp: Comparison) -> str:
+    return "; ".join(f"meta.{k} differs in {n} events (first: {cmp.meta_example[k]})"
+                     for k, n in sorted(cmp.meta.items()))
+
+
+@dataclass
+class Judged:
+    entries: List[dict] = field(default_factory=list)
+    table: Dict[str, dict] = field(default_factory=dict)
+
+    def add(self, ident: str, status: str, message: str = "") -> None:
+        self.entries.append(check_entry(ident, status, message))
+
+
+def capture_items(j: Judged, d: Decoder, c: Capture, o: Output,
+                  ref: Optional[Output]) -> None:
+    base = f"decoder/{d.name}/{c.ident}"
+    why = o.crashed or o.how
+    j.add(f"{base}/run", "fail" if why else "pass",
+          f"{c.ident}: {why}" + (f"\n{one_line(o.stderr, 600)}" if o.stderr.strip() else "")
+          if why else "")
+    j.add(f"{base}/json", "fail" if o.doc.problem else "pass",
+          f"{c.ident}: {o.doc.problem}" if o.doc.problem else "")
+    row = {"events": len(o.doc.events), "json": not o.doc.problem, "run": why or "ok"}
+    if ref is not None:
+        if ref.doc.problem or ref.crashed or ref.how:
+            for k in ("events", "meta"):
+                j.add(f"{base}/{k}", "skip", f"{c.ident}: the reference did not decode it "
+                                             f"({ref.crashed or ref.how or ref.doc.problem})")
+        else:
+            cmp = compare(ref.doc.events, o.doc.events)
+            j.add(f"{base}/events", "fail" if cmp.differences else "pass",
+                  f"{c.ident}: " + describe(cmp, len(ref.doc.events), c.path)
+                  if cmp.differences else "")
+            j.add(f"{base}/meta", "fail" if cmp.meta else "pass",
+                  f"{c.ident}: {meta_message(cmp)}" if cmp.meta else "")
+            row.update(reference=len(ref.doc.events), differ=len(cmp.differences))
+    j.table[c.ident] = row
+
+
+def lost_events(own: Output, source: str, c: Capture, got: Document) -> List[str]:
+    """The events the decoder itself printed for the undamaged capture whose sample record
+    ends before the first damaged offset, missing from what it printed for the damaged
+    copy (§5). Only when every damaged byte lies in the record stream: damage to the
+    header, the attributes or the feature sections (the tracepoint formats) may take every
+    event with it."""
+    try:
+        with open(source, "rb") as f:
+            lay = read_layout(f.read())
+    except (OSError, ValueError):
+        return []
+    if not lay.data_start <= c.damage <= c.damage_last < lay.data_end:
+        return []
+    before = Counter(s.time for s in lay.samples if s.end <= c.damage)
+    want = Counter()
+    for ev in own.doc.events:
+        t = _ns(ev.time)
+        if before.get(t, 0) > 0:
+            before[t] -= 1
+            want[(ev.name, ev.time)] += 1
+    have = Counter((ev.name, ev.time) for ev in got.events)
+    return [f"{n} at {t}" for (n, t), k in want.items() if have[(n, t)] < k]
+
+
+def robust_items(j: Judged, d: Decoder, runs: List[tuple], undamaged: Dict[str, Output],
+                 sources: Dict[str, str]) -> None:
+    by_set: Dict[str, List[tuple]] = {}
+    for c, o in runs:
+        by_set.setdefault(c.ident.split("/")[1], []).append((c, o))
+    for s, items in sorted(by_set.items()):
+        bad: Dict[str, List[str]] = {k: [] for k in ROBUST_CHECKS}
+        for c, o in items:
+            where = f"{display_path(c.path)}"
+            if o.crashed:
+                bad["crash"].append(f"{where}: {o.crashed}")
+            if o.timed_out:
+                bad["hang"].append(f"{where}: no end after {DAMAGED_TIMEOUT:g} s")
+            if o.doc.problem and not o.timed_out:
+                bad["json"].append(f"{where}: {o.doc.problem[:200]}")
+            own = undamaged.get(c.source)
+            if c.damage is not None and own is not None and not o.timed_out:
+                lost = lost_events(own, sources[c.source], c, o.doc)
+                if lost:
+                    bad["lost"].append(f"{where} (damage at byte {c.damage}): {len(lost)} "
+                                       f"events before it not decoded, first {lost[0]}")
+        counts = {}
+        for k in ROBUST_CHECKS:
+            found = bad[k]
+            counts[k] = len(found)
+            j.add(f"decoder/{d.name}/damaged/{s}/{k}", "fail" if found else "pass",
+                  f"damaged/{s}: {k}: {len(found)} of {len(items)} inputs; first: {found[0]}"
+                  + "".join(f"\n- {x}" for x in found[1:4]) if found else "")
+        j.table[f"damaged/{s}"] = dict(inputs=len(items), **counts)
+
+
+def apply_profile(d: Decoder, entries: List[dict]) -> List[dict]:
+    declared = read_profile(d).declared
+    prefix = f"decoder/{d.name}/"
+    seen = set()
+    for e in entries:
+        rel = e["id"][len(prefix):]
+        why = declared.get(rel)
+        if why is None:
+            continue
+        seen.add(rel)
+        if e["status"] == "fail":
+            e["status"], e["message"] = "xfail", f"declared: {why}\nobserved: {e['message']}"
+        elif e["status"] == "pass":
+            e["status"] = "fail"
+            e["message"] = (f"{rel}: declared in decoders/{d.name}/profile.txt ({why}) but it "
+                            f"passed: drop the declaration")
+    return entries
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--build", default="build/gcc", help="make's build (mkperfdata)")
+    ap.add_argument("--asan-build", default="build/asan",
+                    help="make's ASan build: the reference decoder that is run")
+    ap.add_argument("--results", default="build/results")
+    ap.add_argument("--out", default="", help="decoder builds (default <build>/../decoders)")
+    ap.add_argument("--decoder", action="append", default=[])
+    ap.add_argument("--seed", type=int, default=int(os.environ.get("EHCONF_DECODER_SEED", "1")))
+    args = ap.parse_args(argv)
+    absolute = (lambda p: p if os.path.isabs(p) else os.path.join(REPO_ROOT, p))
+    build_dir, asan_dir, results = map(absolute, (args.build, args.asan_build, args.results))
+    out = absolute(args.out or os.path.join(os.path.dirname(build_dir), "decoders"))
+    work = os.path.join(results, "decoders")
+    t0 = time.monotonic()
+    caps, problems = captures(results, os.path.basename(build_dir),
+                              os.path.join(build_dir, "bin", "mkperfdata"),
+                              os.path.join(work, "inputs"))
+    dmg = damaged(caps, os.path.join(build_dir, "bin", "mkperfdata"),
+                  os.path.join(work, "damaged"), args.seed)
+    sources = {c.ident: c.path for c in caps}
+    registry = read_registry()
+    names = args.decoder or [d.name for d in registry]
+    ref_dec = next(d for d in registry if d.reference)
+    order = [ref_dec] + [d for d in registry if d.name in names and not d.reference]
+    refs: Dict[str, Output] = {}
+    for d in order:
+        dt = time.monotonic()
+        j = Judged()
+        b = build(d, asan_dir, out, asan=True)
+        j.add(f"decoder/{d.name}/build", b.status, b.message)
+        if problems:
+            j.add(f"decoder/{d.name}/inputs", "fail", "; ".join(problems))
+        folder = folder_of(results, d.name)
+        os.makedirs(os.path.join(folder, "out"), exist_ok=True)
+        if b.path:
+            print(f"check-decoders: {d.name}: {len(caps)} captures, {len(dmg)} damaged inputs",
+                  flush=True)
+            own: Dict[str, Output] = {}
+            for c in caps:
+                o = own[c.ident] = decode(b.path, c.path, os.path.join(folder, "out", safe_id(c.ident)
+                                                        .replace("/", "-") + ".json"), TIMEOUT)
+                if d.reference:
+                    refs[c.ident] = o
+                capture_items(j, d, c, o, None if d.reference else refs.get(c.ident))
+            runs = []
+            for c in dmg:
+                o = decode(b.path, c.path, os.path.join(folder, "out", "damaged.json"),
+                           DAMAGED_TIMEOUT)
+                runs.append((c, o))
+            robust_items(j, d, runs, own, sources)
+        if d.name not in names:
+            continue  # the reference ran only to be compared with
+        entries = apply_profile(d, j.entries)
+        write_summary(folder, RUNNER, f"make check-decoders DECODER={d.name}", entries,
+                      time.monotonic() - dt, {"decoder": d.name, "upstream": d.upstream,
+                                              "checkout": os.environ.get(d.variable, "")
+                                              if not d.reference else "",
+                                              "table": j.table, "build_seconds": b.seconds})
+        bad = sum(1 for e in entries if e["status"] == "fail")
+        print(f"check-decoders: {d.name}: {len(entries)} items, {bad} failed "
+              f"({time.monotonic() - dt:.0f} s)", flush=True)
+    print(f"check-decoders: done in {time.monotonic() - t0:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
