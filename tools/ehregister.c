@@ -29,7 +29,7 @@
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: ehregister [--persist] [--hold SECONDS] TRACEPOINT_NAME|'NAME FIELDS'...\n"
+    fprintf(stderr, "usage: ehregister [--persist] [--hold SECONDS] NAME|'NAME FIELDS'...\n"
                     "       ehregister --delete TRACEPOINT_NAME...\n");
     return 2;
 }
