@@ -21,8 +21,9 @@
 /* EventHeader event: flags 07, level 4, metadata "E\0" "v\0" value8; v = 9 */
 static const uint8_t ev[] = {0x07, 0,    0,    0,   0, 0,   0, 0x04, 0x05,
                              0x00, 0x01, 0x00, 'E', 0, 'v', 0, 0x02, 9};
-/* An EventHeader event without its metadata: the error object and a diag line */
-static const uint8_t bad[] = {0x03, 0, 0, 0, 0, 0, 0, 0x04, 'x'};
+/* An EventHeader event whose extension header is cut (the header announces one, one byte
+ * follows): the error object and a diag line */
+static const uint8_t bad[] = {0x07, 0, 0, 0, 0, 0, 0, 0x04, 'x'};
 
 #define BIG_SIZE 16000
 /* a type the decoder does not know: hex bytes, 3 characters per byte */

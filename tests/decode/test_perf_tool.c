@@ -135,10 +135,11 @@ static void test_exit_status_and_messages(void)
     KT_EXPECT_EQ(perf_test_run(cmd, out, sizeof out), 1);
     KT_EXPECT(perf_test_json_valid(out, strlen(out)));
 
-    /* an EventHeader sample that does not decode: the pinned error object */
+    /* an EventHeader sample that does not decode: the pinned error object (the header
+     * announces an extension, and one byte follows it: the extension header is cut) */
     ehd_perf_writer_opts o = {0};
     static const char *const names[1] = {"Bad_L4K0"};
-    static const uint8_t bad[] = {0x03, 0, 0, 0, 0, 0, 0, 0x04, 'x'}; /* no metadata */
+    static const uint8_t bad[] = {0x07, 0, 0, 0, 0, 0, 0, 0x04, 'x'};
     char b[128];
     snprintf(b, sizeof b, "%s/b.perf.data", perf_test_dir);
     FILE *f = fopen(b, "w+b");
@@ -155,6 +156,22 @@ static void test_exit_status_and_messages(void)
     /* data section starts right after the 104-byte header: the sample is at 104 */
     KT_EXPECT(strncmp(out, "{ \"n\": \"user_events:Bad_L4K0\", \"error\": \"", 41) == 0);
     KT_EXPECT(strstr(out, "\", \"fileOffset\": 104 }\n") != NULL);
+
+    /* a header-only event (no extension at all) is valid (eventheader.h: its payload's
+     * decoding is defined externally): the tracepoint's format fields, exit 0 */
+    static const uint8_t header_only[] = {0x03, 0, 0, 0, 0, 0, 0, 0x04, 'x'};
+    f = fopen(b, "w+b");
+    w = f ? ehd_perf_writer_open(f, &o, names, 1, &reason) : NULL;
+    if (w) {
+        ehd_perf_writer_sample(w, 0, header_only, sizeof header_only, 5, 1, 1, 0);
+        ehd_perf_writer_finish(w);
+    }
+    if (f)
+        fclose(f);
+    KT_EXPECT_EQ(perf_test_run(cmd, out, sizeof out), 0);
+    KT_EXPECT(strncmp(out, "{ \"n\": \"user_events:Bad_L4K0\", \"eventheader_flags\": 3, ", 55) ==
+              0);
+    KT_EXPECT(strstr(out, "\"level\": 4, \"meta\": { } }\n") != NULL);
 }
 
 /* Appends one capture record (Documentation/eventheader-wire.md §9: u32 LE size

@@ -2,7 +2,8 @@
 /*
  * One perf sample -> one JSON object.
  *   EventHeader tracepoints (first user field eventheader_flags at offset 8):
- *     ehd_eventheader_json on the raw bytes after the 8-byte common header.
+ *     ehd_eventheader_json on the raw bytes after the 8-byte common header; an event
+ *     without a metadata extension as any other sample (decoder-json.md §2.1).
  *   Any other sample: Documentation/decoder-json.md §7 — "n" = system:event, one member
  *     per non-common format field, "meta" with time/cpu/pid/tid.
  * Whitespace follows §1 (EHD_JSON_SPACE) so both kinds look alike.
@@ -13,6 +14,7 @@
 
 #include "ehd_internal.h"
 #include "ehd_perf.h"
+#include "eventheader_read.h"
 
 /* ---- §1 whitespace ------------------------------------------------------- */
 
@@ -323,11 +325,31 @@ static void plain_sample(const ehd_perf_reader *r, const ehd_perf_sample *s,
     jw_close(&w, '}');
 }
 
+/* Whether an EventHeader event (the bytes after the common header) carries metadata.
+ * eventheader.h: without a metadata extension "the payload decoding system is defined
+ * externally"; such an event is valid, and the tracepoint's format (the header's
+ * fields) is all a decoder knows of it. Anything malformed answers 1, so that the
+ * EventHeader path reports it (§2.2). */
+static int has_metadata(const uint8_t *ev, size_t n)
+{
+    if (n < sizeof(struct eh_wire_header) || (ev[0] & ~EH_FLAG_ALL))
+        return 1;
+    struct eh_ext_walk w;
+    struct eh_ext x;
+    int r;
+    eh_ext_walk_init(&w, ev, n, !(ev[0] & EH_FLAG_LITTLE_ENDIAN));
+    while ((r = eh_ext_walk_next(&w, &x)) == EH_EXT_WALK_NEXT)
+        if (x.kind == EH_EXT_KIND_METADATA || x.kind == EH_EXT_KIND_INVALID)
+            return 1;
+    return r != EH_EXT_WALK_END;
+}
+
 int ehd_perf_sample_json(const ehd_perf_reader *r, const ehd_perf_sample *s, unsigned flags,
                          ehd_buf *out, const char **reason)
 {
     const ehd_tp_format *fmt = sample_format(r, s);
-    if (fmt && fmt->is_eventheader)
+    if (fmt && fmt->is_eventheader &&
+        (!s->raw || s->raw_size < 8 || has_metadata(s->raw + 8, s->raw_size - 8)))
         return eventheader_sample(r, s, fmt, flags, out, reason);
     size_t mark = out->len;
     plain_sample(r, s, fmt, flags, out);
