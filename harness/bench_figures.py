@@ -149,3 +149,27 @@ def record_size(dat: bytes) -> Tuple[str, int]:
     if nul <= 0:
         raise ValueError("no tracepoint name")
     return body[:nul].decode("utf-8", "replace"), len(body) - nul - 1
+
+
+def cost_cell(doc: Optional[dict], name: str) -> str:
+    """impls.md's cost column for implementation `name` from make bench-impls' results
+    (bench-impls.json, None when there is none): the enabled 5-field event against a raw
+    writev of its bytes, its instructions, and the disabled event's."""
+    r = (doc or {}).get("implementations", {}).get(name)
+    if not r:
+        return "not measured"
+    if r.get("status") != "measured":
+        return "not measured: " + (r.get("why") or "?").replace("|", "/")
+    parts = []
+    for wname in ("five", "disabled"):
+        w = r.get("workloads", {}).get(wname) or {}
+        if "ns" not in w:
+            continue
+        runs = (w.get("instructions") or {}).get("runs")
+        text = f"{wname}: {w['ns']:,.1f} ns"
+        if w.get("ratio") is not None:
+            text += f" ({w['ratio']:.2f}x raw writev)"
+        if runs:
+            text += f", {runs[0]:,.0f} instr"
+        parts.append(text)
+    return ("; ".join(parts) or "not measured") + f" ({doc.get('when', '?')})"

@@ -34,6 +34,7 @@ from typing import Dict, List, Optional, Tuple
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+from bench_contract import cell as contract_cell, disabled_write  # noqa: E402
 from bench_figures import (Workload, WORKLOADS_DIR, callgrind_total, parse_bench,  # noqa: E402
                            parse_counts, per_event, ratio, read_workloads, record_size, spread)
 from common import REPO_ROOT, display_path  # noqa: E402
@@ -206,6 +207,16 @@ def measure(impl: Impl, bench: Bench, workloads: List[Workload], events: str) ->
     if not emitter:
         return dict(out, status="not measured", why=why)
     out["emitter"] = display_path(emitter)
+    if bench.callgrind:
+        print(f"bench-impls: {impl.name}: a write with nobody listening (--contract, callgrind)",
+              flush=True)
+        out["contract_disabled"] = disabled_write(
+            emitter, bench.standin, os.path.join(bench.out, "callgrind", impl.name + "-contract"))
+    if not any(w.inputs_for(impl.inputs) for w in workloads):
+        # A new family's workload files are tests/bench/impls/<family>/<workload>.inputs.
+        return dict(out, status="not measured",
+                    why=f"no workload for its inputs ({impl.inputs}): tests/bench/impls/{impl.inputs}/ "
+                        f"has none")
     measured: Dict[str, dict] = {}
     captures: Dict[str, Tuple[str, int, str]] = {}
     for w in workloads:
@@ -299,6 +310,11 @@ def markdown(doc: dict) -> str:
     lines = [f"# make bench-impls, {doc['when']}", "",
              f"{doc['machine']}; best of {doc['rounds']} rounds; ns under the stand-in in count "
              "mode; instructions per event under callgrind.", ""] + table(doc) + [""]
+    contract = [f"| {name} | {contract_cell(r.get('contract_disabled'))} |"
+                for name, r in doc["implementations"].items() if "contract_disabled" in r]
+    if contract:
+        lines += ["A write with nobody listening, through `emit --contract` (harness/bench_contract.py):",
+                  "", "| implementation | instructions per command, the protocol loop included |", "|---|---|"] + contract + [""]
     rep = reproducibility(doc)
     if rep:
         lines += ["Callgrind, two repetitions:", ""] + rep + [""]

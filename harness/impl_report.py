@@ -10,7 +10,8 @@ pytest writes into build/results/junit/<prefix>-<name>.xml.
 shown as an earlier run, labelled with its checkout, commit and time, never as current.
 --vm: whether this run had the real-kernel half (the impl-vm items), as make's IMPL_VM.
 
-Sections: the runs; every difference (each failed or expected-failure item) in bold; per
+Sections: the runs (with each implementation's cost per event from make bench-impls'
+bench-impls.json under RESULTS, "not measured" without it); every difference (each failed or expected-failure item) in bold; per
 implementation and case the golden events reproduced, left out, declared different and
 failed, counted per event, with the real kernel's verdict; the contract rows side by side
 (the promise of the kernel they ran on); what was not run; and last every item with its
@@ -19,14 +20,16 @@ outcome, which harness/report_items.py check holds to the JUnit files."""
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import sys
 from dataclasses import dataclass, field
-from typing import List, Tuple
+from typing import List, Optional, Tuple
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+from bench_figures import cost_cell  # noqa: E402
 from contract_rows import ROWS, promise_for  # noqa: E402
 from expectations import for_kernel  # noqa: E402
 from impls import read_registry  # noqa: E402
@@ -91,15 +94,27 @@ def _when(r: ImplRun) -> str:
     return "this run" if r.current else "**earlier run**"
 
 
-def runs_table(runs: List[ImplRun]) -> List[str]:
-    out = ["| implementation | run | checkout | commit | offline finished | real kernel |",
-           "|---|---|---|---|---|---|"]
+def bench_results(results: str) -> Optional[dict]:
+    """make bench-impls' figures (harness/bench_impls.py), None when it has not run."""
+    try:
+        with open(os.path.join(results, "bench-impls", "bench-impls.json"), encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def runs_table(runs: List[ImplRun], bench: Optional[dict] = None) -> List[str]:
+    """One row per implementation; its last column the cost of an event, from make
+    bench-impls (figures, not verdicts: Documentation/performance.md)."""
+    out = ["| implementation | run | checkout | commit | offline finished | real kernel | "
+           "cost per event (make bench-impls) |",
+           "|---|---|---|---|---|---|---|"]
     for r in runs:
         vm = (f"{r.vm.get('kernel') or '?'}, {r.vm.get('finished', '?')}" if r.vm
               else "not run")
         out.append(f"| {r.name} | {_when(r)} | {r.offline.get('checkout') or '-'} | "
                    f"{r.offline.get('commit') or '-'} | {r.offline.get('finished', 'not run')} "
-                   f"| {vm} |")
+                   f"| {vm} | {cost_cell(bench, r.name)} |")
     return out + [""]
 
 
@@ -222,7 +237,7 @@ def report(results: str, run: List[str], vm: bool) -> str:
            "Offline under the user_events stand-in, then on the real kernel in QEMU under perf "
            "(`make check-impl`). Every verdict below is an item of the JUnit files make "
            "writes (one per implementation), and every item is listed at the end.", "", "## Runs", ""]
-    out += runs_table(runs)
+    out += runs_table(runs, bench_results(results))
     out += ["## Differences", ""] + differences(runs) + [""]
     out += ["## Events per case", "",
             "Counted per golden event: one event that differs costs that event, not the case.",

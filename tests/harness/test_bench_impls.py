@@ -216,3 +216,16 @@ def test_callgrind_figure_repeats_exactly(build, tmp_path):
         figures.append(per_event((totals[0], totals[1]), (200, 400)))
     assert figures[0] > 100, figures  # an event is more than the loop around it
     assert spread(*figures) < 1.0, figures
+
+
+def test_impls_md_cost_column():
+    from bench_figures import cost_cell
+    assert cost_cell(None, "ehconf") == "not measured"
+    doc = {"when": "T", "implementations": {
+        "a": {"status": "measured", "workloads": {
+            "five": {"ns": 1100.0, "ratio": 1.1, "instructions": {"runs": [2000.0, 2000.0]}},
+            "disabled": {"ns": 0.5, "instructions": {"runs": [7.0, 7.0]}}}},
+        "b": {"status": "not measured", "why": "no checkout"}}}
+    assert cost_cell(doc, "a") == "five: 1,100.0 ns (1.10x raw writev), 2,000 instr; disabled: 0.5 ns, 7 instr (T)"
+    assert cost_cell(doc, "b") == "not measured: no checkout"
+    assert cost_cell(doc, "c") == "not measured"
