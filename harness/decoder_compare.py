@@ -139,12 +139,17 @@ def read_document(raw: bytes) -> Document:
                 events = [ev for ev in (_event(o, "") for o in doc[0][1]) if ev]
                 return Document(events)
     events, unreadable = [], 0
+    decoder = json.JSONDecoder(object_pairs_hook=_Obj, parse_float=Decimal,
+                               parse_constant=_reject_constant)
     for line in text.splitlines():
-        s = line.strip().rstrip(",").strip()
+        s = line.strip()
         if not s.startswith("{ \"") and not s.startswith("{\""):
             continue
-        try:
-            ev = _event(_loads(s), line)
+        try:  # the object at the start of the line; a "," or the array's "]" may follow
+            obj, end = decoder.raw_decode(s)
+            if s[end:].strip() not in ("", ",", "]", "}", "] }", "]}"):
+                raise ValueError("more after the object")
+            ev = _event(obj, line)
         except ValueError:
             unreadable += 1
             continue

@@ -124,7 +124,8 @@ def damaged_table(runs) -> List[str]:
                 cells.append(f"**{k} of {row['inputs']}**" if k else f"0 of {row['inputs']}")
             out.append(f"| {st} | {c} | " + " | ".join(cells) + " |")
     return out + ["", "crash: a signal or a sanitizer report; hang: no end within the "
-                      "timeout; json: not one valid JSON document; lost: events whose records "
+                      "timeout; json: not one valid JSON document where the undamaged capture gave one; "
+                      "lost: events whose records "
                       "lie wholly before the damage, decoded from the undamaged capture, missing "
                       "(Documentation/decoders.md §5).", ""]
 

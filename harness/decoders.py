@@ -118,10 +118,11 @@ def built_decoders(build_dir: str, out: str, asan: bool = False,
 
 @dataclass
 class Profile:
-    """decoders/<name>/profile.txt: `<item> <reason>` per line, the item's id below
-    decoder/<name>/ (e.g. `vm/structs/json`): a failure the decoder is known for, declared
-    with the upstream source line. A declared item that fails is an expected failure; one
-    that passes fails, so a fixed decoder drops its declaration."""
+    """decoders/<name>/profile.txt: `<item pattern> <reason>` per line, the pattern over
+    item ids below decoder/<name>/ (fnmatch: `*/structs/json` is every capture of structs):
+    a failure the decoder is known for, declared with the upstream source line. The first
+    pattern that matches a failing item declares it (an expected failure); a pattern that
+    matches no failing item fails, so a fixed decoder drops its declaration."""
     declared: Dict[str, str] = field(default_factory=dict)
 
 

@@ -21,13 +21,15 @@ Items, under decoder/<name>/ (Documentation/decoders.md §4, §5):
                          over the damaged set: no crash or sanitizer report, no hang, valid
                          JSON, and every event whose record lies wholly before the damage
                          still decoded
-A failing item that decoders/<name>/profile.txt declares is an expected failure; a
-declared item that passes fails (the declaration is stale).
+A failing item that a pattern of decoders/<name>/profile.txt declares is an expected
+failure; a pattern that no failing item matches is a failed item profile/<pattern> (the
+declaration is stale).
 """
 
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import os
 import re
 import sys
@@ -198,9 +200,10 @@ def robust_items(j: Judged, d: Decoder, runs: List[tuple], undamaged: Dict[str, 
                 bad["crash"].append(f"{where}: {o.crashed}")
             if o.timed_out:
                 bad["hang"].append(f"{where}: no end after {DAMAGED_TIMEOUT:g} s")
-            if o.doc.problem and not o.timed_out:
-                bad["json"].append(f"{where}: {o.doc.problem[:200]}")
             own = undamaged.get(c.source)
+            # Invalid JSON the undamaged capture gives already is that capture's item.
+            if o.doc.problem and not o.timed_out and not (own and own.doc.problem):
+                bad["json"].append(f"{where}: {o.doc.problem[:200]}")
             if c.damage is not None and own is not None and not o.timed_out:
                 lost = lost_events(own, sources[c.source], c, o.doc)
                 if lost:
@@ -217,21 +220,28 @@ def robust_items(j: Judged, d: Decoder, runs: List[tuple], undamaged: Dict[str, 
 
 
 def apply_profile(d: Decoder, entries: List[dict]) -> List[dict]:
+    """decoders/<name>/profile.txt applied: a failing item a pattern declares becomes an
+    expected failure carrying the declared reason; a pattern that no failing item matches
+    any more is one failed item of its own (the decoder changed: drop or fix the line)."""
     declared = read_profile(d).declared
     prefix = f"decoder/{d.name}/"
-    seen = set()
+    used = set()
     for e in entries:
-        rel = e["id"][len(prefix):]
-        why = declared.get(rel)
-        if why is None:
+        if e["status"] != "fail":
             continue
-        seen.add(rel)
-        if e["status"] == "fail":
-            e["status"], e["message"] = "xfail", f"declared: {why}\nobserved: {e['message']}"
-        elif e["status"] == "pass":
-            e["status"] = "fail"
-            e["message"] = (f"{rel}: declared in decoders/{d.name}/profile.txt ({why}) but it "
-                            f"passed: drop the declaration")
+        rel = e["id"][len(prefix):]
+        pattern = next((p for p in declared if fnmatch.fnmatchcase(rel, p)), None)
+        if pattern is not None:
+            used.add(pattern)
+            e["status"] = "xfail"
+            e["message"] = f"declared: {declared[pattern]}\nobserved: {e['message']}"
+    ran = {e["id"][len(prefix):] for e in entries}
+    for pattern, why in declared.items():
+        if pattern not in used and any(fnmatch.fnmatchcase(r, pattern) for r in ran):
+            entries.append(check_entry(
+                safe_id(f"{prefix}profile/{pattern.replace('*', 'any')}"), "fail",
+                f"decoders/{d.name}/profile.txt declares `{pattern}` ({why[:120]}...), but no "
+                f"item it names failed: drop or correct the declaration"))
     return entries
 
 
