@@ -26,6 +26,9 @@
  *                        K38: a 32-bit word at an address 4 mod 8 gets bits 0 and 31 set
  *                        and cleared (and cleared by DIAG_IOCSUNREG), its neighbours never
  *                        change (on x86-64 the kernel aligns down and adds 32);
+ *   K38_aligned_32bit_word_gets_the_right_bit
+ *                        K38: the same for a 32-bit word at 0 mod 8, the half of its long
+ *                        that a big-endian kernel (s390x) reaches by adding 32;
  *   K39_fork_child_copy_keeps_updating
  *                        K39: after fork() the child already owns the enabler (registering
  *                        the same pair again is EADDRINUSE), and its own copy-on-write copy
@@ -461,6 +464,46 @@ TEST(K38_misaligned_32bit_word_gets_the_right_bit)
     EXPECT_EQ(0u, load_word(word));
     EXPECT_EQ(0x5a5a5a5au, load_word(below));
     EXPECT_EQ(0x3c3c3c3cu, load_word(above));
+    EXPECT_EQ(0, ue_unregister(fd, word, 0));
+    close(fd);
+}
+
+/* K38, the other half: a 32-bit word at 0 mod 8 is the high half of its long on a
+ * big-endian kernel, which reaches it only through its "+32 when aligned" branch of
+ * align_addr_bit() (s390x); on a little-endian kernel it is the low half, bit for bit. */
+TEST(K38_aligned_32bit_word_gets_the_right_bit)
+{
+    uint64_t storage[2] __attribute__((aligned(8))) = {0, 0};
+    uint32_t *word = (uint32_t *)(void *)storage; /* 8-aligned */
+    uint32_t *above = word + 1;                   /* 4 mod 8: the other half of the long */
+    char name[64];
+    uint32_t i0 = 0, i31 = 0;
+    int fd, pfd;
+
+    NEED_USER_EVENTS();
+    NEED_PERF();
+    ASSERT_EQ(0u, (unsigned)((uintptr_t)word % 8));
+    *above = 0x5a5a5a5au; /* bits 0 and 31 clear */
+    ue_event_name(name, sizeof name, "aligned32");
+    fd = ue_open();
+    ASSERT_LE(0, fd);
+    ASSERT_EQ(0, ue_register(fd, name, "u32 value", word, 0, &i0));
+    ASSERT_EQ(0, ue_register(fd, name, "u32 value", word, 31, &i31));
+    EXPECT_EQ(i0, i31);
+    pfd = perf_attach(_metadata, name);
+    EXPECT_TRUE(wait_bits(word, 1u, true, UE_WAIT_MS));
+    EXPECT_TRUE(wait_bits(word, 1u << 31, true, UE_WAIT_MS));
+    EXPECT_EQ(0x80000001u, load_word(word))
+    {
+        TH_LOG("word 0x%08x, above 0x%08x", load_word(word), load_word(above));
+    }
+    EXPECT_EQ(0x5a5a5a5au, load_word(above));
+    EXPECT_EQ(0, ue_unregister(fd, word, 31));
+    EXPECT_EQ(1u, load_word(word));
+    close(pfd);
+    EXPECT_TRUE(wait_bits(word, 1u, false, UE_WAIT_MS));
+    EXPECT_EQ(0u, load_word(word));
+    EXPECT_EQ(0x5a5a5a5au, load_word(above));
     EXPECT_EQ(0, ue_unregister(fd, word, 0));
     close(fd);
 }

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Formats the VM results of several kernels side by side (make check-matrix).
+"""Formats the VM results of several kernels side by side (make check-matrix), on each
+guest architecture of MATRIX_ARCHES (a column per kernel and architecture).
 
     /usr/bin/python3 harness/matrix_report.py matrix.md 6.12=build/results/matrix/6.12/vm-results.json ...
 
@@ -60,6 +61,12 @@ def limits_of(d: Optional[dict]) -> Dict[str, str]:
     return out
 
 
+def architecture(d: dict) -> str:
+    """The guest's architecture (vm/run's kernel_arch in vm.json); results from before
+    there was a choice are x86_64's."""
+    return cell((d.get("vm") or {}).get("kernel_arch") or "x86_64")
+
+
 def fmt(kernels: List[Tuple[str, Optional[dict], str]]) -> str:
     labels = [k for k, _d, _p in kernels]
     head = "| | " + " | ".join(labels) + " |\n|---|" + "---|" * len(labels)
@@ -67,17 +74,20 @@ def fmt(kernels: List[Tuple[str, Optional[dict], str]]) -> str:
 
     L.append("## Kernels\n")
     L.append(head)
-    rel, counts = [], []
+    rel, arches, counts = [], [], []
     for _k, d, p in kernels:
         if d is None:
             rel.append(NO_RESULTS)
+            arches.append(NO_RESULTS)
             counts.append(cell(p))
             continue
+        arches.append(architecture(d))
         c = Counter(i["status"] for i in d.get("items", []))
         rel.append(f"`{cell((d.get('guest') or {}).get('kernel_release', '?'))}`")
         counts.append(f"{c.get('pass', 0)} passed, {c.get('fail', 0)} failed, "
                       f"{c.get('skip', 0)} skipped, {c.get('xfail', 0)} xfail")
     L.append("| release | " + " | ".join(rel) + " |")
+    L.append("| architecture | " + " | ".join(arches) + " |")
     L.append("| items | " + " | ".join(counts) + " |")
     L.append("")
 

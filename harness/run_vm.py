@@ -183,8 +183,19 @@ def locate_kernel(repo: str):
 
 
 def kselftest_tree(build: str) -> str:
-    """Where `make kselftest-install` puts the tree by default: $(O)/kselftest_install."""
+    """Where `make kselftest-install` puts the tree by default: $(O)/kselftest_install
+    (x86_64's programs: a guest of another architecture has none)."""
+    if foreign_arch():
+        return ""
     return os.path.join(os.path.dirname(build), "kselftest_install")
+
+
+def foreign_arch() -> str:
+    """KERNEL_ARCH (vm/arches) when it is not the host's: vm/run then boots that
+    architecture's guest on its own Debian root, into which the checkout and the
+    kernel's selftests are bound (vm/run --bind); "" for the host's."""
+    arch = os.environ.get("KERNEL_ARCH", "") or os.uname().machine
+    return "" if arch == os.uname().machine else arch
 
 
 def boot(repo: str, build: str, results: str, cases: List[str], guest: Optional[List[str]] = None,
@@ -212,8 +223,10 @@ def boot(repo: str, build: str, results: str, cases: List[str], guest: Optional[
                  "--results", results, "--build", build, "--deadline", str(max(60, timeout - 60))]
         if sdir:
             argv += ["--selftests", sdir]
+            if foreign_arch():
+                argv[1:1] = ["--bind", sdir]
         tree = kselftest_tree(build)
-        if os.path.isfile(os.path.join(tree, "run_kselftest.sh")):
+        if tree and os.path.isfile(os.path.join(tree, "run_kselftest.sh")):
             argv += ["--kselftest-install", tree]
         for c in cases:
             argv += ["--case", c]

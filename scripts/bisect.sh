@@ -38,6 +38,9 @@
 #   EHCONF_VM_TIMEOUT           seconds for one boot (default 600)
 #   EHCONF_BISECT_IGNORE_KERNEL_LOG=1  do not count kernel WARNINGs as BAD
 #   BUILD_TIMEOUT, JOBS         passed to vm/build-kernel
+#   KERNEL_ARCH                 the guest architecture (vm/arches; default x86_64): the
+#                               kernel is cross-built and booted for it, ehconf's cases
+#                               cross-built (VARIANT=<arch>), the step folder <sha>-<arch>
 set -u
 # Started from `make`: its jobserver/flags must not leak into the kernel's own make.
 unset MAKEFLAGS MFLAGS MAKELEVEL
@@ -79,18 +82,23 @@ for c in "${cases[@]}"; do
     [[ " ${ehconf_cases[*]} " == *" $c "* ]] || ehconf_cases+=("$c")
 done
 
+kernel_arch=${KERNEL_ARCH:-x86_64}
+export KERNEL_ARCH=$kernel_arch
 step=$bdir/steps/$sha
+[[ "$kernel_arch" == x86_64 ]] || step=$step-$kernel_arch
 rm -rf "$step"
 mkdir -p "$step"
 note "testing \"$subject\" (cases: ${cases[*]:-all}; details in $step)"
 
 # --- ehconf's own programs (not the kernel's fault if this fails) -----------------
 # (`kselftest` explicitly: the cases need the extracted kselftest_harness.h in this O=.)
-if ! make -C "$top" O="$bdir" VARIANT=gcc kselftest all >"$step/ehconf-build.log" 2>&1; then
+variant=gcc targets=(kselftest all)
+if [[ "$kernel_arch" != x86_64 ]]; then variant=$kernel_arch targets=(kselftest vm-cross); fi
+if ! make -C "$top" O="$bdir" VARIANT="$variant" "${targets[@]}" >"$step/ehconf-build.log" 2>&1; then
     tail -n 5 "$step/ehconf-build.log" >&2
     finish 125 SKIP "ehconf itself failed to build (not this commit's fault; see $step/ehconf-build.log)"
 fi
-ebuild=$bdir/gcc
+ebuild=$bdir/$variant
 if (( ${#ehconf_cases[@]} == 0 )) && (( ${#cases[@]} == 0 )); then
     for f in "$ebuild"/cases/*; do
         [[ -x "$f" && "$(basename "$f")" != *.* ]] && ehconf_cases+=("$(basename "$f")")

@@ -11,6 +11,10 @@ fixed dates, so a re-run finds its kernel cached), then `scripts/bisect.sh <kern
 inside it, exactly as a kernel developer's `git bisect run` would: an incremental kernel
 build (one object tree for all of them), one QEMU boot, the kernel_* cases, a verdict.
 
+A mutant with `arch: <name>` (a row of vm/arches other than x86_64) is one only that
+guest can catch (K38's align_addr_bit() branches): its kernel is cross-built and booted
+with KERNEL_ARCH=<name>, and that architecture gets a control run of its own.
+
 A mutant is CAUGHT when the verdict is BAD and a test it names under `expect:` failed
 (another failure alone does not count: the case meant to decide that row must see it).
 First the unchanged tree runs as the control and must be GOOD, otherwise no mutant result
@@ -51,8 +55,8 @@ class Mutant(recipes.Mutant):
 
 def parse_recipes(path: str) -> List[Mutant]:
     """scripts/kernel-mutants.txt: the shared format (scripts/mutant_recipes.py) with a
-    `row:` in every block; `file:` defaults to trace_events_user.c."""
-    return recipes.parse_recipes(path, ("row",), Mutant)
+    `row:` in every block and an optional `arch:`; `file:` defaults to trace_events_user.c."""
+    return recipes.parse_recipes(path, ("row",), Mutant, optional=("arch",))
 
 
 def git(tree: str, *args: str, env=None) -> str:
@@ -80,11 +84,12 @@ def kernel_cases() -> List[str]:
                   if f.startswith("kernel_") and f.endswith(".c"))
 
 
-def run_step(tree: str, label: str, cases: List[str], log_path: str) -> dict:
-    """scripts/bisect.sh in the tree at its current commit: verdict, times, failed items."""
+def run_step(tree: str, label: str, cases: List[str], log_path: str, arch: str = "") -> dict:
+    """scripts/bisect.sh in the tree at its current commit (on the guest architecture
+    `arch`, x86_64 when empty): verdict, times, failed items."""
     sha = git(tree, "rev-parse", "--short=12", "HEAD")
     t0 = time.monotonic()
-    env = dict(os.environ, EHCONF_BISECT_DIR=OUT)
+    env = dict(os.environ, EHCONF_BISECT_DIR=OUT, KERNEL_ARCH=arch or "x86_64")
     with open(log_path, "w", encoding="utf-8") as log:
         try:
             p = subprocess.run([os.path.join(HERE, "bisect.sh"), *cases], cwd=tree, env=env,
@@ -98,14 +103,14 @@ def run_step(tree: str, label: str, cases: List[str], log_path: str) -> dict:
     build = re.search(r"kernel built in (\d+)s", text)
     verdict = [x for x in text.splitlines() if re.match(rf"bisect: {sha}: (GOOD|BAD|SKIP):", x)]
     failed = []
-    vr = os.path.join(OUT, "steps", sha, "results", "vm-results.json")
+    vr = os.path.join(OUT, "steps", sha + ("-" + arch if arch else ""), "results", "vm-results.json")
     if os.path.exists(vr):
         with open(vr, encoding="utf-8") as f:
             # vm/ items only: the selftests are not built for these steps (not selected),
             # so their kselftest/* items fail as "not built" and say nothing here.
             failed = [i["ident"] for i in json.load(f).get("items", [])
                       if i["status"] == "fail" and i["ident"].startswith("vm/")]
-    return {"label": label, "sha": sha, "code": code, "seconds": round(secs),
+    return {"label": label, "sha": sha, "arch": arch or "x86_64", "code": code, "seconds": round(secs),
             "build_seconds": int(build.group(1)) if build else None,
             "verdict": verdict[-1] if verdict else f"no verdict line (exit {code}), see {log_path}",
             "failed": failed}
@@ -125,14 +130,15 @@ def caught(m: Mutant, r: dict) -> bool:
     return r["code"] == 1 and any(tuple(w.split("/", 1)) in failed for w in m.expect)
 
 
-def write_report(rows: List[dict], control: dict, path: str) -> None:
-    L = ["# Kernel mutants (make test-kernel-mutants)\n",
-         f"Control (unchanged 6.12 tree): {control.get('verdict', 'not run')}\n",
-         "| mutant | row | what it breaks | caught | failing tests | build | total |",
-         "|---|---|---|---|---|---|---|"]
+def write_report(rows: List[dict], controls: dict, path: str) -> None:
+    L = ["# Kernel mutants (make test-kernel-mutants)\n"]
+    L += [f"Control (unchanged 6.12 tree, {a}): {c.get('verdict', 'not run')}\n"
+          for a, c in sorted(controls.items())] or ["Control: not run\n"]
+    L += ["| mutant | row | arch | what it breaks | caught | failing tests | build | total |",
+          "|---|---|---|---|---|---|---|---|"]
     for r in rows:
         fails = ", ".join(f"`{x}`" for x in r["failed"][:6]) + (" ..." if len(r["failed"]) > 6 else "")
-        L.append(f"| {r['name']} | {r['row']} | {r['what']} | {'yes' if r['caught'] else '**NO**'} "
+        L.append(f"| {r['name']} | {r['row']} | {r.get('arch') or 'x86_64'} | {r['what']} | {'yes' if r['caught'] else '**NO**'} "
                  f"| {fails or '-'} | {r['build_seconds']} s | {r['seconds']} s |")
     with open(path, "w", encoding="utf-8") as f:
         f.write("\n".join(L) + "\n")
@@ -153,7 +159,7 @@ def main() -> int:
         mutants = [m for m in mutants if m.name in want]
     if args.list:
         for m in mutants:
-            print(f"{m.name:28} {m.row:8} {m.what}")
+            print(f"{m.name:28} {m.row:8} {m.arch or 'x86_64':8} {m.what}")
         return 0
     cases = kernel_cases()
     os.makedirs(OUT, exist_ok=True)
@@ -166,13 +172,17 @@ def main() -> int:
     print(f"kernel-mutants: {len(mutants)} mutant(s), cases {' '.join(cases)}, tree {tree}",
           flush=True)
 
-    control = {}
+    controls = {}
     if os.path.exists(os.path.join(tree, ".git", "BISECT_LOG")):
         git(tree, "bisect", "reset")  # a test-bisect run that was interrupted
     if not args.no_control:
-        git(tree, "checkout", "-q", "-f", "-B", "ehconf-mutant-control", GOOD_TAG)
-        control = run_step(tree, "control", cases, os.path.join(OUT, "control.log"))
-        print(f"kernel-mutants: control: {control['verdict']}", flush=True)
+        # One control per guest architecture the selected mutants need.
+        for arch in sorted({m.arch for m in mutants}):
+            git(tree, "checkout", "-q", "-f", "-B", "ehconf-mutant-control", GOOD_TAG)
+            label = "control" + (f"-{arch}" if arch else "")
+            controls[arch or "x86_64"] = run_step(tree, label, cases,
+                                                  os.path.join(OUT, label + ".log"), arch)
+            print(f"kernel-mutants: {label}: {controls[arch or 'x86_64']['verdict']}", flush=True)
     rows = []
     for k, m in enumerate(mutants):
         git(tree, "checkout", "-q", "-f", "-B", f"ehconf-mutant-{m.name}", GOOD_TAG)
@@ -180,21 +190,21 @@ def main() -> int:
         try:
             apply(tree, m)
         except RuntimeError as e:
-            rows.append({"name": m.name, "row": m.row, "what": m.what, "caught": False,
+            rows.append({"name": m.name, "row": m.row, "arch": m.arch, "what": m.what, "caught": False,
                          "failed": [], "build_seconds": None, "seconds": 0, "verdict": str(e)})
             print(f"kernel-mutants: {m.name}: NOT APPLIED: {e}", flush=True)
             continue
         git(tree, "commit", "-q", "-a", "-m", f"ehconf mutant {m.name}: {m.what}",
             env=commit_env(f"2026-02-{k + 1:02d}T00:00:00Z"))
-        r = run_step(tree, m.name, cases, os.path.join(OUT, m.name + ".log"))
+        r = run_step(tree, m.name, cases, os.path.join(OUT, m.name + ".log"), m.arch)
         r.update(name=m.name, row=m.row, what=m.what, caught=caught(m, r))
         rows.append(r)
-        print(f"kernel-mutants: {m.name} ({m.row}): {'CAUGHT' if r['caught'] else 'NOT CAUGHT'} "
+        print(f"kernel-mutants: {m.name} ({m.row}{', ' + m.arch if m.arch else ''}): {'CAUGHT' if r['caught'] else 'NOT CAUGHT'} "
               f"in {r['seconds']} s (build {r['build_seconds']} s): {r['verdict']}", flush=True)
     git(tree, "checkout", "-q", "-f", GOOD_TAG)
-    write_report(rows, control, os.path.join(OUT, "report.md"))
+    write_report(rows, controls, os.path.join(OUT, "report.md"))
     n_ok = sum(r["caught"] for r in rows)
-    control_ok = args.no_control or control.get("code") == 0
+    control_ok = args.no_control or all(c.get("code") == 0 for c in controls.values())
     total = round(time.monotonic() - t_all)
     print(f"kernel-mutants: {n_ok} of {len(rows)} caught in {total // 60}m{total % 60:02d}s; "
           f"table: {os.path.relpath(os.path.join(OUT, 'report.md'), TOP)}")

@@ -56,3 +56,15 @@ def test_a_kernel_without_results_fails_but_is_not_a_difference_per_row(tmp_path
     assert rc == 1
     assert "## Differences between kernels (0)" in text
     assert "no results" in text
+
+
+def test_architectures_stand_side_by_side(tmp_path):
+    out = tmp_path / "m.md"
+    s390x = dict(results("6.12.117"), vm={"kernel_arch": "s390x"})
+    rc = mr.main(["x", str(out), write(tmp_path, "6.12", results("6.12.117")),
+                  write(tmp_path, "6.12-s390x", s390x)])
+    text = out.read_text()
+    assert rc == 0
+    assert "| | 6.12 | 6.12-s390x |" in text
+    assert "| architecture | x86_64 | s390x |" in text  # no kernel_arch: x86_64's results
+    assert "## Differences between kernels (0)" in text

@@ -148,6 +148,18 @@ def test_matrix_runs_every_kernel_of_check_matrix(wf):
     assert "matrix.version" in str(src.get("env")) and "KERNEL_VERSION" in str(src.get("run"))
 
 
+def test_every_other_architecture_is_a_job_of_its_own(wf):
+    """Issue 34: each row of vm/arches but the host's x86_64 is one job of the `arches`
+    matrix, running make check-vm with that KERNEL_ARCH."""
+    with open(os.path.join(REPO, "vm", "arches"), encoding="utf-8") as f:
+        arches = [ln.split()[0] for ln in f if ln.strip() and not ln.startswith("#")]
+    j = job(wf, "arches")
+    assert sorted((j.get("strategy") or {}).get("matrix", {}).get("arch") or []) == \
+        sorted(a for a in arches if a != "x86_64")
+    s = steps(j)
+    find(s, lambda x: "make check-vm KERNEL_ARCH=${{ matrix.arch }}" in runs(x), "runs check-vm")
+
+
 def test_git_kernel_is_cloned_and_passed_as_kernel_src(wf):
     s = steps(job(wf, "linux"))
     i = find(s, lambda x: "KERNEL_SRC=" in runs(x), "sets KERNEL_SRC")
