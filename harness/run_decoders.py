@@ -44,7 +44,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from common import REPO_ROOT, display_path, one_line, safe_id  # noqa: E402
 from decoder_compare import Comparison, Document, compare, read_document  # noqa: E402
 from decoder_inputs import Capture, captures, damaged  # noqa: E402
-from decoders import Decoder, build, read_profile, read_registry  # noqa: E402
+from decoders import Built, Decoder, build, read_profile, read_registry  # noqa: E402
 from perf_samples import read_layout  # noqa: E402
 from results import check_entry, write_summary  # noqa: E402
 from runner import run  # noqa: E402
@@ -245,26 +245,45 @@ def apply_profile(d: Decoder, entries: List[dict]) -> List[dict]:
     return entries
 
 
+def selected(ident: str, patterns: List[str]) -> bool:
+    return not patterns or any(fnmatch.fnmatchcase(ident, p) for p in patterns)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--build", default="build/gcc", help="make's build (mkperfdata)")
     ap.add_argument("--asan-build", default="build/asan",
                     help="make's ASan build: the reference decoder that is run")
-    ap.add_argument("--results", default="build/results")
+    ap.add_argument("--results", default="build/results",
+                    help="where make check left the captures, and where the results go")
+    ap.add_argument("--write", default="", help="write the results here instead")
     ap.add_argument("--out", default="", help="decoder builds (default <build>/../decoders)")
     ap.add_argument("--decoder", action="append", default=[])
+    ap.add_argument("--use", action="append", default=[], metavar="NAME=PATH",
+                    help="run this program as the decoder NAME instead of building it "
+                         "(scripts/decoder-mutants.py: a planted fault)")
+    ap.add_argument("--inputs", action="append", default=[], metavar="GLOB",
+                    help="only the inputs whose ids match (a damaged input brings its "
+                         "capture)")
+    ap.add_argument("--no-profile", action="store_true",
+                    help="judge without decoders/<name>/profile.txt")
     ap.add_argument("--seed", type=int, default=int(os.environ.get("EHCONF_DECODER_SEED", "1")))
     args = ap.parse_args(argv)
     absolute = (lambda p: p if os.path.isabs(p) else os.path.join(REPO_ROOT, p))
     build_dir, asan_dir, results = map(absolute, (args.build, args.asan_build, args.results))
+    written = absolute(args.write) if args.write else results
     out = absolute(args.out or os.path.join(os.path.dirname(build_dir), "decoders"))
-    work = os.path.join(results, "decoders")
+    use = dict(u.split("=", 1) for u in args.use)
+    work = os.path.join(written, "decoders")
     t0 = time.monotonic()
     caps, problems = captures(results, os.path.basename(build_dir),
                               os.path.join(build_dir, "bin", "mkperfdata"),
                               os.path.join(work, "inputs"))
-    dmg = damaged(caps, os.path.join(build_dir, "bin", "mkperfdata"),
-                  os.path.join(work, "damaged"), args.seed)
+    dmg = [c for c in damaged(caps, os.path.join(build_dir, "bin", "mkperfdata"),
+                              os.path.join(work, "damaged"), args.seed)
+           if selected(c.ident, args.inputs)]
+    need = {c.source for c in dmg}
+    caps = [c for c in caps if selected(c.ident, args.inputs) or c.ident in need]
     sources = {c.ident: c.path for c in caps}
     registry = read_registry()
     names = args.decoder or [d.name for d in registry]
@@ -274,19 +293,21 @@ def main(argv=None) -> int:
     for d in order:
         dt = time.monotonic()
         j = Judged()
-        b = build(d, asan_dir, out, asan=True)
+        b = (Built(os.path.abspath(use[d.name]), "pass", f"{use[d.name]} (given)")
+             if d.name in use else build(d, asan_dir, out, asan=True))
         j.add(f"decoder/{d.name}/build", b.status, b.message)
         if problems:
             j.add(f"decoder/{d.name}/inputs", "fail", "; ".join(problems))
-        folder = folder_of(results, d.name)
+        folder = folder_of(written, d.name)
         os.makedirs(os.path.join(folder, "out"), exist_ok=True)
         if b.path:
             print(f"check-decoders: {d.name}: {len(caps)} captures, {len(dmg)} damaged inputs",
                   flush=True)
             own: Dict[str, Output] = {}
             for c in caps:
-                o = own[c.ident] = decode(b.path, c.path, os.path.join(folder, "out", safe_id(c.ident)
-                                                        .replace("/", "-") + ".json"), TIMEOUT)
+                name = safe_id(c.ident).replace("/", "-") + ".json"
+                o = own[c.ident] = decode(b.path, c.path, os.path.join(folder, "out", name),
+                                          TIMEOUT)
                 if d.reference:
                     refs[c.ident] = o
                 capture_items(j, d, c, o, None if d.reference else refs.get(c.ident))
@@ -298,7 +319,7 @@ def main(argv=None) -> int:
             robust_items(j, d, runs, own, sources)
         if d.name not in names:
             continue  # the reference ran only to be compared with
-        entries = apply_profile(d, j.entries)
+        entries = j.entries if args.no_profile else apply_profile(d, j.entries)
         write_summary(folder, RUNNER, f"make check-decoders DECODER={d.name}", entries,
                       time.monotonic() - dt, {"decoder": d.name, "upstream": d.upstream,
                                               "checkout": os.environ.get(d.variable, "")
