@@ -28,11 +28,13 @@ COUNTS = (200, 400)
 TIMEOUT = 600.0
 
 
-def _instructions(emitter: str, standin: str, out: str, command: str, n: int) -> int:
-    cg = os.path.join(out, f"contract-{command}-{n}.out")
+def _instructions(emitter: str, standin: str, out: str, command: str, n: int,
+                  listening: bool = False) -> int:
+    tag = command.split()[0] + ("-listening" if listening else "")
+    cg = os.path.join(out, f"contract-{tag}-{n}.out")
     script = "register\n" + f"{command}\n" * n + "quit\n"
     r = run(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + cg, emitter, "--contract"],
-            TIMEOUT, count_env(standin, os.path.join(out, "counts.txt"), listening=False),
+            TIMEOUT, count_env(standin, os.path.join(out, "counts.txt"), listening=listening),
             input_text=script, merge_stderr=False)
     answers = r.output.splitlines()
     if r.how() or len(answers) != n + 1:
@@ -43,26 +45,27 @@ def _instructions(emitter: str, standin: str, out: str, command: str, n: int) ->
 
 
 def disabled_write(emitter: str, standin: str, out: str) -> dict:
-    """{"write": instr/command, "enabled": instr/command, "answer": what `write`
-    answered, "spread_pct": the two repetitions of `write`} or {"error": why}."""
+    """{"write": instr/command, "enabled": instr/command, "listening": instr per `write`
+    when a tracer listens (the event written), "answer": what `write` answered,
+    "spread_pct": the two repetitions of `write`} or {"error": why}."""
     os.makedirs(out, exist_ok=True)
     try:
         figures = {}
-        for command in ("write 1 0", "enabled"):
+        for command, listening in (("write 1 0", False), ("enabled", False), ("write 1 0", True)):
             reps = []
             for _ in (1, 2):
-                totals = tuple(_instructions(emitter, standin, out, command.split()[0], n)
+                totals = tuple(_instructions(emitter, standin, out, command, n, listening)
                                for n in COUNTS)
                 reps.append(per_event(totals, COUNTS))
-            figures[command] = reps
+            figures[(command, listening)] = reps
         r = run([emitter, "--contract"], 60, count_env(standin, os.path.join(out, "counts.txt"),
                                                          listening=False),
                 input_text="register\nwrite 1 0\nquit\n", merge_stderr=False)
     except (RuntimeError, OSError, ValueError) as e:
         return {"error": str(e)}
     answers = r.output.split()
-    write, enabled = figures["write 1 0"], figures["enabled"]
-    return {"write": write[0], "enabled": enabled[0],
+    write, enabled = figures[("write 1 0", False)], figures[("enabled", False)]
+    return {"write": write[0], "enabled": enabled[0], "listening": figures[("write 1 0", True)][0],
             "answer": answers[-1] if answers else "", "spread_pct": spread(write[0], write[1])}
 
 
@@ -72,4 +75,5 @@ def cell(res: Optional[dict]) -> str:
     if "error" in res:
         return "not measured: " + res["error"].replace("|", "/")
     return (f"{res['write']:,.0f} per `write` (answered `{res['answer']}`), "
-            f"{res['enabled']:,.0f} per `enabled`")
+            f"{res['enabled']:,.0f} per `enabled`; {res['listening']:,.0f} per `write` when a "
+            "tracer listens")
