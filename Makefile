@@ -13,6 +13,8 @@
 SHELL := /bin/bash
 
 VARIANT ?= gcc
+# The rows of vm/arches whose programs are cross-built (every guest architecture but x86_64).
+GUEST_ARCHES := $(shell awk '!/^[[:space:]]*(\#|$$)/ && $$1 != "x86_64" { print $$1 }' vm/arches)
 O ?= build
 B := $(O)/$(VARIANT)
 
@@ -31,12 +33,12 @@ else ifeq ($(VARIANT),fuzz)
   CC := clang
   VARIANT_CFLAGS := -O1 -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined
   VARIANT_LDFLAGS := -fsanitize=fuzzer,address,undefined
-else ifneq ($(filter arm64 s390x,$(VARIANT)),)
+else ifneq ($(filter $(GUEST_ARCHES),$(VARIANT)),)
   # The guests of other architectures (make check-vm KERNEL_ARCH=arm64|s390x, vm/arches):
   # the cases and tools cross-built with Debian's gcc-12-<triplet>, which vm/cross-toolchain
   # unpacks into the cache (make vm-cross runs it first), run only in that guest.
   CROSS_BIN ?= $(or $(EHCONF_CACHE),/var/cache/ehconf)/cross-$(VARIANT)/usr/bin
-  CC := $(CROSS_BIN)/$(if $(filter arm64,$(VARIANT)),aarch64-linux-gnu-gcc,s390x-linux-gnu-gcc)
+  CC := $(CROSS_BIN)/$(shell awk '$$1 == "$(VARIANT)" { print $$3 }' vm/arches)gcc
   VARIANT_CFLAGS := -O2
 else ifeq ($(VARIANT),mingw)
   # %zu needs the ANSI stdio; mingw's printf format archetype is ms_printf, which rejects
@@ -45,7 +47,7 @@ else ifeq ($(VARIANT),mingw)
   CC := x86_64-w64-mingw32-gcc
   VARIANT_CFLAGS := -O2 -D__USE_MINGW_ANSI_STDIO=1 -Wno-format
 else
-  $(error unknown VARIANT=$(VARIANT): gcc, clang, asan, fuzz, mingw, arm64 or s390x)
+  $(error unknown VARIANT=$(VARIANT): gcc, clang, asan, fuzz, mingw or a row of vm/arches ($(GUEST_ARCHES)))
 endif
 
 CSTD := -std=c11 -D_GNU_SOURCE

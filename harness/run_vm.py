@@ -13,6 +13,10 @@ Outcomes:
   vm-golden/<case>          the perf capture, decoded by ehdecode --golden, against
                             golden/<case>.json (harness/golden.py, transport "perf": events
                             above the golden's declared perf_max_payload must be missing)
+  vm-golden-host/<case>     on a guest of another architecture (KERNEL_ARCH, vm/arches): the
+                            same perf.data decoded on the host by the host's ehdecode (an
+                            s390x capture is big-endian perf.data, an x86-64 decoder reads it)
+                            against the same golden file
   vm-limits/<consumer>      the delivery limit kernel_limits measured ("# perf max payload: N")
                             equals what every golden file declares for that consumer
   kselftest/<binary>/<test> each KTAP result line of the kernel's own user_events selftests
@@ -48,6 +52,7 @@ from typing import Dict, List, Optional, Tuple
 
 from case_capture import KTAP_ONLY, case_kind, find_cases
 from common import NO_USER_EVENTS, SELFTESTS, one_line, safe_id
+from decoding import decode
 from golden import compare, expected_events, parse_lines
 from inventory import load as load_inventory, rows_with_results
 from kselftest_pass import compare as kselftest_compare
@@ -73,6 +78,7 @@ LIMIT_RE = re.compile(rf"^#\s*({'|'.join(map(re.escape, CONSUMERS))}) max payloa
 # Other measured kernel behaviours the kernel cases print as "# <what>: <result>" diagnostics.
 BEHAVIOUR_RE = re.compile(r"^#\s*(persist delete after unregister):\s*(.*)$")
 T_KERNEL_BUILD = 4000  # vm/build-kernel when the cache misses (a full kernel build)
+T_HOST_DECODE = 60  # the host's ehdecode on one guest perf.data
 
 # Selftest results that fail (some only sometimes) on Debian's 6.12.117 in the ehconf
 # guest for a known reason. Each names the reason and the ehconf tests that check the
@@ -525,7 +531,36 @@ def case_outcomes(s, run: VmRun, case: str, report: dict) -> List[Outcome]:
             report.setdefault("behaviours", {}).update(beh)
         return out
     out.append(perf_golden_outcome(run, case, r, crep, gold, off_json))
+    if foreign_arch():
+        out.append(host_decode_outcome(s, run, case, r, gold))
     return out
+
+
+def host_ehdecode(build: str) -> str:
+    """The host's ehdecode beside a cross build (build/<arch> -> build/gcc/bin/ehdecode)."""
+    return os.path.join(os.path.dirname(os.path.abspath(build)), "gcc", "bin", "ehdecode")
+
+
+def host_decode_outcome(s, run: VmRun, case: str, r: dict, gold: Optional[str]) -> Outcome:
+    """vm-golden-host/<case>: the guest's perf.data decoded here, by the host's ehdecode,
+    against golden/<case>.json: the other byte order (s390x) read by this machine's decoder."""
+    ident = safe_id(f"vm-golden-host/{case}")
+    if gold is None:
+        return Outcome(ident, "fail", f"no golden/{case}.json", "vm-golden", case)
+    if not r.get("perf_data"):
+        return Outcome(ident, "fail", f"{case}: no perf.data from the guest: {r.get('problem')}",
+                       "vm-golden", case)
+    pdata = os.path.join(run.results, r["perf_data"])
+    d = decode(host_ehdecode(s.build), pdata, T_HOST_DECODE)
+    decoded = os.path.join(run.results, case + ".host.perf.json")
+    with open(decoded, "w", encoding="utf-8", errors="surrogateescape") as f:
+        f.write(d.text)
+    if not d.ok and d.exit is None:
+        return Outcome(ident, "fail", f"{case}: {d.problem}", "vm-golden", case)
+    res = compare(gold, d.text, case, transport=PERF)
+    msg = (f"{d.problem}\n" if d.problem else "") + res.message + \
+        f"\n(decoded on the host: {os.path.relpath(decoded)})"
+    return Outcome(ident, "pass" if res.ok and d.ok else "fail", msg, "vm-golden", case)
 
 
 def perf_golden_outcome(run: VmRun, case: str, r: dict, crep: dict, gold: Optional[str],

@@ -61,7 +61,8 @@ def test_cold_stage_that_fits_runs():
 def test_ci_run_uses_the_runner_for_every_kernel_stage():
     with open(os.path.join(REPO_ROOT, ".ci", "run")) as f:
         text = f.read()
-    for target in ("make check-vm KASAN=1", "make check-matrix", "make test-bisect"):
+    for target in ("make check-vm KASAN=1", "make check-matrix", "make test-bisect",
+                   "make check-vm KERNEL_ARCH=$arch"):
         assert target in text, f".ci/run no longer runs {target}"
     assert "stage check make check" in text and "ci_summary" in text.splitlines()[-1]
 
