@@ -30,3 +30,22 @@ bench-impls: all
 
 .PHONY: bench-impls
 endif
+
+# make bench-decoders: the decoders of decoders/decoders.txt side by side on make bench's
+# mixed file (1,500,000 events; bench_decode --write-mixed): events per second, CPU time and
+# peak memory, each against ehdecode with one job in the same run (harness/bench_decoders.py;
+# IMPL_SRC_LTTP=, IMPL_SRC_RUST= for perf-decode and the Rust decoder). Figures only.
+ifneq ($(VARIANT),mingw)
+RUN_MEASURED := $(B)/bench/run_measured
+$(RUN_MEASURED): $(B)/obj/harness/run_measured.o
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+ALL_TARGETS += $(RUN_MEASURED)
+
+## bench-decoders: every registered decoder on the same 1.5-million-event perf.data: events/s and peak RSS next to ehdecode (IMPL_SRC_LTTP=, IMPL_SRC_RUST=; figures only)
+bench-decoders: all
+	$(IMPL_CHECKOUTS) /usr/bin/python3 harness/bench_decoders.py --build $(B) \
+	  --results $(O)/results/bench-decoders
+
+.PHONY: bench-decoders
+endif

@@ -12,6 +12,9 @@
  *     from a file in 1 MiB chunks and written to /dev/null), measured in the same run;
  *   - --jobs 2 over --jobs 1, when ehdecode has --jobs.
  * Needs EHCONF_BUILD (make bench sets it) for the ehdecode binary.
+ * `bench_decode --write-mixed PATH` only writes the mixed file to PATH (and PATH.dat, the
+ * capture it is made from): the one file every decoder is timed on side by side
+ * (harness/bench_decoders.py).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -199,12 +202,34 @@ static int has_option(const char *bin, const char *opt, const char *tmp)
     return strstr(text, opt) != NULL;
 }
 
-int main(void)
+/* --write-mixed PATH: the mixed file alone. */
+static int write_mixed(const char *path)
+{
+    char dat[4096];
+    int err;
+    snprintf(dat, sizeof dat, "%s.dat", path);
+    if ((err = mixed_write_capture(dat)) != 0 ||
+        (err = mixed_write_perf(dat, path, NEVENTS)) != 0) {
+        fprintf(stderr, "bench_decode: cannot write %s: %s\n", path, strerror(err));
+        return 1;
+    }
+    printf("mixed file: %u events of 5 shapes, %s\n", NEVENTS, path);
+    return 0;
+}
+
+int main(int argc, char **args)
 {
     const char *build = getenv("EHCONF_BUILD"), *tmpdir = getenv("TMPDIR");
     char bin[512], base[2048], dat[2100], big[2100], small[2100], json[2100];
     double t0 = now(), mb;
     int err;
+
+    if (argc == 3 && strcmp(args[1], "--write-mixed") == 0)
+        return write_mixed(args[2]);
+    if (argc != 1) {
+        fprintf(stderr, "usage: bench_decode | bench_decode --write-mixed PATH\n");
+        return 2;
+    }
 
     if (!build) {
         fprintf(stderr, "bench_decode: EHCONF_BUILD is not set (run it with make bench)\n");

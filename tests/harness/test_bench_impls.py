@@ -229,3 +229,17 @@ def test_impls_md_cost_column():
     assert cost_cell(doc, "a") == "five: 1,100.0 ns (1.10x raw writev), 2,000 instr; disabled: 0.5 ns, 7 instr (T)"
     assert cost_cell(doc, "b") == "not measured: no checkout"
     assert cost_cell(doc, "c") == "not measured"
+
+
+def test_run_measured_reports_the_childs_own_peak(build):
+    """bench-decoders' peak RSS comes from run_measured, a small C parent: a program forked
+    from Python would report the interpreter's memory as its own."""
+    from bench_decoders import parse_measured, timed
+    measure = need(os.path.join(build, "bench", "run_measured"), "run_measured")
+    r = timed(measure, ["true"])
+    assert r["status"] == 0 and 0 < r["rss_mb"] < 8, r
+    assert timed(measure, ["false"])["status"] == 1
+    assert parse_measured("wall 1.5 cpu 1.25 maxrss_kb 2048 status 0") == \
+        {"wall": 1.5, "cpu": 1.25, "rss_mb": 2.0, "status": 0}
+    with pytest.raises(ValueError):
+        parse_measured("wall 1.5")
