@@ -283,9 +283,12 @@ def record(name, data):
 
 def buffer_bytes(value):
     """The buffer field as ehdecode prints a perf sample's `__rel_loc u8[]`: an array of
-    numbers, or hex bytes ("0a 1b")."""
-    if isinstance(value, list) and all(isinstance(b, int) and 0 <= b <= 255 for b in value):
-        return bytes(value)
+    numbers, or hex bytes ("0a 1b"). The numbers may be signed: the kernel's format says
+    `signed:1` for this u8 array (6.12: `field:__rel_loc u8 buffer[]; ... signed:1;`), and
+    ehdecode follows the format; the bytes are the same."""
+    if isinstance(value, list) and all(isinstance(b, int) and not isinstance(b, bool)
+                                       and -128 <= b <= 255 for b in value):
+        return bytes(b & 0xFF for b in value)
     if isinstance(value, str):
         try:
             return bytes.fromhex(value)

@@ -38,9 +38,9 @@ def msg(num: int, *parts: bytes) -> bytes:
 
 
 # resourceMetrics { scopeMetrics { scope { name "s" } metrics { name "m" sum { dataPoints {
-#   asInt 5 (sfixed64, field 6) attributes { key "seq" value { intValue 5 } } (field 7) }
+#   asInt 200 (sfixed64, field 6: a byte above 127) attributes { key "seq" value { intValue 5 } } (field 7) }
 #   aggregationTemporality 1 isMonotonic true } } } }
-POINT = (field(6, 1, struct.pack("<q", 5))
+POINT = (field(6, 1, struct.pack("<q", 200))
          + msg(7, field(1, 2, b"seq"), msg(2, field(3, 0, varint(5)))))
 METRIC = field(1, 2, b"m") + msg(7, msg(1, POINT), field(2, 0, varint(1)), field(3, 0, varint(1)))
 REQUEST = msg(1, msg(2, msg(1, field(1, 2, b"s")), msg(2, METRIC)))
@@ -48,7 +48,7 @@ REQUEST = msg(1, msg(2, msg(1, field(1, 2, b"s")), msg(2, METRIC)))
 EXPECTED = ('{ "n": "user_events:otlp_metrics", "protocol": 0, "version": "v0.19.00", '
             '"buffer": { "resourceMetrics": [ { "scopeMetrics": [ { "scope": { "name": "s" }, '
             '"metrics": [ { "name": "m", "sum": { "dataPoints": [ { "attributes": [ { "key": '
-            '"seq", "value": { "intValue": "5" } } ], "asInt": "5" } ], '
+            '"seq", "value": { "intValue": "5" } } ], "asInt": "200" } ], '
             '"aggregationTemporality": 1, "isMonotonic": true } } ] } ] } ] }, "meta": { } }')
 
 
@@ -78,6 +78,19 @@ def test_what_ehdecode_printed_of_a_perf_sample(tmp_path):
     r = run([SCRIPT, "--from-ehdecode", str(perf_json)], 60, merge_stderr=False)
     assert r.returncode == 0, r.stderr
     assert r.output.splitlines() == [other, EXPECTED]
+
+
+def test_signed_bytes_as_the_kernels_format_says(tmp_path):
+    """6.12's format for `__rel_loc u8[] buffer` says signed:1, so ehdecode prints bytes
+    above 127 as negative numbers: the same bytes."""
+    signed = [b - 256 if b > 127 else b for b in REQUEST]
+    assert any(b < 0 for b in signed)
+    perf_json = tmp_path / "m.perf.json"
+    perf_json.write_text(json.dumps({"n": "user_events:otlp_metrics", "protocol": 0,
+                                     "version": "v0.19.00", "buffer": signed}) + "\n")
+    r = run([SCRIPT, "--from-ehdecode", str(perf_json)], 60, merge_stderr=False)
+    assert r.returncode == 0, r.stderr
+    assert r.output.splitlines() == [EXPECTED]
 
 
 def test_a_cut_buffer_is_an_error_line_and_exit_1(tmp_path):
