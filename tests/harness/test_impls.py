@@ -191,3 +191,29 @@ def test_profile_loses(tmp_path, monkeypatch):
     (folder / "profile.txt").write_text("loses limits all why\n")
     with pytest.raises(ValueError, match="profile.txt:1"):
         read_profile(impl)
+
+
+def test_unordered_input_with_declared_events(tmp_path):
+    """An unordered input: the decoded events no undeclared golden event matches belong to
+    the declared ones, exactly as many; one more difference anywhere fails."""
+    from run_impl import _unordered_declared
+    impl = impls.Impl("x", "rust", "crates", "up/x", "fam", "-", "ehdecode", "demo")
+    p = impls.Profile(differs={("c", 2): "why (x.rs:1)"})
+    golden = ['{ "n": "a", "v": 1 }', '{ "n": "b", "v": 2 }', '{ "n": "c", "v": 3 }']
+    d = ['{"ehconf": {"order": "unordered", "why": "w"}}']
+
+    def run(decoded):
+        c = {"declared": []}
+        mine = {}
+        got = _unordered_declared(impl, p, "c", "impl/x/c", golden, [1, 2, 3], [2], decoded,
+                                  d, c, mine, str(tmp_path))
+        return {e["id"]: e.get("status", e["kind"]) for e in got}, mine
+    got, mine = run(['{ "n": "c", "v": 3 }', '{ "n": "b", "v": -2 }', '{ "n": "a", "v": 1 }'])
+    assert got == {"impl/x/c/2": "xfail", "impl/x/c": "golden"}
+    assert mine["declared_unordered"] == ['{ "n": "b", "v": -2 }']
+    with open(tmp_path / "c.json") as f:
+        assert sorted(f.read().split("\n")[:2]) == ['{ "n": "a", "v": 1 }', '{ "n": "c", "v": 3 }']
+    got, _ = run(['{ "n": "c", "v": 4 }', '{ "n": "b", "v": -2 }', '{ "n": "a", "v": 1 }'])
+    assert got["impl/x/c/2"] == "fail"  # two left over for one declared
+    got, _ = run(['{ "n": "c", "v": 3 }', '{ "n": "b", "v": 2 }', '{ "n": "a", "v": 1 }'])
+    assert got["impl/x/c/2"] == "fail"  # the declared difference is gone
