@@ -49,3 +49,20 @@ bench-decoders: all
 
 .PHONY: bench-decoders
 endif
+
+# make bench-impls-vm: the timed half of make bench-impls on the real kernel in QEMU
+# (harness/guest_bench_impls.py in the guest, perf recording the tracepoints), for the
+# emitters of the last make bench-impls (its bench-impls.json). Under TCG the figures are
+# an emulated CPU's: coarse. Boots a VM: run it under the machine's VM lock where several
+# people share it (flock /tmp/ehconf-vm.lock make bench-impls-vm).
+ifneq ($(VARIANT),mingw)
+## bench-impls-vm: make bench-impls' ns per event on the real kernel in QEMU (coarse under TCG), for the emitters of the last bench-impls run
+bench-impls-vm: all
+	@mkdir -p $(O)/results/bench-impls/vm
+	vm/run --timeout 1200 --results $(abspath $(O)/results/bench-impls/vm) -- \
+	  /usr/bin/python3 harness/guest_bench_impls.py --build $(B) \
+	  --doc $(abspath $(O)/results/bench-impls/bench-impls.json) \
+	  --results $(abspath $(O)/results/bench-impls/vm)
+
+.PHONY: bench-impls-vm
+endif
