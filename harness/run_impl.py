@@ -288,7 +288,10 @@ def _unordered_declared(impl: Impl, profile: Profile, case: str, base: str, gold
     mine["declared_unordered"] = rest
     expected = os.path.join(out, case + ".expected.json")
     write_text(expected, "\n".join(directives + [golden[o - 1] for o in judged]) + "\n")
-    write_text(os.path.join(out, case + ".json"), "\n".join(keep) + "\n")
+    # When the leftovers do not add up, the whole decoding is compared, so the diff shows
+    # every event that differs (not an empty capture).
+    write_text(os.path.join(out, case + ".json"),
+               "\n".join(keep if len(rest) == len(declared) else decoded) + "\n")
     if not judged:
         return entries
     c["reproduced"] = len(judged)
