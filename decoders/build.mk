@@ -27,6 +27,7 @@ check-decoders: all
 	done; \
 	/usr/bin/python3 harness/decoder_report.py $(O)/results $(DECODER_REPORT) || rc=1; \
 	/usr/bin/python3 harness/report_items.py check $(DECODER_REPORT) $(JUNIT_DIR)/decoder --run $$names || rc=1; \
+	/usr/bin/python3 harness/summary.py $$(printf -- '$(JUNIT_DIR)/decoder-%s.xml ' $$names) || rc=1; \
 	exit $$rc
 
 # make test-decoder-mutants: the planted faults of scripts/decoder-mutants.txt, one per

@@ -285,6 +285,8 @@ def main(argv=None) -> int:
     need = {c.source for c in dmg}
     caps = [c for c in caps if selected(c.ident, args.inputs) or c.ident in need]
     sources = {c.ident: c.path for c in caps}
+    for p in problems:
+        print(f"check-decoders: {p}", flush=True)
     registry = read_registry()
     names = args.decoder or [d.name for d in registry]
     ref_dec = next(d for d in registry if d.reference)
