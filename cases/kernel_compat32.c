@@ -15,8 +15,8 @@
  *        while its write() path works: an unregistered index gives ENOENT, and a
  *        writev() on an fd and index its 64-bit parent registered is delivered to perf.
  *
- * Without the probe (no gcc-multilib at build time) the test SKIPs with "no 32-bit
- * build: install gcc-multilib", on a kernel that cannot run it (no
+ * Without the probe (no gcc-multilib at build time, or a guest of another architecture)
+ * the test SKIPs with "no 32-bit build of the probe ...", on a kernel that cannot run it (no
  * CONFIG_IA32_EMULATION) with that reason. Needs root (perf_event_open on cpu 0 with
  * PERF_SAMPLE_RAW). Without /sys/kernel/tracing/user_events_data it SKIPs with
  * "kernel lacks CONFIG_USER_EVENTS".
@@ -114,7 +114,8 @@ TEST(K46_32bit_process_gets_enotty_from_the_ioctls)
     NEED_USER_EVENTS();
     NEED_PERF();
     if (compat32_path(probe, sizeof probe) != 0 || access(probe, X_OK) != 0)
-        SKIP(return, "no 32-bit build: install gcc-multilib");
+        SKIP(return, "no 32-bit build of the probe (x86-64: install gcc-multilib; the arm64 "
+                     "and s390x guests have no 32-bit compiler or root: vm/config.<arch>)");
     ue_event_name(name, sizeof name, "compat");
     ue_event_name(name32, sizeof name32, "compat32");
     ASSERT_EQ(0, ue_pin_cpu0());
