@@ -28,6 +28,7 @@ import argparse
 import datetime
 import json
 import os
+import resource
 import shutil
 import sys
 from typing import Dict, List, Optional, Tuple
@@ -96,6 +97,7 @@ class Bench:
         self.replay = os.path.join(build, "bench", "replay_writev")
         self.counts = os.path.join(out, "counts.txt")
         self.commands: Dict[str, str] = {}
+        self.last_cpu = 0.0
 
     def _counted(self, argv: List[str], listening: bool, what: str,
                  valgrind: Optional[str] = None) -> Tuple[Optional[object], Tuple[int, int], str]:
@@ -106,8 +108,13 @@ class Bench:
         full = argv
         if valgrind:
             full = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + valgrind] + argv
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         r = run(full, RUN_TIMEOUT * (10 if valgrind else 1), count_env(self.standin, self.counts, listening),
                 merge_stderr=False)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        # The run's CPU time (user + sys; its start-up included, a few ms against the
+        # loop's tenths of a second): steadier than wall time when others share the cores.
+        self.last_cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
         self.commands.setdefault(what, " ".join(["LD_PRELOAD=" + display_path(self.standin),
                                                  "EHCONF_STANDIN_COUNT=counts.txt"]
                                                 + ([] if listening else ["EHCONF_STANDIN_LISTENING=0"])
@@ -153,7 +160,8 @@ class Bench:
         return ""
 
     def timed(self, emitter: str, path: str, dat: str, size: int, w: Workload) -> dict:
-        res: dict = {"count": w.count, "event_bytes": size, "rounds": [], "raw_rounds": []}
+        res: dict = {"count": w.count, "event_bytes": size, "rounds": [], "raw_rounds": [],
+                     "cpu_rounds": [], "raw_cpu_rounds": []}
         for _ in range(self.rounds):
             t, counted, why = self._counted([emitter, "--bench", str(w.count), path], w.listening,
                                             "emit")
@@ -162,6 +170,7 @@ class Bench:
                 res["error"] = why
                 return res
             res["rounds"].append(t.per_event)
+            res["cpu_rounds"].append(self.last_cpu * 1e9 / w.count)
             res["failed"] = t.failed
             if w.listening:
                 t, counted, why = self._counted([self.replay, str(w.count), dat], True, "raw")
@@ -170,9 +179,13 @@ class Bench:
                     res["error"] = "raw writev: " + why
                     return res
                 res["raw_rounds"].append(t.per_event)
+                res["raw_cpu_rounds"].append(self.last_cpu * 1e9 / w.count)
         res["ns"] = min(res["rounds"])
         res["raw_ns"] = min(res["raw_rounds"]) if res["raw_rounds"] else None
         res["ratio"] = ratio(res["ns"], res["raw_ns"])
+        res["cpu_ns"] = min(res["cpu_rounds"])
+        res["raw_cpu_ns"] = min(res["raw_cpu_rounds"]) if res["raw_cpu_rounds"] else None
+        res["cpu_ratio"] = ratio(res["cpu_ns"], res["raw_cpu_ns"])
         return res
 
     def instructions(self, argv_of, tag: str, w: Workload, size: int, raw: bool) -> dict:
@@ -267,6 +280,10 @@ def cell(res: Optional[dict], listening: bool) -> str:
     text = f"{_num(res['ns'], 1)} ns"
     if listening:
         text += f" ({_num(res.get('ratio'), 2)}x raw {_num(res.get('raw_ns'), 0)} ns)"
+    if res.get("cpu_ns") is not None:
+        text += f", CPU {_num(res['cpu_ns'], 1)} ns"
+        if listening:
+            text += f" ({_num(res.get('cpu_ratio'), 2)}x raw {_num(res.get('raw_cpu_ns'), 0)} ns)"
     ins = _instr(res, "instructions")
     if ins is not None:
         text += f"; {_num(ins)} instr"
@@ -308,8 +325,9 @@ def reproducibility(doc: dict) -> List[str]:
 
 def markdown(doc: dict) -> str:
     lines = [f"# make bench-impls, {doc['when']}", "",
-             f"{doc['machine']}; best of {doc['rounds']} rounds; ns under the stand-in in count "
-             "mode; instructions per event under callgrind.", ""] + table(doc) + [""]
+             f"{doc['machine']}; best of {doc['rounds']} rounds; ns per event under the stand-in in "
+             "count mode, wall (the emitter's own clock around its loop) and CPU (the process's "
+             "user + sys time over the count); instructions per event under callgrind.", ""] + table(doc) + [""]
     contract = [f"| {name} | {contract_cell(r.get('contract_disabled'))} |"
                 for name, r in doc["implementations"].items() if "contract_disabled" in r]
     if contract:
