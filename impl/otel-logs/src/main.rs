@@ -21,7 +21,8 @@
 // <n> failed <why>` when event_enabled said no and the record was not emitted; `line <l>: ...`
 // for the rest; then `emit: N written, 0 skipped, N failed`. Exit 0 when every event was
 // written and every step held, 1 otherwise, 2 for an inputs file it cannot parse
-// (`file:line: reason` on stderr). `emit --contract`: src/contract_api.rs.
+// (`file:line: reason` on stderr). `emit --contract`: src/contract_api.rs. `emit --bench
+// COUNT <file.inputs>`: each record COUNT times, timed (src/bench_api.rs, make bench-impls).
 
 use std::process;
 
@@ -43,6 +44,10 @@ mod report;
 #[path = "../../../emitlib/rust/otel/words.rs"]
 mod words;
 mod contract_api;
+// emit --bench: the timing the Rust emitters share, and this crate's loop for it.
+#[path = "../../../emitlib/rust/bench.rs"]
+mod bench;
+mod bench_api;
 
 use report::Report;
 use words::{err, opt, options, Line, ParseError, Val};
@@ -432,6 +437,19 @@ fn emit_record(logger: &SdkLogger, d: &RecordDef, r: &Report, catch: bool) {
         }
     }
     let mut rec = logger.create_log_record();
+    fill_record(&mut rec, d);
+    let outcome = report::guarded(catch, || logger.emit(rec));
+    if d.writes == 0 {
+        match &outcome {
+            Ok(()) => r.note(d.line, "record emitted (expects no event)"),
+            Err(why) => r.step_error(d.line, why),
+        }
+    }
+    r.events(d.first, d.writes, &outcome);
+}
+
+/// Every field the record statement sets, through the LogRecord API.
+fn fill_record(rec: &mut SdkLogRecord, d: &RecordDef) {
     if let Some(s) = d.severity {
         rec.set_severity_number(s);
     }
@@ -459,20 +477,15 @@ fn emit_record(logger: &SdkLogger, d: &RecordDef, r: &Report, catch: bool) {
     for (k, v) in &d.attrs {
         rec.add_attribute(Key::new(k.clone()), any_value(v));
     }
-    let outcome = report::guarded(catch, || logger.emit(rec));
-    if d.writes == 0 {
-        match &outcome {
-            Ok(()) => r.note(d.line, "record emitted (expects no event)"),
-            Err(why) => r.step_error(d.line, why),
-        }
-    }
-    r.events(d.first, d.writes, &outcome);
 }
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    if args.len() == 4 && args[1] == "--bench" {
+        bench_api::run(&args[2], &args[3]);
+    }
     if args.len() != 2 {
-        eprintln!("usage: emit <file.inputs> | emit --contract");
+        eprintln!("usage: emit <file.inputs> | emit --contract | emit --bench COUNT <file.inputs>");
         process::exit(2);
     }
     // The SDK's resource detectors read these; the inputs alone say what the resource is.
