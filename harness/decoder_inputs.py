@@ -47,6 +47,22 @@ class Capture:
     damage_last: Optional[int] = None  # damaged: the last changed offset
     source: str = ""  # damaged: the ident of the capture it was made from
 
+    @property
+    def format(self) -> str:
+        """The registry's name of its format (decoders/decoders.txt, reads): "pipe" for
+        perf's pipe mode (header size 16), else "perf" (file mode, or bytes that are not
+        perf.data at all, which a decoder must reject as such)."""
+        try:
+            with open(self.path, "rb") as f:
+                head = f.read(16)
+        except OSError:
+            return "perf"
+        if len(head) == 16 and head[:8] in (b"PERFILE2", b"2ELIFREP"):
+            size = int.from_bytes(head[8:], "little" if head[:8] == b"PERFILE2" else "big")
+            if size == 16:
+                return "pipe"
+        return "perf"
+
 
 def fuzz_corpora() -> str:
     """Where make fuzz keeps its corpora (mk/fuzz.sh)."""

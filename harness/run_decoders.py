@@ -307,6 +307,8 @@ def main(argv=None) -> int:
                   flush=True)
             own: Dict[str, Output] = {}
             for c in caps:
+                if c.format not in d.reads:
+                    continue  # decoders/decoders.txt: it does not read that format
                 name = safe_id(c.ident).replace("/", "-") + ".json"
                 o = own[c.ident] = decode(b.path, c.path, os.path.join(folder, "out", name),
                                           TIMEOUT)
@@ -315,6 +317,8 @@ def main(argv=None) -> int:
                 capture_items(j, d, c, o, None if d.reference else refs.get(c.ident))
             runs = []
             for c in dmg:
+                if c.format not in d.reads:
+                    continue
                 o = decode(b.path, c.path, os.path.join(folder, "out", "damaged.json"),
                            DAMAGED_TIMEOUT)
                 runs.append((c, o))

@@ -346,3 +346,22 @@ def test_the_runner_judges_scripts_and_the_report_agrees_with_junit(tmp_path):
                          cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert chk.returncode == 0, chk.stdout + chk.stderr
     json.dumps(entries)  # the summary stays plain JSON
+
+
+def test_a_decoder_runs_only_on_the_formats_its_row_reads(tmp_path, monkeypatch):
+    """decoders/decoders.txt's reads column drives the inputs: a decoder reading perf's
+    file mode only gets no pipe-mode capture (tests/data/perf has one of each)."""
+    for name in ("good", "bad"):
+        p = tmp_path / name
+        p.write_text(FAKE.format(py=sys.executable, name="good"))
+        p.chmod(0o755)
+    rows = [Decoder("ehdecode", "c", "-", "-", ("perf", "pipe"), "reference"),
+            Decoder("fileonly", "c", "X", "up", ("perf",), "reads file mode only")]
+    monkeypatch.setattr(rd, "read_registry", lambda: rows)
+    (tmp_path / "gcc" / "bin").mkdir(parents=True)
+    rd.main(["--build", str(tmp_path / "gcc"), "--results", str(tmp_path / "results"),
+             "--decoder", "fileonly", "--use", f"ehdecode={tmp_path / 'good'}",
+             "--use", f"fileonly={tmp_path / 'bad'}", "--inputs", "data/hello-*", "--no-profile"])
+    ids = {e["id"] for e in read_summary(str(tmp_path / "results" / "decoders" / "fileonly"))["entries"]}
+    assert "decoder/fileonly/data/hello-file-mode/events" in ids
+    assert not any("hello-pipe-mode" in i for i in ids)
