@@ -85,7 +85,9 @@ vm-cross:
 	@vm/cross-toolchain $(KERNEL_ARCH) >/dev/null
 	@$(MAKE) --no-print-directory VARIANT=$(KERNEL_ARCH) vm-guest-programs
 ## vm-guest-programs: the cases and tools of VARIANT (what vm-cross builds for a guest)
-vm-guest-programs: $(CASES) $(TOOLS)
+# (A recipe, not prerequisites: cases/build.mk, which defines CASES, is read after this file.)
+vm-guest-programs:
+	@$(MAKE) --no-print-directory $(CASES) $(TOOLS)
 
 INC.harness := $(EH_INC) -Itests
 
