@@ -28,20 +28,23 @@ struct kernel_expect_row {
     const char *what;
     unsigned major, minor;
     long value;
+    const char *machine; /* "" for every architecture, else `uname -m`'s name */
 };
 
 /* The rows, in table order; the last one is the end mark (what == NULL). */
 static const struct kernel_expect_row kernel_expect_rows[] = {
-#define KERNEL_EXPECT_ROW(what, major, minor, value) {what, major, minor, value},
+#define KERNEL_EXPECT_ROW(what, major, minor, value, machine) {what, major, minor, value, machine},
     EHCONF_EXPECTATIONS(KERNEL_EXPECT_ROW)
 #undef KERNEL_EXPECT_ROW
-        {NULL, 0, 0, 0},
+        {NULL, 0, 0, 0, NULL},
 };
 
-/* The row for `what` ("perf_max_payload") that holds on kernel `release` ("6.12.9-x"):
- * the latest row whose version is not after the release's MAJOR.MINOR; NULL if none. */
+/* The row for `what` ("perf_max_payload") that holds on kernel `release` ("6.12.9-x") on
+ * `machine` ("s390x"): the latest row whose version is not after the release's MAJOR.MINOR,
+ * of those for every machine or this one (which wins a tie); NULL if none. */
 static inline const struct kernel_expect_row *kernel_expect_row(const char *what,
-                                                                const char *release)
+                                                                const char *release,
+                                                                const char *machine)
 {
     const struct kernel_expect_row *best = NULL;
     unsigned major = 0, minor = 0;
@@ -49,11 +52,12 @@ static inline const struct kernel_expect_row *kernel_expect_row(const char *what
     if (sscanf(release, "%u.%u", &major, &minor) < 1)
         return NULL;
     for (const struct kernel_expect_row *r = kernel_expect_rows; r->what; r++) {
-        if (strcmp(r->what, what) != 0)
+        if (strcmp(r->what, what) != 0 || (r->machine[0] && strcmp(r->machine, machine) != 0))
             continue;
         if (r->major > major || (r->major == major && r->minor > minor))
             continue;
-        if (!best || r->major > best->major || (r->major == best->major && r->minor > best->minor))
+        if (!best || r->major > best->major || (r->major == best->major && r->minor > best->minor) ||
+            (r->major == best->major && r->minor == best->minor && r->machine[0]))
             best = r;
     }
     return best;
@@ -89,12 +93,12 @@ static inline int kernel_expect(const char *env, long *value, char *from, size_t
     what[n] = '\0';
     if (uname(&u) != 0)
         return errno;
-    row = kernel_expect_row(what, u.release);
+    row = kernel_expect_row(what, u.release, u.machine);
     if (!row)
         return ENOENT;
     *value = row->value;
-    snprintf(from, from_len, "cases/kernel-expectations.txt: %s since %u.%u", what, row->major,
-             row->minor);
+    snprintf(from, from_len, "cases/kernel-expectations.txt: %s since %u.%u%s%s", what, row->major,
+             row->minor, row->machine[0] ? "@" : "", row->machine);
     return 0;
 }
 

@@ -8,7 +8,10 @@
                                   (cases/kernel_expect.h looks them up by `uname -r`
                                   when EHCONF_EXPECT_<NAME> is unset: kselftest runs)
 
-A row holds from its version on until a later row for the same name; rows are parsed
+A row holds from its version on until a later row for the same name. A row whose version
+carries `@<machine>` (`6.4@s390x`, the machine as `uname -m` names it) holds only on that
+architecture, and there it wins over the row without one of the same version: a value
+that differs by architecture is a row, never a condition in a case. Rows are parsed
 strictly (a line that is not a comment must have a name, a MAJOR.MINOR, an integer and a
 reason), so a typo fails instead of silently dropping an expectation.
 """
@@ -23,7 +26,7 @@ from typing import Dict, List, Tuple
 
 TABLE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                      "cases", "kernel-expectations.txt")
-ROW = re.compile(r"^([a-z][a-z0-9_]*)\s+(\d+\.\d+)\s+(-?\d+)\s+(\S.*)$")
+ROW = re.compile(r"^([a-z][a-z0-9_]*)\s+(\d+\.\d+)(?:@([a-z0-9_]+))?\s+(-?\d+)\s+(\S.*)$")
 
 
 @dataclass(frozen=True)
@@ -31,6 +34,7 @@ class Expectation:
     value: int
     since: str
     reason: str
+    arch: str = ""  # the `uname -m` machine the row is limited to; "" for every one
 
 
 def version_key(v: str) -> Tuple[int, ...]:
@@ -47,12 +51,14 @@ def parse(text: str, path: str = TABLE) -> List[Tuple[str, str, Expectation]]:
             continue
         m = ROW.match(s)
         if not m:
-            raise ValueError(f"{path}:{no}: not 'what since value reason': {s!r}")
-        what, since, value, reason = m.groups()
-        if (what, since) in seen:
-            raise ValueError(f"{path}:{no}: a second row for {what} since {since}")
-        seen.add((what, since))
-        rows.append((what, since, Expectation(int(value), since, reason)))
+            raise ValueError(f"{path}:{no}: not 'what since[@machine] value reason': {s!r}")
+        what, since, arch, value, reason = m.groups()
+        arch = arch or ""
+        if (what, since, arch) in seen:
+            raise ValueError(f"{path}:{no}: a second row for {what} since {since}"
+                             + (f" on {arch}" if arch else ""))
+        seen.add((what, since, arch))
+        rows.append((what, since, Expectation(int(value), since, reason, arch)))
     return rows
 
 
@@ -61,14 +67,19 @@ def load(path: str = TABLE) -> List[Tuple[str, str, Expectation]]:
         return parse(f.read(), path)
 
 
-def for_kernel(release: str, rows=None) -> Dict[str, Expectation]:
-    """The expectations that hold for the kernel `release` (MAJOR.MINOR compared)."""
+def for_kernel(release: str, rows=None, machine: str = "") -> Dict[str, Expectation]:
+    """The expectations that hold for the kernel `release` (MAJOR.MINOR compared) on
+    `machine` (`uname -m`; default this one's): the latest row of each name, a row for
+    this machine before one for every machine of the same version."""
     rows = load() if rows is None else rows
+    machine = machine or os.uname().machine
     mine = version_key(release)[:2]
     out: Dict[str, Expectation] = {}
     for what, since, e in rows:
-        if version_key(since) <= mine and (what not in out
-                                           or version_key(out[what].since) < version_key(since)):
+        if e.arch and e.arch != machine or version_key(since) > mine:
+            continue
+        old = out.get(what)
+        if old is None or (version_key(old.since), bool(old.arch)) < (version_key(since), bool(e.arch)):
             out[what] = e
     return out
 
@@ -78,14 +89,14 @@ def environment(exp: Dict[str, Expectation]) -> Dict[str, str]:
 
 
 def c_header(rows, source: str = "cases/kernel-expectations.txt") -> str:
-    """The rows as a C X-macro list: EHCONF_EXPECTATION(name, major, minor, value), one
-    per row in table order. Generated at build time, never committed: the table stays
+    """The rows as a C X-macro list: EHCONF_EXPECTATION(name, major, minor, value, machine),
+    one per row in table order (machine "" for every architecture). Generated at build time, never committed: the table stays
     the one source (cases/kernel_expect.h reads the list)."""
     out = [f"/* Generated from {source} by harness/expectations.py --c-header: do not edit. */",
            "#define EHCONF_EXPECTATIONS(X) \\"]
     for what, since, e in rows:
         major, minor = version_key(since)[:2]
-        out.append(f"    X(\"{what}\", {major}, {minor}, {e.value}) \\")
+        out.append(f"    X(\"{what}\", {major}, {minor}, {e.value}, \"{e.arch}\") \\")
     out.append("    /* end */")
     return "\n".join(out) + "\n"
 

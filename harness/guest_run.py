@@ -501,7 +501,8 @@ def main(argv=None) -> int:
     try:
         expect = expectations.for_kernel(info["kernel_release"])
         os.environ.update(expectations.environment(expect))
-        info["expectations"] = {w: {"value": e.value, "since": e.since, "reason": e.reason}
+        info["expectations"] = {w: {"value": e.value, "reason": e.reason,
+                                    "since": e.since + (f"@{e.arch}" if e.arch else "")}
                                 for w, e in expect.items()}
     except (OSError, ValueError) as e:
         info["expectations_problem"] = str(e)

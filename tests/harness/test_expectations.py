@@ -13,6 +13,7 @@ import expectations as ex
 TABLE = """# comment
 perf_max_payload   6.4   8184  one
 perf_max_payload   7.3   8000  a planted later row
+perf_max_payload   7.2@s390x 7000  a planted row of one architecture
 ftrace_max_payload 6.4   4064  two
 """
 
@@ -28,8 +29,17 @@ def test_a_row_holds_from_its_version_until_a_later_row():
     assert ex.for_kernel("7.3.4", rows)["ftrace_max_payload"].since == "6.4"
 
 
+def test_a_row_for_one_architecture_holds_only_there_and_wins_its_version():
+    rows = ex.parse(TABLE, "t")
+    assert ex.for_kernel("7.2.13", rows, "x86_64")["perf_max_payload"].value == 8184
+    assert ex.for_kernel("6.12", rows, "s390x")["perf_max_payload"].value == 8184
+    assert ex.for_kernel("7.2.13", rows, "s390x")["perf_max_payload"].value == 7000
+    assert ex.for_kernel("7.3.4", rows, "s390x")["perf_max_payload"].value == 8000  # later row
+    assert ex.for_kernel("7.2.13", rows, "s390x")["perf_max_payload"].arch == "s390x"
+
+
 def test_environment_names_the_cases_read():
-    env = ex.environment(ex.for_kernel("7.2", ex.parse(TABLE, "t")))
+    env = ex.environment(ex.for_kernel("7.2", ex.parse(TABLE, "t"), "x86_64"))
     assert env == {"EHCONF_EXPECT_PERF_MAX_PAYLOAD": "8184", "EHCONF_EXPECT_FTRACE_MAX_PAYLOAD": "4064"}
 
 
@@ -71,8 +81,8 @@ int main(int argc, char **argv)
         printf("%d %ld %s\n", err, value, err ? "-" : from);
         return 0;
     }
-    for (int i = 2; i < argc; i++) {
-        const struct kernel_expect_row *r = kernel_expect_row(argv[1], argv[i]);
+    for (int i = 3; i < argc; i++) { /* what, machine, releases */
+        const struct kernel_expect_row *r = kernel_expect_row(argv[1], argv[i], argv[2]);
 
         printf("%s %ld\n", argv[i], r ? r->value : -1L);
     }
@@ -101,12 +111,13 @@ def test_the_compiled_in_table_picks_the_rows_python_picks(tmp_path):
                     "-o", exe, str(tmp_path / "probe.c")], check=True)
     releases = ["6.3.1", "6.4", "6.12.117-ehconf", "7.2.13", "7.3.4", "7.10", "8", "junk"]
     for what in ("perf_max_payload", "ftrace_max_payload", "unknown"):
-        out = subprocess.run([exe, what] + releases, check=True, stdout=subprocess.PIPE,
-                             text=True).stdout.split()
-        got = dict(zip(out[0::2], (int(v) for v in out[1::2])))
-        want = {r: (ex.for_kernel(r, rows)[what].value if what in ex.for_kernel(r, rows) else -1)
-                for r in releases}
-        assert got == want, what
+        for machine in ("x86_64", "s390x"):
+            out = subprocess.run([exe, what, machine] + releases, check=True,
+                                 stdout=subprocess.PIPE, text=True).stdout.split()
+            got = dict(zip(out[0::2], (int(v) for v in out[1::2])))
+            want = {r: (ex.for_kernel(r, rows, machine)[what].value
+                        if what in ex.for_kernel(r, rows, machine) else -1) for r in releases}
+            assert got == want, (what, machine)
     # The whole lookup: the environment first (the guest runner), else this kernel's row.
     env = {k: v for k, v in os.environ.items() if not k.startswith("EHCONF_EXPECT_")}
     out = subprocess.run([exe, "EHCONF_EXPECT_PERF_MAX_PAYLOAD"], check=True, env=env,
