@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import List, Optional, Tuple
 
 from common import REPO_ROOT
@@ -55,6 +55,41 @@ def read_workloads(path: str = WORKLOADS) -> List[Workload]:
                 raise ValueError(f"{path}:{n}: {e}") from None
             out.append(Workload(words[0], words[1], words[2] == "1", count, (c1, c2)))
     return out
+
+
+FAMILY_COUNTS = "counts.txt"
+
+
+def for_family(workloads: List[Workload], family: str) -> List[Workload]:
+    """The workloads as an implementation whose inputs are `family` runs them: the counts of
+    <family>/counts.txt (rows `name count c1,c2`) in place of workloads.txt's for the
+    workloads it names, for a family whose one repetition costs far more than an event (a
+    metrics collection: a round trip to the SDK's reader thread), so that its runs take
+    seconds, not hours. ValueError names the line."""
+    path = os.path.join(WORKLOADS_DIR, family, FAMILY_COUNTS)
+    if family == "cases" or not os.path.isfile(path):
+        return workloads
+    names = {w.name for w in workloads}
+    counts = {}
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            words = line.split()
+            if not words or words[0].startswith("#"):
+                continue
+            try:
+                if len(words) != 3:
+                    raise ValueError("want: name count c1,c2")
+                if words[0] not in names:
+                    raise ValueError(f"no workload {words[0]!r} in workloads.txt")
+                c1, c2 = (int(x) for x in words[2].split(","))
+                count = int(words[1])
+                if not (0 < c1 < c2) or count <= 0:
+                    raise ValueError("counts must be positive and c1 < c2")
+            except ValueError as e:
+                raise ValueError(f"{path}:{n}: {e}") from None
+            counts[words[0]] = (count, (c1, c2))
+    return [replace(w, count=counts[w.name][0], callgrind=counts[w.name][1]) if w.name in counts
+            else w for w in workloads]
 
 
 BENCH_LINE = re.compile(r"^bench (\d+) (\d+) (\d+) (\d+)$")

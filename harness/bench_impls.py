@@ -6,7 +6,8 @@
 
 For every implementation of impl/implementations.txt whose emitter builds (checkouts from
 the IMPL_SRC_<X> variables, as make check-impl takes them) and has a workload file for its
-inputs, and for every workload of tests/bench/impls/workloads.txt:
+inputs, and for every workload of tests/bench/impls/workloads.txt (with the counts of
+tests/bench/impls/<family>/counts.txt where a family has its own):
   - ns per event: `emit --bench COUNT FILE` under the stand-in in count mode (every write
     checked, counted and passed to /dev/null, nothing stored), best of N rounds; each round
     also runs replay_writev, a raw writev() of the bytes that implementation wrote for the
@@ -36,8 +37,9 @@ from typing import Dict, List, Optional, Tuple
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from bench_contract import cell as contract_cell, disabled_write  # noqa: E402
-from bench_figures import (Workload, WORKLOADS_DIR, callgrind_total, parse_bench,  # noqa: E402
-                           parse_counts, per_event, ratio, read_workloads, record_size, spread)
+from bench_figures import (Workload, WORKLOADS_DIR, callgrind_total, for_family,  # noqa: E402
+                           parse_bench, parse_counts, per_event, ratio, read_workloads, record_size,
+                           spread)
 from common import REPO_ROOT, display_path  # noqa: E402
 from impls import CRATES, Impl, read_registry  # noqa: E402
 from runner import run  # noqa: E402
@@ -165,7 +167,8 @@ class Bench:
         return ""
 
     def timed(self, emitter: str, path: str, dat: str, size: int, w: Workload) -> dict:
-        res: dict = {"count": w.count, "event_bytes": size, "rounds": [], "raw_rounds": [],
+        res: dict = {"count": w.count, "callgrind_counts": list(w.callgrind), "event_bytes": size,
+                     "rounds": [], "raw_rounds": [],
                      "cpu_rounds": [], "raw_cpu_rounds": []}
         for _ in range(self.rounds):
             t, counted, why = self._counted([emitter, "--bench", str(w.count), path], w.listening,
@@ -230,6 +233,10 @@ def measure(impl: Impl, bench: Bench, workloads: List[Workload], events: str) ->
               flush=True)
         out["contract_disabled"] = disabled_write(
             emitter, bench.standin, os.path.join(bench.out, "callgrind", impl.name + "-contract"))
+    try:
+        workloads = for_family(workloads, impl.inputs)
+    except ValueError as e:
+        return dict(out, status="not measured", why=str(e))
     if not any(w.inputs_for(impl.inputs) for w in workloads):
         # A new family's workload files are tests/bench/impls/<family>/<workload>.inputs.
         return dict(out, status="not measured",

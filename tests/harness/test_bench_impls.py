@@ -20,9 +20,10 @@ import shutil
 
 import pytest
 
+import bench_figures
 import bench_impls
-from bench_figures import (Workload, WORKLOADS_DIR, callgrind_total, parse_bench, parse_counts,
-                           per_event, ratio, read_workloads, record_size, spread)
+from bench_figures import (Workload, WORKLOADS_DIR, callgrind_total, for_family, parse_bench,
+                           parse_counts, per_event, ratio, read_workloads, record_size, spread)
 from common import REPO_ROOT, display_path
 from impls import read_registry
 from runner import run
@@ -51,6 +52,29 @@ def test_workloads_file_names_existing_descriptions():
     for w in ws:
         assert w.inputs_for("cases"), f"{w.name}: {w.description} is not in {WORKLOADS_DIR}"
     assert [w.listening for w in ws if w.name == "disabled"] == [False]
+
+
+def test_a_family_takes_its_own_counts(tmp_path, monkeypatch):
+    ws = read_workloads()
+    # cases and a family without counts.txt run workloads.txt's counts.
+    assert for_family(ws, "cases") == ws and for_family(ws, "tracing") == ws
+    metrics = {w.name: w for w in for_family(ws, "otel-metrics")}
+    base = {w.name: w for w in ws}
+    assert set(metrics) == set(base)
+    for name, w in metrics.items():
+        assert w.count < base[name].count, name  # a collection per repetition: fewer of them
+        assert (w.description, w.listening) == (base[name].description, base[name].listening)
+    # A family's file may name only some rows; the others keep workloads.txt's.
+    trace = {w.name: w for w in for_family(ws, "otel-trace")}
+    assert trace["five"] == base["five"] and trace["disabled"].count < base["disabled"].count
+    fam = tmp_path / "fam"
+    fam.mkdir()
+    monkeypatch.setattr(bench_figures, "WORKLOADS_DIR", str(tmp_path))
+    for text, why in (("five 10\n", "want"), ("nine 10 1,2\n", "no workload 'nine'"),
+                      ("five 10 2,1\n", "c1 < c2"), ("five 0 1,2\n", "positive")):
+        (fam / "counts.txt").write_text("# comment\n" + text)
+        with pytest.raises(ValueError, match=rf"counts.txt:2: .*{why}"):
+            for_family(ws, "fam")
 
 
 @pytest.mark.parametrize("line,why", [
@@ -157,16 +181,24 @@ def _emitters(build):
     return out
 
 
-@pytest.mark.parametrize("name", [i.name for i in read_registry()])
-@pytest.mark.parametrize("listening", [True, False], ids=["listening", "nobody"])
-def test_bench_mode_writes_exactly_count_events(build, tmp_path, name, listening):
-    standin = need(standin_path(build), "the stand-in")
+def _emitter(build, name):
     ((_, emitter, family),) = [e for e in _emitters(build) if e[0] == name]
     if not emitter:
         pytest.skip(f"{name}: no emitter built for the bench (make bench-impls builds it)")
-    path = Workload("five", "five.events", True, 1, (1, 2)).inputs_for(family)
+    return emitter, family
+
+
+@pytest.mark.parametrize("name", [i.name for i in read_registry()])
+@pytest.mark.parametrize("workload", ["five.events", "kilo.events"])
+@pytest.mark.parametrize("listening", [True, False], ids=["listening", "nobody"])
+def test_bench_mode_writes_exactly_count_events(build, tmp_path, name, workload, listening):
+    """emit --bench N writes N events (otel-metrics: N data points, one collection of one
+    attribute set per repetition), none when nobody listens."""
+    standin = need(standin_path(build), "the stand-in")
+    emitter, family = _emitter(build, name)
+    path = Workload("w", workload, True, 1, (1, 2)).inputs_for(family)
     if not path:
-        pytest.skip(f"{name}: no bench workload for inputs {family}")
+        pytest.skip(f"{name}: no bench workload {workload} for inputs {family}")
     dat = str(tmp_path / "one.dat")
     r = run([emitter, "--bench", "1", path], TIMEOUT, standin_env(standin, dat), merge_stderr=False)
     assert parse_bench(r.output), f"{name}: emit --bench printed no bench line: {r.how()} {r.stderr}"
@@ -183,6 +215,49 @@ def test_bench_mode_writes_exactly_count_events(build, tmp_path, name, listening
     # Exactly the captured size n times, or on average within the slack for an event that
     # holds a time as text (OpenTelemetry's logs exporter).
     assert abs(size_total - want[1]) <= bench_impls.SIZE_SLACK * want[1], (name, size_total, want)
+
+
+def test_otel_metrics_bench_writes_one_data_point_per_collection(build, tmp_path):
+    """otel-metrics' event is a data point: each repetition of its five workload is one
+    collection holding one data point, the five values its attributes (scripts/otlp-decode.py
+    reads the capture); a collection of two attribute sets writes two events per repetition,
+    and make bench-impls' count check refuses that run against the workload."""
+    import json
+    standin = need(standin_path(build), "the stand-in")
+    emitter, _ = _emitter(build, "otel-metrics")
+    decode = os.path.join(REPO_ROOT, "scripts", "otlp-decode.py")
+    dat = str(tmp_path / "three.dat")
+    r = run([emitter, "--bench", "3", os.path.join(WORKLOADS_DIR, "otel-metrics", "five.inputs")],
+            TIMEOUT, standin_env(standin, dat), merge_stderr=False)
+    assert [t.count for t in parse_bench(r.output)] == [3], r.stderr
+    r = run(["/usr/bin/python3", decode, dat], TIMEOUT)
+    assert not r.how(), r.output
+    lines = [json.loads(x) for x in r.output.splitlines()]
+    assert len(lines) == 3
+    for line in lines:
+        ((rm,),) = [line["buffer"]["resourceMetrics"]]
+        ((metric,),) = [m["metrics"] for m in rm["scopeMetrics"]]
+        (point,) = metric["sum"]["dataPoints"]
+        assert metric["name"] == "Five" and point["asInt"] == "1"
+        assert {a["key"]: a["value"] for a in point["attributes"]} == {
+            "u32": {"intValue": "7"}, "u64": {"intValue": "72623859790382856"},
+            "str16": {"stringValue": "benchmark-messag"}, "f64": {"doubleValue": 1.5},
+            "guid": {"stringValue": "01020304-0506-0708-090a-0b0c0d0e0f10"}}
+    # Two attribute sets in one collection: two data points, two events per repetition.
+    two = tmp_path / "two.inputs"
+    two.write_text("inputs two\ninstrument c u64_counter Two\nrecord c 1 a=int:1\n"
+                   "record c 1 a=int:2\ncollect writes=2\n")
+    one = str(tmp_path / "one.dat")
+    run([emitter, "--bench", "1", str(two)], TIMEOUT, standin_env(standin, one))
+    _, size = record_size(open(one, "rb").read())
+    counts = str(tmp_path / "counts.txt")
+    r = run([emitter, "--bench", "50", str(two)], TIMEOUT, count_env(standin, counts),
+            merge_stderr=False)
+    counted = parse_counts(open(counts).read())
+    assert counted[0] == 100, counted
+    b = bench_impls.Bench(str(tmp_path), str(tmp_path), 1, False)
+    w = Workload("five", "five.events", True, 50, (1, 2))
+    assert "counted 100 events" in b._check(counted, w, 50, size)
 
 
 def test_replay_writes_the_captured_bytes(build, tmp_path):

@@ -22,7 +22,8 @@
 // returned Ok, `event <n> failed <why>` when it returned an error; `line <l>: ...` for the
 // rest; then `emit: N written, 0 skipped, N failed`. Exit 0 when every event was written and
 // every step held, 1 otherwise, 2 for an inputs file it cannot parse. `emit --contract`:
-// src/contract_api.rs.
+// src/contract_api.rs. `emit --bench COUNT <file.inputs>`: each group of measurements and the
+// `collect` after it COUNT times, timed (src/bench_api.rs, make bench-impls).
 
 use std::collections::HashMap;
 use std::process;
@@ -43,9 +44,15 @@ mod contract;
 mod forked;
 #[path = "../../../emitlib/rust/otel/report.rs"]
 mod report;
+#[path = "../../../emitlib/rust/otel/seed.rs"]
+mod seed;
 #[path = "../../../emitlib/rust/otel/words.rs"]
 mod words;
 mod contract_api;
+// emit --bench: the timing the Rust emitters share, and this crate's loop for it.
+#[path = "../../../emitlib/rust/bench.rs"]
+mod bench;
+mod bench_api;
 
 use report::Report;
 use words::{err, opt, options, ParseError, Val};
@@ -433,14 +440,35 @@ pub fn reader(exporter: MetricsExporter) -> PeriodicReader<MetricsExporter> {
     PeriodicReader::builder(exporter).with_interval(Duration::from_secs(3600)).build()
 }
 
+/// The provider (the exporter in a reader of an hour, the resource) and the file's meter.
+fn provider(inp: &Inputs) -> (SdkMeterProvider, Meter) {
+    let mut b = SdkMeterProvider::builder().with_reader(reader(MetricsExporter::new()));
+    let res = kvs(&inp.resource);
+    b = match inp.resource_base {
+        ResourceBase::Empty => b.with_resource(Resource::builder_empty().with_attributes(res).build()),
+        ResourceBase::Default => b.with_resource(Resource::builder().with_attributes(res).build()),
+        ResourceBase::None => b,
+    };
+    let provider = b.build();
+    let mut scope = InstrumentationScope::builder(inp.scope.0.clone());
+    if let Some(v) = &inp.scope.1 {
+        scope = scope.with_version(v.clone());
+    }
+    let meter = provider.meter_with_scope(scope.build());
+    (provider, meter)
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    if args.len() != 2 {
-        eprintln!("usage: emit <file.inputs> | emit --contract");
-        process::exit(2);
-    }
     for v in ["OTEL_SERVICE_NAME", "OTEL_RESOURCE_ATTRIBUTES", "OTEL_METRIC_EXPORT_INTERVAL"] {
         std::env::remove_var(v);
+    }
+    if args.len() == 4 && args[1] == "--bench" {
+        bench_api::run(&args[2], &args[3]);
+    }
+    if args.len() != 2 {
+        eprintln!("usage: emit <file.inputs> | emit --contract | emit --bench COUNT <file.inputs>");
+        process::exit(2);
     }
     if args[1] == "--contract" {
         contract::run(&mut contract_api::MetricsApi::default());
@@ -458,19 +486,7 @@ fn main() {
         clock::pin(s, n);
     }
     let r = Report::default();
-    let mut b = SdkMeterProvider::builder().with_reader(reader(MetricsExporter::new()));
-    let res = kvs(&inp.resource);
-    b = match inp.resource_base {
-        ResourceBase::Empty => b.with_resource(Resource::builder_empty().with_attributes(res).build()),
-        ResourceBase::Default => b.with_resource(Resource::builder().with_attributes(res).build()),
-        ResourceBase::None => b,
-    };
-    let provider = b.build();
-    let mut scope = InstrumentationScope::builder(inp.scope.0.clone());
-    if let Some(v) = &inp.scope.1 {
-        scope = scope.with_version(v.clone());
-    }
-    let meter = provider.meter_with_scope(scope.build());
+    let (provider, meter) = provider(&inp);
     let obs: Observations = Arc::new(Mutex::new(HashMap::new()));
     let mut insts: HashMap<String, (Kind, Inst)> = HashMap::new();
     for s in &inp.steps {

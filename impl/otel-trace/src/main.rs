@@ -20,7 +20,9 @@
 // 1 by default: `event <n> written` once Span::end returned (it returns nothing), `event <n>
 // failed <why>` when it panicked; `line <l>: ...` for the rest; then `emit: N written, 0
 // skipped, N failed`. Exit 0 when every event was written and every step held, 1 otherwise, 2
-// for an inputs file it cannot parse. `emit --contract`: src/contract_api.rs.
+// for an inputs file it cannot parse. `emit --contract`: src/contract_api.rs. `emit --bench
+// COUNT <file.inputs>`: each span started and ended COUNT times, timed (src/bench_api.rs,
+// make bench-impls).
 
 use std::collections::{HashMap, VecDeque};
 use std::process;
@@ -31,7 +33,7 @@ use opentelemetry::trace::{
     Tracer as _, TracerProvider as _,
 };
 use opentelemetry::{Array, Context, KeyValue, StringValue, Value};
-use opentelemetry_sdk::trace::{IdGenerator, SdkTracerProvider, TracerProviderBuilder};
+use opentelemetry_sdk::trace::{IdGenerator, SdkTracer, SdkTracerProvider, Span as SdkSpan, TracerProviderBuilder};
 use opentelemetry_sdk::Resource;
 use opentelemetry_user_events_trace::UserEventsTracerProviderBuilderExt;
 
@@ -43,9 +45,15 @@ mod contract;
 mod forked;
 #[path = "../../../emitlib/rust/otel/report.rs"]
 mod report;
+#[path = "../../../emitlib/rust/otel/seed.rs"]
+mod seed;
 #[path = "../../../emitlib/rust/otel/words.rs"]
 mod words;
 mod contract_api;
+// emit --bench: the timing the Rust emitters share, and this crate's loop for it.
+#[path = "../../../emitlib/rust/bench.rs"]
+mod bench;
+mod bench_api;
 
 use report::Report;
 use words::{err, opt, options, Line, ParseError, Val};
@@ -386,7 +394,9 @@ impl IdGenerator for InputIds {
 
 // ---- running ---------------------------------------------------------------------------------
 
-fn provider(inp: &Inputs, r: &Report) -> SdkTracerProvider {
+/// The provider of the file's exporters, resource and limits; each exporter added is noted on
+/// `r` (none for emit --bench, whose stdout holds only its bench line).
+fn provider(inp: &Inputs, r: Option<&Report>) -> SdkTracerProvider {
     let mut b: TracerProviderBuilder = SdkTracerProvider::builder().with_id_generator(InputIds);
     if let Some(n) = inp.max_attributes {
         b = b.with_max_attributes_per_span(n);
@@ -401,6 +411,7 @@ fn provider(inp: &Inputs, r: &Report) -> SdkTracerProvider {
         // with_user_events_exporter returns the builder either way: an invalid name is
         // logged (otel_warn!) and no exporter is added (src/trace/mod.rs:47-58).
         b = b.with_user_events_exporter(&e.provider);
+        let Some(r) = r else { continue };
         r.note(
             e.line,
             &format!(
@@ -413,12 +424,19 @@ fn provider(inp: &Inputs, r: &Report) -> SdkTracerProvider {
     b.build()
 }
 
-fn start(tracer: &opentelemetry_sdk::trace::SdkTracer, d: &SpanDef, open: &HashMap<String, Context>) -> Result<Context, String> {
+fn start(tracer: &SdkTracer, d: &SpanDef, open: &HashMap<String, Context>) -> Result<Context, String> {
     let parent_cx = match &d.parent {
         Parent::Root => Context::new(),
         Parent::Span(p) => open.get(p).cloned().ok_or_else(|| format!("no open span {:?}", p))?,
         Parent::Remote(sc) => Context::new().with_remote_span_context(sc.clone()),
     };
+    let span = start_span(tracer, d, &parent_cx);
+    Ok(parent_cx.with_span(span))
+}
+
+/// The span of a `span` statement started under `parent_cx`: the SpanBuilder's calls (kind,
+/// attributes, start time, links), then its events and status. emit --bench times this.
+fn start_span(tracer: &SdkTracer, d: &SpanDef, parent_cx: &Context) -> SdkSpan {
     if let Some(t) = d.trace_id {
         ids().next_trace.lock().unwrap().0.push_back(t);
     }
@@ -432,7 +450,7 @@ fn start(tracer: &opentelemetry_sdk::trace::SdkTracer, d: &SpanDef, open: &HashM
     if !d.links.is_empty() {
         b = b.with_links(d.links.iter().map(|(sc, a)| Link::new(sc.clone(), kvs(a), 0)).collect());
     }
-    let mut span = b.start_with_context(tracer, &parent_cx);
+    let mut span = b.start_with_context(tracer, parent_cx);
     // Queued ids the SDK did not take (a child takes no trace id) must not leak to the next.
     ids().next_trace.lock().unwrap().0.clear();
     ids().next_span.lock().unwrap().0.clear();
@@ -448,17 +466,20 @@ fn start(tracer: &opentelemetry_sdk::trace::SdkTracer, d: &SpanDef, open: &HashM
         Some(StatusDef::Ok) => span.set_status(Status::Ok),
         Some(StatusDef::Error(s)) => span.set_status(Status::error(s.clone())),
     }
-    Ok(parent_cx.with_span(span))
+    span
 }
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    if args.len() != 2 {
-        eprintln!("usage: emit <file.inputs> | emit --contract");
-        process::exit(2);
-    }
     std::env::remove_var("OTEL_SERVICE_NAME");
     std::env::remove_var("OTEL_RESOURCE_ATTRIBUTES");
+    if args.len() == 4 && args[1] == "--bench" {
+        bench_api::run(&args[2], &args[3]);
+    }
+    if args.len() != 2 {
+        eprintln!("usage: emit <file.inputs> | emit --contract | emit --bench COUNT <file.inputs>");
+        process::exit(2);
+    }
     if args[1] == "--contract" {
         contract::run(&mut contract_api::TraceApi::default());
     }
@@ -475,7 +496,7 @@ fn main() {
         clock::pin(s, n);
     }
     let r = Report::default();
-    let provider = provider(&inp, &r);
+    let provider = provider(&inp, Some(&r));
     let tracer = provider.tracer("ehconf");
     // Started spans, each as the Context that holds it (a child's parent).
     let mut open: HashMap<String, Context> = HashMap::new();
