@@ -27,6 +27,8 @@
  * above U+10FFFF, ED A0..BF xx) become U+FFFD; time prints every int64 value.
  * Pointer-sized types (isize, usize, pointer, codepointer) are 64-bit here (x86-64).
  */
+#include <arpa/inet.h>
+#include <endian.h>
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -479,8 +481,9 @@ TEST(net)
         {[5] = 1},                                     /* 0:0:1:: */
     };
     /* port: Value16 + Port is shown big-endian (network order) whatever the event's
-	 * order, so the caller passes htons(port). 80 in host order shows as 20480. */
-    static const uint16_t portv[4] = {0xBB01 /* htons(443) */, 0, 0x0100 /* htons(1) */, 0xFFFF};
+	 * order, so the caller passes htons(port). (These were the constants 0xBB01 and 0x0100,
+	 * htons() only on a little-endian machine: the s390x guest showed 47873 and 256.) */
+    const uint16_t portv[4] = {htons(443), 0, htons(1), 0xFFFF};
 
     ASSERT_EQ(0, eh_provider_register(&ft_provider));
     FAMILY("ipv4", "ipv4_slice", "ipv4_array", EH_IPV4, EH_IPV4_SLICE, EH_IPV4_ARRAY, ipv4v);
@@ -498,7 +501,11 @@ TEST(net)
     ASSERT_EQ(0, EH_WRITE(ft_provider, EH_EVENT("ipv6c", LVL, KW), EH_IPV6C("ipv6c", ipv6v[0]),
                           EH_IPV6C("ipv6c", ipv6v[2]), EH_IPV6C("ipv6c", ipv6v[3])));
     FAMILY("port", "port_slice", "port_array", EH_PORT, EH_PORT_SLICE, EH_PORT_ARRAY, portv);
-    ASSERT_EQ(0, EH_WRITE(ft_provider, EH_EVENT("port.hostorder", LVL, KW), EH_PORT("port", 80)));
+    /* 80 as a little-endian machine holds it, i.e. a caller that forgot htons() on x86-64
+     * or arm64, shows as 20480; htole16 keeps those bytes on a big-endian producer, where
+     * the same mistake would not show at all. */
+    ASSERT_EQ(0, EH_WRITE(ft_provider, EH_EVENT("port.hostorder", LVL, KW),
+                          EH_PORT("port", htole16(80))));
     EXPECT_EQ(0, eh_provider_unregister(&ft_provider));
 }
 
@@ -621,9 +628,22 @@ TEST(format_override)
     static const uint8_t g[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
     static const uint8_t v4[4] = {1, 2, 3, 4};
     static const uint8_t v6[16] = {[15] = 1};
-    static const uint16_t hi16[] = {'h', 'i', 0};
-    static const uint8_t f15[4] = {0x00, 0x00, 0xC0, 0x3F}; /* 1.5f little-endian */
+    /* Hex bytes show a string as it lies in memory: little-endian UTF-16 on every producer. */
+    const uint16_t hi16[] = {htole16('h'), htole16('i'), 0};
     static const uint8_t v6b[16] = {0xfe, 0x80, [15] = 2};
+    /* Counted strings read as numbers are read in the event's byte order (the producer's):
+     * the bytes of each number as this machine holds it, so every producer shows the same
+     * value (they were little-endian literals, which the s390x guest read as 16777216 ...). */
+    const uint32_t one = 1, enoent = 2, minus2 = (uint32_t)-2;
+    const uint16_t x1234 = 0x1234;
+    const float f1_5 = 1.5f;
+    uint8_t one_b[4], enoent_b[4], minus2_b[4], x1234_b[2], f15[4];
+
+    memcpy(one_b, &one, 4);
+    memcpy(enoent_b, &enoent, 4);
+    memcpy(minus2_b, &minus2, 4);
+    memcpy(x1234_b, &x1234, 2);
+    memcpy(f15, &f1_5, 4);
 
     ASSERT_EQ(0, eh_provider_register(&ft_provider));
     ASSERT_EQ(
@@ -643,19 +663,19 @@ TEST(format_override)
             EH_U64("u64", 0x400921FB54442D18ULL, EH_FORMAT(EH_FMT_FLOAT)), /* 3.141592653589793 */
             EH_U32("u32", 80, EH_FORMAT(EH_FMT_PORT)),              /* 80: port is value16 only */
             EH_CSTR16("cstr16", hi16, EH_FORMAT(EH_FMT_HEX_BYTES)), /* "68 00 69 00" */
-            EH_STR8("str8", "\x01\x00\x00\x00", 4, EH_FORMAT(EH_FMT_UNSIGNED_INT)), /* 1 */
-            EH_STR8("str8", "", 0, EH_FORMAT(EH_FMT_UNSIGNED_INT)),                 /* null */
-            EH_STR8("str8", "abc", 3, EH_FORMAT(EH_FMT_UNSIGNED_INT)),              /* "abc" */
-            EH_STR8("str8", "\xFF\xFF\xFF\xFF", 4, EH_FORMAT(EH_FMT_SIGNED_INT)),   /* -1 */
-            EH_STR8("str8", "\x34\x12", 2, EH_FORMAT(EH_FMT_HEX_INT)),              /* "0x1234" */
-            EH_STR8("str8", "\x01", 1, EH_FORMAT(EH_FMT_BOOLEAN)),                  /* true */
-            EH_STR8("str8", f15, 4, EH_FORMAT(EH_FMT_FLOAT)),                       /* 1.5 */
-            EH_STR8("str8", "\x0A\x00\x00\x01", 4, EH_FORMAT(EH_FMT_IP_ADDRESS)),   /* "10.0.0.1" */
-            EH_STR8("str8", v6b, 16, EH_FORMAT(EH_FMT_IP_ADDRESS)),                 /* "fe80::2" */
-            EH_STR8("str8", "\x00\x50", 2, EH_FORMAT(EH_FMT_PORT)),                 /* 80 */
-            EH_STR8("str8", "\0\0\0\0", 4, EH_FORMAT(EH_FMT_TIME)),    /* "1970-01-01T00:00:00" */
-            EH_STR8("str8", "\x02\0\0\0", 4, EH_FORMAT(EH_FMT_ERRNO)), /* "ENOENT(2)" */
-            EH_STR8("str8", "\xFE\xFF\xFF\xFF", 4, EH_FORMAT(EH_FMT_PID)), /* -2 */
+            EH_STR8("str8", one_b, 4, EH_FORMAT(EH_FMT_UNSIGNED_INT)),            /* 1 */
+            EH_STR8("str8", "", 0, EH_FORMAT(EH_FMT_UNSIGNED_INT)),               /* null */
+            EH_STR8("str8", "abc", 3, EH_FORMAT(EH_FMT_UNSIGNED_INT)),            /* "abc" */
+            EH_STR8("str8", "\xFF\xFF\xFF\xFF", 4, EH_FORMAT(EH_FMT_SIGNED_INT)), /* -1 */
+            EH_STR8("str8", x1234_b, 2, EH_FORMAT(EH_FMT_HEX_INT)),               /* "0x1234" */
+            EH_STR8("str8", "\x01", 1, EH_FORMAT(EH_FMT_BOOLEAN)),                /* true */
+            EH_STR8("str8", f15, 4, EH_FORMAT(EH_FMT_FLOAT)),                     /* 1.5 */
+            EH_STR8("str8", "\x0A\x00\x00\x01", 4, EH_FORMAT(EH_FMT_IP_ADDRESS)), /* "10.0.0.1" */
+            EH_STR8("str8", v6b, 16, EH_FORMAT(EH_FMT_IP_ADDRESS)),               /* "fe80::2" */
+            EH_STR8("str8", "\x00\x50", 2, EH_FORMAT(EH_FMT_PORT)),               /* 80 */
+            EH_STR8("str8", "\0\0\0\0", 4, EH_FORMAT(EH_FMT_TIME)), /* "1970-01-01T00:00:00" */
+            EH_STR8("str8", enoent_b, 4, EH_FORMAT(EH_FMT_ERRNO)),  /* "ENOENT(2)" */
+            EH_STR8("str8", minus2_b, 4, EH_FORMAT(EH_FMT_PID)),    /* -2 */
             EH_STR8("str8", g, 16,
                     EH_FORMAT(EH_FMT_UUID)), /* "01020304-0506-0708-090a-0b0c0d0e0f10" */
             EH_STR8("str8", "\xEF\xBB\xBFok", 5, EH_FORMAT(EH_FMT_STRING_UTF_BOM)), /* "ok" */

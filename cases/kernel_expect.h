@@ -42,9 +42,8 @@ static const struct kernel_expect_row kernel_expect_rows[] = {
 /* The row for `what` ("perf_max_payload") that holds on kernel `release` ("6.12.9-x") on
  * `machine` ("s390x"): the latest row whose version is not after the release's MAJOR.MINOR,
  * of those for every machine or this one (which wins a tie); NULL if none. */
-static inline const struct kernel_expect_row *kernel_expect_row(const char *what,
-                                                                const char *release,
-                                                                const char *machine)
+static inline const struct kernel_expect_row *
+kernel_expect_row(const char *what, const char *release, const char *machine)
 {
     const struct kernel_expect_row *best = NULL;
     unsigned major = 0, minor = 0;
@@ -56,7 +55,8 @@ static inline const struct kernel_expect_row *kernel_expect_row(const char *what
             continue;
         if (r->major > major || (r->major == major && r->minor > minor))
             continue;
-        if (!best || r->major > best->major || (r->major == best->major && r->minor > best->minor) ||
+        if (!best || r->major > best->major ||
+            (r->major == best->major && r->minor > best->minor) ||
             (r->major == best->major && r->minor == best->minor && r->machine[0]))
             best = r;
     }

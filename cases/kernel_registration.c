@@ -525,8 +525,8 @@ TEST(K07_unwritable_or_unmapped_enable_addr)
     EXPECT_EQ(ENOMEM, reg_cmd(fd, cmd, none, 0, &index));
     EXPECT_EQ(ENOMEM, reg_cmd(fd, cmd, gone, 0, &index));
     /* EFAULT from access_ok(); not on s390x, which has no kernel half: the table's row */
-    ASSERT_EQ(0, kernel_expect("EHCONF_EXPECT_KERNEL_HALF_ENABLE_ERRNO", &half_errno, from,
-                               sizeof from))
+    ASSERT_EQ(
+        0, kernel_expect("EHCONF_EXPECT_KERNEL_HALF_ENABLE_ERRNO", &half_errno, from, sizeof from))
     {
         TH_LOG("kernel_half_enable_errno: no row of cases/kernel-expectations.txt");
     }
