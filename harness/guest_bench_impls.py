@@ -27,6 +27,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_figures import Workload, parse_bench, record_size  # noqa: E402
 from guest_run import HOLD, T_REGISTER, TRACING, UE_DATA, log, wait_ready  # noqa: E402
 from runner import run, start, stop  # noqa: E402
+from decoding import decoder_script, definitions  # noqa: E402
+from impls import read_registry  # noqa: E402
 from standin import live_env  # noqa: E402
 
 T_RUN = 300
@@ -88,7 +90,13 @@ def main(argv=None) -> int:
         res["notes"].append("the kernel has no user_events")
     names = sorted({p[5] for p in plan})
     n = str(args.count)
-    reg = start([os.path.join(args.build, "bin", "ehregister"), "--hold", str(HOLD)] + names)
+    # A producer that is not EventHeader registers its tracepoint with its own fields, and
+    # the kernel takes a second registration only with the same: its decoder says which.
+    defs = {}
+    for impl in read_registry():
+        defs.update(definitions(decoder_script(impl.decoder)))
+    reg = start([os.path.join(args.build, "bin", "ehregister"), "--hold", str(HOLD)]
+                + [defs.get(n, n) for n in names])
     try:
         why = wait_ready(reg, T_REGISTER)
         if why:
