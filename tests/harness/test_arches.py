@@ -1,0 +1,59 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The guest architectures (vm/arches, issue 34): the table is complete, an unknown
+KERNEL_ARCH is refused naming the known ones, and a real big-endian capture from the s390x
+guest decodes on this machine to the same golden file as every other capture.
+
+Run: /usr/bin/python3 -m pytest -q -p no:cacheprovider tests/harness/test_arches.py
+"""
+
+import os
+import subprocess
+
+import pytest
+
+from common import REPO_ROOT
+from golden import compare
+
+ARCHES = os.path.join(REPO_ROOT, "vm", "arches")
+COLUMNS = ("name karch cross target image deb qemu machine cpu console p9dev").split()
+
+
+def rows():
+    with open(ARCHES, encoding="utf-8") as f:
+        return [ln.split() for ln in f if ln.strip() and not ln.lstrip().startswith("#")]
+
+
+def test_every_row_is_complete_and_has_its_kernel_options():
+    names = [r[0] for r in rows()]
+    assert "x86_64" in names, "the host's architecture is the default guest"
+    for r in rows():
+        assert len(r) == len(COLUMNS), f"vm/arches row {r[0]}: {len(r)} columns, want {COLUMNS}"
+        assert os.path.isfile(os.path.join(REPO_ROOT, "vm", f"config.{r[0]}")), \
+            f"no vm/config.{r[0]} (its console and virtio transport)"
+
+
+def test_an_unknown_arch_is_refused_naming_the_rows():
+    env = dict(os.environ, KERNEL_ARCH="sparc", EHCONF_CACHE="/nonexistent-ehconf-cache")
+    p = subprocess.run([os.path.join(REPO_ROOT, "vm", "build-kernel"), "--cached"], env=env,
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 1
+    assert "KERNEL_ARCH=sparc is not a row of vm/arches" in p.stderr
+    assert all(r[0] in p.stderr for r in rows())
+
+
+def test_a_big_endian_capture_from_the_s390x_guest_decodes_to_the_golden_file():
+    """tests/data/perf/s390x-activity.perf.data: perf.data written by Debian's s390x perf on
+    the s390x guest kernel (big-endian header, samples and tracing data), read here by
+    the host's ehdecode; the expected events are golden/activity.json's, the same as
+    for every other transport and machine."""
+    data = os.path.join(REPO_ROOT, "tests", "data", "perf", "s390x-activity.perf.data")
+    with open(data, "rb") as f:
+        assert f.read(8) == b"2ELIFREP", "not big-endian perf.data"
+    ehdecode = os.path.join(REPO_ROOT, "build", "gcc", "bin", "ehdecode")
+    if not os.access(ehdecode, os.X_OK):
+        pytest.skip("build/gcc/bin/ehdecode not built (make)")
+    p = subprocess.run([ehdecode, "--golden", data], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    with open(os.path.join(REPO_ROOT, "golden", "activity.json"), encoding="utf-8") as f:
+        res = compare(f.read(), p.stdout, "activity", transport="perf")
+    assert res.ok, res.message
