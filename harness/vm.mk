@@ -104,7 +104,9 @@ MATRIX_ARCHES ?= $(KERNEL_ARCH)
 MATRIX_RESULTS := $(O)/results/matrix
 matrix_col = $(1)$(if $(filter-out x86_64,$(2)),-$(2))
 ## check-matrix: the VM run on every kernel of KERNELS (default 6.12 7.2 7.3) and architecture of MATRIX_ARCHES, side by side in matrix.md
-check-matrix: all
+# kselftest-install: the x86_64 columns run the installed tree's second pass, as check-vm does
+# (a tree left from an older build would miss the newest tests).
+check-matrix: all kselftest-install
 	@mkdir -p $(JUNIT_DIR) $(MATRIX_RESULTS)
 	@rc=0; for a in $(MATRIX_ARCHES); do \
 	  build=$(B); \
