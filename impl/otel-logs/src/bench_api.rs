@@ -15,14 +15,7 @@ use std::process;
 
 pub fn run(count_text: &str, path: &str) -> ! {
     let count = bench::count(count_text).unwrap_or_else(|| bench::bad_count(count_text));
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| {
-        eprintln!("{}: {}", path, e);
-        process::exit(2)
-    });
-    let inp = parse(&text).unwrap_or_else(|e| {
-        eprintln!("{}:{}: {}", path, e.line, e.why);
-        process::exit(2)
-    });
+    let inp = super::statements::read_inputs(path, parse);
     let r = super::Report::default();
     let Some(provider) = install(&inp, &r) else {
         process::exit(1);

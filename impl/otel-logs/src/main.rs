@@ -30,7 +30,6 @@ use opentelemetry::logs::{AnyValue, LogRecord as _, Logger as _, LoggerProvider 
 use opentelemetry::trace::{SpanContext, SpanId, TraceContextExt, TraceFlags, TraceId, TraceState};
 use opentelemetry::{Key, KeyValue, StringValue, Value};
 use opentelemetry_sdk::logs::{LoggerProviderBuilder, SdkLogRecord, SdkLogger, SdkLoggerProvider};
-use opentelemetry_sdk::Resource;
 use opentelemetry_user_events_logs::{EventNameCallback, Processor};
 
 #[path = "../../../emitlib/rust/otel/clock.rs"]
@@ -41,6 +40,8 @@ mod contract;
 mod forked;
 #[path = "../../../emitlib/rust/otel/report.rs"]
 mod report;
+#[path = "../../../emitlib/rust/otel/statements.rs"]
+mod statements;
 #[path = "../../../emitlib/rust/otel/words.rs"]
 mod words;
 mod contract_api;
@@ -50,6 +51,7 @@ mod bench;
 mod bench_api;
 
 use report::Report;
+use statements::ResourceBase;
 use words::{err, opt, options, Line, ParseError, Val};
 
 // ---- the inputs ------------------------------------------------------------------------------
@@ -97,16 +99,6 @@ enum Step {
     Clock(i64, u32),
     /// The active context's span from here on: a remote span context, or none.
     Context(usize, Option<SpanContext>),
-}
-
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum ResourceBase {
-    /// Resource::builder_empty(): only the `resource` lines.
-    Empty,
-    /// Resource::builder(): the SDK's detectors (service.name unknown_service, telemetry.sdk.*).
-    Default,
-    /// No with_resource call: what SdkLoggerProvider::builder() has by itself.
-    None,
 }
 
 struct Inputs {
@@ -231,10 +223,7 @@ fn parse(text: &str) -> Result<Inputs, ParseError> {
         let (no, w) = (l.no, &l.w);
         match w[0].as_str() {
             "clock" => {
-                if w.len() != 2 {
-                    return err(no, "clock <unix seconds>[.<fraction>]");
-                }
-                let (s, n) = words::time(&w[1], no)?;
+                let (s, n) = statements::clock(w, no)?;
                 if in_steps {
                     inp.steps.push(Step::Clock(s, n));
                 } else {
@@ -272,22 +261,9 @@ fn parse(text: &str) -> Result<Inputs, ParseError> {
                     },
                 });
             }
-            "resource_base" => {
-                inp.resource_base = match w.get(1).map(String::as_str) {
-                    Some("empty") if w.len() == 2 => ResourceBase::Empty,
-                    Some("default") if w.len() == 2 => ResourceBase::Default,
-                    Some("none") if w.len() == 2 => ResourceBase::None,
-                    _ => return err(no, "resource_base empty|default|none"),
-                }
-            }
+            "resource_base" => inp.resource_base = statements::resource_base(w, no)?,
             "resource" => inp.resource.push(words::keyed(&w[1..], no)?),
-            "panics" => {
-                inp.catch = match (w.get(1).map(String::as_str), w.len()) {
-                    (Some("catch"), 2) => true,
-                    (Some("end"), 2) => false,
-                    _ => return err(no, "panics catch|end"),
-                }
-            }
+            "panics" => inp.catch = statements::panics(w, no)?,
             "scope" => {
                 if w.len() != 2 {
                     return err(no, "scope <logger name>");
@@ -404,11 +380,9 @@ fn install(inp: &Inputs, r: &Report) -> Option<SdkLoggerProvider> {
             }
         }
     }
-    b = match inp.resource_base {
-        ResourceBase::Empty => b.with_resource(Resource::builder_empty().with_attributes(kvs).build()),
-        ResourceBase::Default => b.with_resource(Resource::builder().with_attributes(kvs).build()),
-        ResourceBase::None => b,
-    };
+    if let Some(res) = statements::resource(inp.resource_base, kvs) {
+        b = b.with_resource(res);
+    }
     for p in &inp.processors {
         let (nb, res) = add_processor(b, p);
         b = nb;
@@ -495,14 +469,7 @@ fn main() {
         contract::run(&mut contract_api::LogsApi::default());
     }
     let path = &args[1];
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| {
-        eprintln!("{}: {}", path, e);
-        process::exit(2)
-    });
-    let inp = parse(&text).unwrap_or_else(|e| {
-        eprintln!("{}:{}: {}", path, e.line, e.why);
-        process::exit(2)
-    });
+    let inp = statements::read_inputs(path, parse);
     if let Some((s, n)) = inp.clock {
         clock::pin(s, n);
     }

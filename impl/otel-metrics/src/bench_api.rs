@@ -34,14 +34,7 @@ pub fn run(count_text: &str, path: &str) -> ! {
     // every run (emitlib/rust/otel/seed.rs says why it would not).
     super::seed::pin();
     let count = bench::count(count_text).unwrap_or_else(|| bench::bad_count(count_text));
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| {
-        eprintln!("{}: {}", path, e);
-        process::exit(2)
-    });
-    let inp = parse(&text).unwrap_or_else(|e| {
-        eprintln!("{}:{}: {}", path, e.line, e.why);
-        process::exit(2)
-    });
+    let inp = super::statements::read_inputs(path, parse);
     // `line` 0: the file as a whole (a clock step has no line).
     let refuse = |line: usize, why: &str| -> ! {
         let at = if line > 0 { format!("{}:{}", path, line) } else { path.to_string() };

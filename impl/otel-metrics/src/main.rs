@@ -31,9 +31,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use opentelemetry::metrics::{Counter, Gauge, Histogram, Meter, MeterProvider as _, UpDownCounter};
-use opentelemetry::{Array, InstrumentationScope, KeyValue, StringValue, Value};
+use opentelemetry::{InstrumentationScope, KeyValue};
 use opentelemetry_sdk::metrics::{PeriodicReader, SdkMeterProvider};
-use opentelemetry_sdk::Resource;
 use opentelemetry_user_events_metrics::MetricsExporter;
 
 #[path = "../../../emitlib/rust/otel/clock.rs"]
@@ -46,6 +45,8 @@ mod forked;
 mod report;
 #[path = "../../../emitlib/rust/otel/seed.rs"]
 mod seed;
+#[path = "../../../emitlib/rust/otel/statements.rs"]
+mod statements;
 #[path = "../../../emitlib/rust/otel/words.rs"]
 mod words;
 mod contract_api;
@@ -55,6 +56,7 @@ mod bench;
 mod bench_api;
 
 use report::Report;
+use statements::{kvs, ResourceBase};
 use words::{err, opt, options, ParseError, Val};
 
 // ---- the inputs ------------------------------------------------------------------------------
@@ -138,13 +140,6 @@ enum Step {
     Clock(i64, u32),
 }
 
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum ResourceBase {
-    Empty,
-    Default,
-    None,
-}
-
 struct Inputs {
     clock: Option<(i64, u32)>,
     resource_base: ResourceBase,
@@ -197,10 +192,7 @@ fn parse(text: &str) -> Result<Inputs, ParseError> {
         };
         match w[0].as_str() {
             "clock" => {
-                if w.len() != 2 {
-                    return err(no, "clock <unix seconds>[.<fraction>]");
-                }
-                let (s, n) = words::time(&w[1], no)?;
+                let (s, n) = statements::clock(w, no)?;
                 if in_steps {
                     inp.steps.push(Step::Clock(s, n));
                 } else {
@@ -210,14 +202,7 @@ fn parse(text: &str) -> Result<Inputs, ParseError> {
             "resource" | "resource_base" | "meter" if in_steps => {
                 return err(no, format!("{} comes before the first instrument", w[0]));
             }
-            "resource_base" => {
-                inp.resource_base = match (w.get(1).map(String::as_str), w.len()) {
-                    (Some("empty"), 2) => ResourceBase::Empty,
-                    (Some("default"), 2) => ResourceBase::Default,
-                    (Some("none"), 2) => ResourceBase::None,
-                    _ => return err(no, "resource_base empty|default|none"),
-                }
-            }
+            "resource_base" => inp.resource_base = statements::resource_base(w, no)?,
             "resource" => inp.resource.push(words::keyed(&w[1..], no)?),
             "meter" => {
                 if w.len() < 2 {
@@ -309,23 +294,6 @@ fn parse(text: &str) -> Result<Inputs, ParseError> {
 
 // ---- values ----------------------------------------------------------------------------------
 
-fn value(v: &Val) -> Value {
-    match v {
-        Val::Int(i) => Value::I64(*i),
-        Val::Double(d) => Value::F64(*d),
-        Val::Bool(b) => Value::Bool(*b),
-        Val::Str(s) => Value::String(s.clone().into()),
-        Val::ArrBool(a) => Value::Array(Array::Bool(a.clone())),
-        Val::ArrInt(a) => Value::Array(Array::I64(a.clone())),
-        Val::ArrDouble(a) => Value::Array(Array::F64(a.clone())),
-        Val::ArrStr(a) => Value::Array(Array::String(a.iter().map(|s| StringValue::from(s.clone())).collect())),
-        Val::Bytes(_) | Val::List(_) | Val::Map(_) => Value::String(format!("{:?}", v).into()),
-    }
-}
-
-fn kvs(a: &[(String, Val)]) -> Vec<KeyValue> {
-    a.iter().map(|(k, v)| KeyValue::new(k.clone(), value(v))).collect()
-}
 
 fn number(kind: Kind, w: &str, line: usize) -> Result<Num, ParseError> {
     Ok(match kind {
@@ -444,11 +412,9 @@ pub fn reader(exporter: MetricsExporter) -> PeriodicReader<MetricsExporter> {
 fn provider(inp: &Inputs) -> (SdkMeterProvider, Meter) {
     let mut b = SdkMeterProvider::builder().with_reader(reader(MetricsExporter::new()));
     let res = kvs(&inp.resource);
-    b = match inp.resource_base {
-        ResourceBase::Empty => b.with_resource(Resource::builder_empty().with_attributes(res).build()),
-        ResourceBase::Default => b.with_resource(Resource::builder().with_attributes(res).build()),
-        ResourceBase::None => b,
-    };
+    if let Some(res) = statements::resource(inp.resource_base, res) {
+        b = b.with_resource(res);
+    }
     let provider = b.build();
     let mut scope = InstrumentationScope::builder(inp.scope.0.clone());
     if let Some(v) = &inp.scope.1 {
@@ -474,14 +440,7 @@ fn main() {
         contract::run(&mut contract_api::MetricsApi::default());
     }
     let path = &args[1];
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| {
-        eprintln!("{}: {}", path, e);
-        process::exit(2)
-    });
-    let inp = parse(&text).unwrap_or_else(|e| {
-        eprintln!("{}:{}: {}", path, e.line, e.why);
-        process::exit(2)
-    });
+    let inp = statements::read_inputs(path, parse);
     if let Some((s, n)) = inp.clock {
         clock::pin(s, n);
     }

@@ -22,14 +22,7 @@ pub fn run(count_text: &str, path: &str) -> ! {
     // std's HashMap keys fixed before the first map (emitlib/rust/otel/seed.rs).
     super::seed::pin();
     let count = bench::count(count_text).unwrap_or_else(|| bench::bad_count(count_text));
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| {
-        eprintln!("{}: {}", path, e);
-        process::exit(2)
-    });
-    let inp = parse(&text).unwrap_or_else(|e| {
-        eprintln!("{}:{}: {}", path, e.line, e.why);
-        process::exit(2)
-    });
+    let inp = super::statements::read_inputs(path, parse);
     let refuse = |why: &str| -> ! {
         eprintln!("{}: emit --bench times `span` statements each followed by its `end`: {}", path, why);
         process::exit(2)

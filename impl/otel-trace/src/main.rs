@@ -32,9 +32,8 @@ use opentelemetry::trace::{
     Link, Span as _, SpanContext, SpanId, SpanKind, Status, TraceContextExt, TraceFlags, TraceId, TraceState,
     Tracer as _, TracerProvider as _,
 };
-use opentelemetry::{Array, Context, KeyValue, StringValue, Value};
+use opentelemetry::{Context, KeyValue};
 use opentelemetry_sdk::trace::{IdGenerator, SdkTracer, SdkTracerProvider, Span as SdkSpan, TracerProviderBuilder};
-use opentelemetry_sdk::Resource;
 use opentelemetry_user_events_trace::UserEventsTracerProviderBuilderExt;
 
 #[path = "../../../emitlib/rust/otel/clock.rs"]
@@ -47,6 +46,8 @@ mod forked;
 mod report;
 #[path = "../../../emitlib/rust/otel/seed.rs"]
 mod seed;
+#[path = "../../../emitlib/rust/otel/statements.rs"]
+mod statements;
 #[path = "../../../emitlib/rust/otel/words.rs"]
 mod words;
 mod contract_api;
@@ -56,6 +57,7 @@ mod bench;
 mod bench_api;
 
 use report::Report;
+use statements::{kvs, value, ResourceBase};
 use words::{err, opt, options, Line, ParseError, Val};
 
 // ---- the inputs ------------------------------------------------------------------------------
@@ -98,13 +100,6 @@ enum Step {
     Start(SpanDef),
     End { line: usize, id: String, time: Option<std::time::SystemTime>, writes: usize, first: usize },
     Clock(i64, u32),
-}
-
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum ResourceBase {
-    Empty,
-    Default,
-    None,
 }
 
 struct ExporterDef {
@@ -259,10 +254,7 @@ fn parse(text: &str) -> Result<Inputs, ParseError> {
         let (no, w) = (l.no, &l.w);
         match w[0].as_str() {
             "clock" => {
-                if w.len() != 2 {
-                    return err(no, "clock <unix seconds>[.<fraction>]");
-                }
-                let (s, n) = words::time(&w[1], no)?;
+                let (s, n) = statements::clock(w, no)?;
                 if in_steps {
                     inp.steps.push(Step::Clock(s, n));
                 } else {
@@ -287,26 +279,13 @@ fn parse(text: &str) -> Result<Inputs, ParseError> {
                     },
                 });
             }
-            "resource_base" => {
-                inp.resource_base = match (w.get(1).map(String::as_str), w.len()) {
-                    (Some("empty"), 2) => ResourceBase::Empty,
-                    (Some("default"), 2) => ResourceBase::Default,
-                    (Some("none"), 2) => ResourceBase::None,
-                    _ => return err(no, "resource_base empty|default|none"),
-                }
-            }
+            "resource_base" => inp.resource_base = statements::resource_base(w, no)?,
             "resource" => inp.resource.push(words::keyed(&w[1..], no)?),
             "limit" => {
                 let o = options(&w[1..], &["attributes"], no)?;
                 inp.max_attributes = opt(&o, "attributes").map(|n| words::num(n, no, "a count")).transpose()?;
             }
-            "panics" => {
-                inp.catch = match (w.get(1).map(String::as_str), w.len()) {
-                    (Some("catch"), 2) => true,
-                    (Some("end"), 2) => false,
-                    _ => return err(no, "panics catch|end"),
-                }
-            }
+            "panics" => inp.catch = statements::panics(w, no)?,
             "span" => {
                 in_steps = true;
                 inp.steps.push(Step::Start(span_block(&lines, &mut pos, l)?));
@@ -340,24 +319,6 @@ fn parse(text: &str) -> Result<Inputs, ParseError> {
 
 // ---- values and ids --------------------------------------------------------------------------
 
-fn value(v: &Val) -> Value {
-    match v {
-        Val::Int(i) => Value::I64(*i),
-        Val::Double(d) => Value::F64(*d),
-        Val::Bool(b) => Value::Bool(*b),
-        Val::Str(s) => Value::String(s.clone().into()),
-        Val::ArrBool(a) => Value::Array(Array::Bool(a.clone())),
-        Val::ArrInt(a) => Value::Array(Array::I64(a.clone())),
-        Val::ArrDouble(a) => Value::Array(Array::F64(a.clone())),
-        Val::ArrStr(a) => Value::Array(Array::String(a.iter().map(|s| StringValue::from(s.clone())).collect())),
-        // Bytes, lists and maps are log values; a span attribute has none: their text.
-        Val::Bytes(_) | Val::List(_) | Val::Map(_) => Value::String(format!("{:?}", v).into()),
-    }
-}
-
-fn kvs(a: &[(String, Val)]) -> Vec<KeyValue> {
-    a.iter().map(|(k, v)| KeyValue::new(k.clone(), value(v))).collect()
-}
 
 /// The ids the next span gets: the inputs' (queued before each start), else 1, 2, 3 ...
 #[derive(Debug, Default)]
@@ -402,11 +363,9 @@ fn provider(inp: &Inputs, r: Option<&Report>) -> SdkTracerProvider {
         b = b.with_max_attributes_per_span(n);
     }
     let attrs: Vec<KeyValue> = inp.resource.iter().map(|(k, v)| KeyValue::new(k.clone(), value(v))).collect();
-    b = match inp.resource_base {
-        ResourceBase::Empty => b.with_resource(Resource::builder_empty().with_attributes(attrs).build()),
-        ResourceBase::Default => b.with_resource(Resource::builder().with_attributes(attrs).build()),
-        ResourceBase::None => b,
-    };
+    if let Some(res) = statements::resource(inp.resource_base, attrs) {
+        b = b.with_resource(res);
+    }
     for e in &inp.exporters {
         // with_user_events_exporter returns the builder either way: an invalid name is
         // logged (otel_warn!) and no exporter is added (src/trace/mod.rs:47-58).
@@ -484,14 +443,7 @@ fn main() {
         contract::run(&mut contract_api::TraceApi::default());
     }
     let path = &args[1];
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| {
-        eprintln!("{}: {}", path, e);
-        process::exit(2)
-    });
-    let inp = parse(&text).unwrap_or_else(|e| {
-        eprintln!("{}:{}: {}", path, e.line, e.why);
-        process::exit(2)
-    });
+    let inp = statements::read_inputs(path, parse);
     if let Some((s, n)) = inp.clock {
         clock::pin(s, n);
     }

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// What the three OpenTelemetry inputs families share beyond words.rs's words and values
+// (Documentation/producers-otel.md §2.1): the statements `clock`, `resource_base` and
+// `panics`, read alike in each; the resource a provider is built with; an inputs value as an
+// attribute Value (spans, metrics, resources); and reading an inputs file, which ends the
+// emitter with `file:line: reason` and status 2 when it cannot be parsed (the conformance
+// run and `--bench` alike).
+// Included by `#[path = "../../../emitlib/rust/otel/statements.rs"] mod statements;`.
+
+use std::process;
+
+use opentelemetry::{Array, KeyValue, StringValue, Value};
+use opentelemetry_sdk::Resource;
+
+use crate::words::{self, err, ParseError, Val};
+
+/// The resource a provider is built with (`resource_base`; the default is Empty).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ResourceBase {
+    /// Resource::builder_empty(): only the `resource` lines.
+    Empty,
+    /// Resource::builder(): the SDK's detectors (service.name unknown_service, telemetry.sdk.*).
+    Default,
+    /// No with_resource call: what the provider's builder has by itself.
+    None,
+}
+
+/// `resource_base empty|default|none`.
+pub fn resource_base(w: &[String], no: usize) -> Result<ResourceBase, ParseError> {
+    match (w.get(1).map(String::as_str), w.len()) {
+        (Some("empty"), 2) => Ok(ResourceBase::Empty),
+        (Some("default"), 2) => Ok(ResourceBase::Default),
+        (Some("none"), 2) => Ok(ResourceBase::None),
+        _ => err(no, "resource_base empty|default|none"),
+    }
+}
+
+/// The resource to give the provider's builder, with the `resource` lines' attributes;
+/// None: no with_resource call.
+pub fn resource(base: ResourceBase, attrs: Vec<KeyValue>) -> Option<Resource> {
+    match base {
+        ResourceBase::Empty => Some(Resource::builder_empty().with_attributes(attrs).build()),
+        ResourceBase::Default => Some(Resource::builder().with_attributes(attrs).build()),
+        ResourceBase::None => None,
+    }
+}
+
+/// `clock <unix seconds>[.<fraction>]`.
+pub fn clock(w: &[String], no: usize) -> Result<(i64, u32), ParseError> {
+    if w.len() != 2 {
+        return err(no, "clock <unix seconds>[.<fraction>]");
+    }
+    words::time(&w[1], no)
+}
+
+/// `panics catch|end`: whether a panic of a step is caught (true) or ends the emitter.
+#[allow(dead_code)] // the metrics inputs have no `panics` statement
+pub fn panics(w: &[String], no: usize) -> Result<bool, ParseError> {
+    match (w.get(1).map(String::as_str), w.len()) {
+        (Some("catch"), 2) => Ok(true),
+        (Some("end"), 2) => Ok(false),
+        _ => err(no, "panics catch|end"),
+    }
+}
+
+/// The inputs file at path, parsed; exit 2 with the reason when it cannot be read or parsed.
+pub fn read_inputs<T>(path: &str, parse: impl FnOnce(&str) -> Result<T, ParseError>) -> T {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| {
+        eprintln!("{}: {}", path, e);
+        process::exit(2)
+    });
+    parse(&text).unwrap_or_else(|e| {
+        eprintln!("{}:{}: {}", path, e.line, e.why);
+        process::exit(2)
+    })
+}
+
+/// An inputs value as an attribute Value. Bytes, lists and maps are log values (AnyValue,
+/// the logs emitter's own any_value): an attribute has none, so they become their text.
+#[allow(dead_code)] // the logs emitter's values are AnyValues
+pub fn value(v: &Val) -> Value {
+    match v {
+        Val::Int(i) => Value::I64(*i),
+        Val::Double(d) => Value::F64(*d),
+        Val::Bool(b) => Value::Bool(*b),
+        Val::Str(s) => Value::String(s.clone().into()),
+        Val::ArrBool(a) => Value::Array(Array::Bool(a.clone())),
+        Val::ArrInt(a) => Value::Array(Array::I64(a.clone())),
+        Val::ArrDouble(a) => Value::Array(Array::F64(a.clone())),
+        Val::ArrStr(a) => Value::Array(Array::String(a.iter().map(|s| StringValue::from(s.clone())).collect())),
+        Val::Bytes(_) | Val::List(_) | Val::Map(_) => Value::String(format!("{:?}", v).into()),
+    }
+}
+
+/// Keyed inputs values as attributes.
+#[allow(dead_code)] // the logs emitter's values are AnyValues
+pub fn kvs(a: &[(String, Val)]) -> Vec<KeyValue> {
+    a.iter().map(|(k, v)| KeyValue::new(k.clone(), value(v))).collect()
+}
