@@ -68,3 +68,15 @@ def test_architectures_stand_side_by_side(tmp_path):
     assert "| | 6.12 | 6.12-s390x |" in text
     assert "| architecture | x86_64 | s390x |" in text  # no kernel_arch: x86_64's results
     assert "## Differences between kernels (0)" in text
+
+
+def test_an_item_of_one_architecture_is_no_difference_but_one_missing_on_its_own_is(tmp_path):
+    tmp = tmp_path
+    out = tmp / "m.md"
+    x86 = results("6.12.117")
+    x86["items"].append({"ident": "kselftest-install/run", "status": "pass"})
+    s390x = dict(results("6.12.117"), vm={"kernel_arch": "s390x"})
+    mr.main(["x", str(out), write(tmp, "6.12", x86), write(tmp, "6.12-s390x", s390x)])
+    assert "## Differences between kernels (0)" in out.read_text()
+    mr.main(["x", str(out), write(tmp, "6.12", x86), write(tmp, "7.2", results("7.2.13"))])
+    assert "`kselftest-install/run`: 6.12 pass, 7.2 absent" in out.read_text()
