@@ -27,8 +27,6 @@
  * above U+10FFFF, ED A0..BF xx) become U+FFFD; time prints every int64 value.
  * Pointer-sized types (isize, usize, pointer, codepointer) are 64-bit here (x86-64).
  */
-#include <arpa/inet.h>
-#include <endian.h>
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -39,6 +37,17 @@
 #include "case_common.h"
 
 static EH_DEFINE_PROVIDER(ft_provider, "EhconfFieldTypes");
+
+/* A u16 whose bytes in memory are v's, most significant first (network order: htons) or
+ * least significant first (htole16), on any producer; written here because <arpa/inet.h>
+ * and <endian.h> do not exist for the Windows build of the cases. */
+static uint16_t u16_in_order(uint16_t v, int big_endian)
+{
+    const uint8_t b[2] = {(uint8_t)(big_endian ? v >> 8 : v), (uint8_t)(big_endian ? v : v >> 8)};
+    uint16_t r;
+    memcpy(&r, b, sizeof r);
+    return r;
+}
 
 #define LVL     EH_LEVEL_VERBOSE
 #define KW      0x1
@@ -481,9 +490,10 @@ TEST(net)
         {[5] = 1},                                     /* 0:0:1:: */
     };
     /* port: Value16 + Port is shown big-endian (network order) whatever the event's
-	 * order, so the caller passes htons(port). (These were the constants 0xBB01 and 0x0100,
-	 * htons() only on a little-endian machine: the s390x guest showed 47873 and 256.) */
-    const uint16_t portv[4] = {htons(443), 0, htons(1), 0xFFFF};
+	 * order, so the caller passes htons(port), here u16_in_order(port, 1). (These were the
+	 * constants 0xBB01 and 0x0100, htons() only on a little-endian machine: the s390x guest
+	 * showed 47873 and 256.) */
+    const uint16_t portv[4] = {u16_in_order(443, 1), 0, u16_in_order(1, 1), 0xFFFF};
 
     ASSERT_EQ(0, eh_provider_register(&ft_provider));
     FAMILY("ipv4", "ipv4_slice", "ipv4_array", EH_IPV4, EH_IPV4_SLICE, EH_IPV4_ARRAY, ipv4v);
@@ -502,10 +512,10 @@ TEST(net)
                           EH_IPV6C("ipv6c", ipv6v[2]), EH_IPV6C("ipv6c", ipv6v[3])));
     FAMILY("port", "port_slice", "port_array", EH_PORT, EH_PORT_SLICE, EH_PORT_ARRAY, portv);
     /* 80 as a little-endian machine holds it, i.e. a caller that forgot htons() on x86-64
-     * or arm64, shows as 20480; htole16 keeps those bytes on a big-endian producer, where
+     * or arm64, shows as 20480; u16_in_order(80, 0) keeps those bytes on a big-endian producer, where
      * the same mistake would not show at all. */
     ASSERT_EQ(0, EH_WRITE(ft_provider, EH_EVENT("port.hostorder", LVL, KW),
-                          EH_PORT("port", htole16(80))));
+                          EH_PORT("port", u16_in_order(80, 0))));
     EXPECT_EQ(0, eh_provider_unregister(&ft_provider));
 }
 
@@ -629,7 +639,7 @@ TEST(format_override)
     static const uint8_t v4[4] = {1, 2, 3, 4};
     static const uint8_t v6[16] = {[15] = 1};
     /* Hex bytes show a string as it lies in memory: little-endian UTF-16 on every producer. */
-    const uint16_t hi16[] = {htole16('h'), htole16('i'), 0};
+    const uint16_t hi16[] = {u16_in_order('h', 0), u16_in_order('i', 0), 0};
     static const uint8_t v6b[16] = {0xfe, 0x80, [15] = 2};
     /* Counted strings read as numbers are read in the event's byte order (the producer's):
      * the bytes of each number as this machine holds it, so every producer shows the same
