@@ -16,7 +16,12 @@
 #   lttp_libraries                    libtracepoint and libeventheader-tracepoint of the
 #                                     checkout, built once per checkout and shared (sets libs)
 #   libdesc                           the description parser (emitlib/c) into OUTDIR/desc
-#                                     (sets desc_lib, desc_inc)
+#                                     (sets desc_lib, desc_inc); libdesc_host: the same
+#                                     for this machine when cross-built (host_desc_lib)
+#   cross_setup                       EHCONF_CROSS_ARCH=<a row of vm/arches>: the emitter is
+#                                     for a guest of that architecture (make check-impl
+#                                     KERNEL_ARCH=s390x); sets target_cc, target_cxx (cc, g++
+#                                     without it) and the cmake toolchain the libraries use
 #   cargo_setup                       Debian's cargo and crates, offline, a private CARGO_HOME
 #   cargo_manifest TEMPLATE K=V...    OUTDIR/crate/Cargo.toml from a template, on change only
 #   cargo_build [VAR=VALUE...]        cargo build --release into OUTDIR/target (log: cargo.log)
@@ -76,15 +81,50 @@ stage_fn() {
     echo "$build_name: $name: done in $((SECONDS - start)) s" >&2
 }
 
+# --- another architecture: Debian's cross compilers (vm/cross-toolchain --c++) ------------
+
+cross_setup() {
+    target_cc=cc target_cxx=g++ cross_arch=${EHCONF_CROSS_ARCH:-} cross_processor=""
+    [ -n "$cross_arch" ] || return 0
+    local top bin prefix
+    top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+    prefix=$(awk -v n="$cross_arch" '!/^[[:space:]]*#/ && $1 == n { print $3 }' "$top/vm/arches")
+    if [ -z "$prefix" ] || [ "$prefix" = - ]; then
+        echo "$build_name: build: EHCONF_CROSS_ARCH=$cross_arch is not a guest architecture of vm/arches" >&2
+        exit 1
+    fi
+    mkdir -p "$out" || fail cross-toolchain "$out"
+    bin=$("$top/vm/cross-toolchain" --c++ "$cross_arch" 2>"$out/cross-toolchain.log" | tail -n1)
+    [ -x "$bin/${prefix}g++" ] || fail cross-toolchain "$out/cross-toolchain.log"
+    target_cc=$bin/${prefix}gcc target_cxx=$bin/${prefix}g++
+    cross_processor=${prefix%%-*}  # uname -m in that guest: s390x, aarch64
+    echo "$build_name: cross: $cross_arch with $target_cxx" >&2
+}
+
+# cross_toolchain_file DIR: the cmake toolchain file for the cross compilers, written into
+# the build folder DIR (never the checkout); prints the cmake option that reads it.
+cross_toolchain_file() {
+    cat >"$1/toolchain.cmake" <<TOOLCHAIN
+# Written by emitlib/build.sh (EHCONF_CROSS_ARCH=$cross_arch): Debian's cross compilers.
+set(CMAKE_SYSTEM_NAME Linux)
+set(CMAKE_SYSTEM_PROCESSOR $cross_processor)
+set(CMAKE_C_COMPILER $target_cc)
+set(CMAKE_CXX_COMPILER $target_cxx)
+set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
+TOOLCHAIN
+    echo "-DCMAKE_TOOLCHAIN_FILE=$1/toolchain.cmake"
+}
+
 # --- microsoft/LinuxTracepoints: its two libraries, once per checkout ----------------------
 
 # The C macro and the C++ builder emitters link the same two libraries of the same checkout:
 # they are built once into the cache, under a key of the checkout's path and its sources
-# (size, time, name), and shared; a lock keeps two builds from racing.
+# (size, time, name), and shared; a lock keeps two builds from racing. Cross-built (cross_setup
+# first) under a key of their own.
 lttp_libraries() {
-    local cache=${EHCONF_CACHE:-/var/cache/ehconf}/lttp-libraries key dir lib
+    local cache=${EHCONF_CACHE:-/var/cache/ehconf}/lttp-libraries key dir lib cross=()
     key=$( (
-        echo "$src"
+        echo "$src${cross_arch:+ for $cross_arch}"
         cd "$src" && find CMakeLists.txt libtracepoint libeventheader-tracepoint -type f \
             -printf '%s %T@ %p\n' | sort
     ) | sha256sum | cut -c1-16)
@@ -97,7 +137,10 @@ lttp_libraries() {
         echo "$build_name: library: cached ($dir)" >&2
     else
         echo "$build_name: library: cmake -S $src -B $dir (tracepoint, eventheader-tracepoint)" >&2
-        stage configure 300 cmake -S "$src" -B "$dir" \
+        if [ -n "${cross_arch:-}" ]; then
+            mkdir -p "$dir" && cross=("$(cross_toolchain_file "$dir")")
+        fi
+        stage configure 300 cmake -S "$src" -B "$dir" "${cross[@]}" \
             -DCMAKE_BUILD_TYPE=Release -DBUILD_SAMPLES=OFF -DBUILD_TESTING=OFF
         stage library 600 cmake --build "$dir" -j2 --target tracepoint eventheader-tracepoint
         for lib in "${libs[@]}"; do
@@ -116,13 +159,28 @@ lttp_libraries() {
 
 # --- the case descriptions' parser, for the C and C++ emitters -----------------------------
 
+# libdesc: for the emitter's machine (target_cc, after cross_setup). libdesc_host: for a
+# program of the build that runs on this machine (lttp-c's generator), into OUTDIR/desc-host
+# (sets host_desc_lib; the same library when nothing is cross-built).
 libdesc() {
     local emitlib
     emitlib=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
     echo "$build_name: desc: emitlib/c/build-lib $out/desc" >&2
-    stage desc 300 "$emitlib/c/build-lib" "$out/desc"
+    if [ -n "${cross_arch:-}" ]; then
+        CC=$target_cc AR=${target_cc%gcc}ar stage desc 300 "$emitlib/c/build-lib" "$out/desc"
+    else
+        stage desc 300 "$emitlib/c/build-lib" "$out/desc"
+    fi
     desc_lib=$out/desc/libdesc.a
     desc_inc=$emitlib/c
+}
+
+libdesc_host() {
+    host_desc_lib=$desc_lib
+    [ -n "${cross_arch:-}" ] || return 0
+    echo "$build_name: desc-host: emitlib/c/build-lib $out/desc-host" >&2
+    CC=cc AR=ar stage desc-host 300 "$desc_inc/build-lib" "$out/desc-host"
+    host_desc_lib=$out/desc-host/libdesc.a
 }
 
 # --- Rust: Debian's cargo, offline --------------------------------------------------------
