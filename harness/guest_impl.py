@@ -110,7 +110,10 @@ def main(argv=None) -> int:
     tmp = "/tmp/ehconf-guest-impl"
     os.makedirs(tmp, exist_ok=True)
     os.makedirs(out, exist_ok=True)
-    summary = {"guest": guest_info(), "impls": {}, "complete": False, "running": ""}
+    # The machine too: the host judges the contract rows by the expectations of the guest's
+    # architecture (cases/kernel-expectations.txt's since@machine rows).
+    summary = {"guest": dict(guest_info(), machine=os.uname().machine), "impls": {},
+               "complete": False, "running": ""}
     save = lambda: save_summary(out, summary, "guest-impl.json")  # noqa: E731
     for spec in args.impl:
         name, _, plan_path = spec.partition("=")

@@ -31,6 +31,7 @@ from golden import compare
 from impls import (CRATES, EVENTS_DIR, Description, Impl, Profile, description_path, parse_emitter_output,
                    read_description, read_profile, read_registry, undo_alters, without_events)
 from results import check_entry, golden_entry, runner_dir, write_text
+from run_vm import foreign_arch
 from runner import run
 from standin import standin_env, standin_path
 from transports import REFERENCE
@@ -44,15 +45,27 @@ def folder_of(results: str, name: str) -> str:
     return os.path.join(results, "impl-" + name)
 
 
-def _build(impl: Impl, build: str, out: str) -> Tuple[str, dict]:
-    """(emitter path, entry); the path is "" when nothing can run."""
-    ident = safe_id(f"impl/{impl.name}/build")
+# The languages whose emitters are cross-built for a guest of another architecture (make
+# check-impl KERNEL_ARCH=s390x): their build scripts take EHCONF_CROSS_ARCH
+# (emitlib/build.sh cross_setup); the Rust ones are not cross-built yet.
+CROSS_LANGUAGES = ("c", "c++")
+
+
+def _build(impl: Impl, build: str, out: str, arch: str = "") -> Tuple[str, dict]:
+    """(emitter path, entry); the path is "" when nothing can run. With `arch` (a guest
+    architecture of vm/arches): the emitter for that guest, cross-built (item
+    impl/<name>/build-<arch>); the reference's is make's VARIANT=<arch> build."""
+    ident = safe_id(f"impl/{impl.name}/build" + (f"-{arch}" if arch else ""))
     if impl.checkout == "-":
-        path = os.path.join(build, "impl", impl.name, "emit")
+        variant = arch or os.path.basename(build)
+        path = os.path.join(os.path.dirname(build), variant, "impl", impl.name, "emit")
         if not os.access(path, os.X_OK):
             return "", check_entry(ident, "fail", f"{impl.name}: {display_path(path)} is not "
-                                   f"built (make VARIANT={os.path.basename(build)} all)")
+                                   f"built (make VARIANT={variant} all)")
         return path, check_entry(ident, "pass", f"{display_path(path)} (built by make)")
+    if arch and impl.language not in CROSS_LANGUAGES:
+        return "", check_entry(ident, "skip", f"{impl.name}: a {impl.language} emitter is not "
+                               f"cross-built for {arch} (only {', '.join(CROSS_LANGUAGES)} are)")
     # A producer built from the crate registry at its Cargo.lock's versions needs no checkout;
     # given one (IMPL_SRC: a source tree of the crate, a patched copy), it is built instead.
     src = (os.environ.get(impl.variable) or "-") if impl.checkout == CRATES else \
@@ -61,10 +74,11 @@ def _build(impl: Impl, build: str, out: str) -> Tuple[str, dict]:
         return "", check_entry(ident, "skip", f"{impl.name}: no checkout of {impl.upstream}: "
                                f"pass {impl.variable}=<path> (make check-impl IMPL={impl.name} "
                                f"IMPL_SRC=<path>)")
-    log = os.path.join(out, "build.log")
+    suffix = f"-{arch}" if arch else ""
+    log = os.path.join(out, f"build{suffix}.log")
     r = run([os.path.join(impl.folder, "build"), src if src == "-" else os.path.abspath(src),
-             os.path.join(out, "build")],
-            BUILD_TIMEOUT, merge_stderr=False)
+             os.path.join(out, "build" + suffix)],
+            BUILD_TIMEOUT, env={"EHCONF_CROSS_ARCH": arch or None}, merge_stderr=False)
     write_text(log, r.output + "\n--- stderr ---\n" + r.stderr)
     last = r.output.strip().splitlines()[-1] if r.output.strip() else ""
     if r.how() or not os.access(last, os.X_OK):
@@ -72,6 +86,21 @@ def _build(impl: Impl, build: str, out: str) -> Tuple[str, dict]:
         return "", check_entry(ident, "fail", f"{impl.name}: build: {why} (log: "
                                f"{display_path(log)})")
     return last, check_entry(ident, "pass", f"built in {r.seconds:.0f} s: {display_path(last)}")
+
+
+def guest_emitter(impl: Impl, build: str, out: str, plan: dict) -> List[dict]:
+    """On a guest of another architecture (KERNEL_ARCH, vm/arches): the offline half ran
+    here with this machine's emitter, as on x86-64; the VM run takes the same plan with the
+    guest's emitter (plan["emitter"]; this machine's kept as plan["host_emitter"]). Without
+    one, the plan says why and the VM run skips the implementation."""
+    arch = foreign_arch()
+    if not arch:
+        return []
+    emitter, entry = _build(impl, build, out, arch)
+    plan["host_emitter"], plan["emitter"], plan["arch"] = plan["emitter"], emitter, arch
+    if not emitter:
+        plan["no_emitter"] = entry.get("message", "")
+    return [entry]
 
 
 @dataclass
@@ -407,9 +436,11 @@ def run_impl(name: str, build: str, results: str, timeout: float):
         except ValueError as e:
             defs = {}
             entries.append(check_entry(f"impl/{name}/decoder", "fail", str(e)))
+        whole = {"implementation": name, "emitter": emitter, "cases": plan,
+                 "decoder": script, "definitions": defs}
+        entries += guest_emitter(impl, build, out, whole)
         with open(os.path.join(out, PLAN), "w", encoding="utf-8") as f:
-            json.dump({"implementation": name, "emitter": emitter, "cases": plan,
-                       "decoder": script, "definitions": defs}, f, indent=1)
+            json.dump(whole, f, indent=1)
     checkout = {"-": REPO_ROOT, CRATES: "crates.io (impl/%s/Cargo.lock)" % name}.get(
         impl.checkout, os.environ.get(impl.variable, ""))
     return out, entries, {"implementation": name, "counts": counts,

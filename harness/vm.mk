@@ -37,7 +37,8 @@ KASAN ?= 0
 # architecture (TCG): the cases and tools cross-built (VARIANT=<arch>, in $(O)/<arch>), the
 # kernel from vm/build-kernel and the guest's Debian root from vm/rootfs for that
 # architecture; results in $(O)/results/arch/<arch>/, JUnit vm-<arch>.xml, report-<arch>.md.
-# The installed kselftest pass and the implementations under test are x86_64's only.
+# The installed kselftest pass is x86_64's only; the implementations under test run there by
+# make check-impl KERNEL_ARCH=<arch> (impl/build.mk), not from check-vm.
 # x86_64, the default, is the run described above, unchanged.
 KERNEL_ARCH ?= x86_64
 export KERNEL_ARCH

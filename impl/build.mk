@@ -11,6 +11,23 @@
 #   make check-impl IMPL=lttp-cpp IMPL_SRC=~/LinuxTracepoints
 #   make check-impl IMPL=all IMPL_SRC_LTTP=... IMPL_SRC_RUST=...   (registry's checkout column)
 # Without a checkout an implementation is one skip naming the variable to pass.
+#   make check-impl KERNEL_ARCH=s390x IMPL_SRC_LTTP=...
+#                     the same on a guest of another architecture (vm/arches): the offline half
+#                     here as above, then ONE boot of that guest with the emitters cross-built
+#                     (impl/<name>/build under EHCONF_CROSS_ARCH; the reference: make
+#                     VARIANT=<arch>) and the guest's tools ($(O)/<arch>): results in
+#                     $(O)/results/arch/<arch>/, JUnit impl-<arch>-<name>.xml, report
+#                     $(O)/results/arch/<arch>/impls.md. By default the C and C++ rows only
+#                     (the Rust emitters are not cross-built yet).
+ifneq ($(filter-out x86_64,$(KERNEL_ARCH)),)
+IMPL ?= $(shell awk '!/^\#/ && NF && ($$2 == "c" || $$2 == "c++") { print $$1 }' impl/implementations.txt)
+IMPL_RESULTS ?= $(O)/results/arch/$(KERNEL_ARCH)
+IMPL_REPORT ?= $(IMPL_RESULTS)/impls.md
+IMPL_JUNIT ?= impl-$(KERNEL_ARCH)
+IMPL_PREREQS := vm-cross impl-cross
+else
+IMPL_PREREQS :=
+endif
 IMPL ?= all
 IMPL_VM ?= 1
 # Where check-matrix and check-vm put a run of their own (one per kernel): results folder,
@@ -23,7 +40,7 @@ IMPL_CHECKOUTS = $(foreach v,$(filter IMPL_SRC_%,$(.VARIABLES)),$(v)='$($(v))')
 IMPL_RUNNERS := --ehconf-runner impl $(if $(filter 1,$(IMPL_VM)),--ehconf-runner impl-vm)
 
 ## check-impl: the cases through other implementations, offline and on the VM's kernel (IMPL=name|all, IMPL_SRC= or IMPL_SRC_LTTP/IMPL_SRC_RUST=, IMPL_VM=0)
-check-impl: all
+check-impl: all $(IMPL_PREREQS)
 	@mkdir -p $(JUNIT_DIR)
 	@rc=0; names="$(if $(filter all,$(IMPL)),$(IMPL_NAMES),$(IMPL))"; for i in $$names; do \
 	  $(IMPL_CHECKOUTS) $(RUN) impl --impl $$i $(if $(IMPL_SRC),--impl-src '$(IMPL_SRC)') --build $(B) --results $(IMPL_RESULTS) || rc=1; \
@@ -31,7 +48,7 @@ check-impl: all
 	if [ "$(IMPL_VM)" = 1 ]; then \
 	  echo "check-impl: kernel: vm/build-kernel (cached after the first build)"; \
 	  $(VM_ENV) vm/build-kernel >/dev/null || echo "check-impl: vm/build-kernel failed; the impl-vm items say why" >&2; \
-	  EHCONF_VM_TIMEOUT=$${EHCONF_VM_TIMEOUT:-1200} $(VM_ENV) timeout $(VM_GUARD_SECONDS) $(RUN) impl-vm --impls "$$names" --build $(B) --results $(IMPL_RESULTS) || rc=1; \
+	  EHCONF_VM_TIMEOUT=$${EHCONF_VM_TIMEOUT:-1200} $(VM_ENV) timeout $(VM_GUARD_SECONDS) $(RUN) impl-vm --impls "$$names" --build $(VM_BUILD) --results $(IMPL_RESULTS) || rc=1; \
 	fi; \
 	for i in $$names; do \
 	  $(PYTEST) -q harness/judge_items.py --ehconf-impl $$i --ehconf-results $(IMPL_RESULTS) \
@@ -40,6 +57,13 @@ check-impl: all
 	/usr/bin/python3 harness/impl_report.py $(IMPL_RESULTS) $(IMPL_REPORT) --run $$names --vm $(IMPL_VM) || rc=1; \
 	/usr/bin/python3 harness/report_items.py check $(IMPL_REPORT) $(JUNIT_DIR)/$(IMPL_JUNIT) --run $$names || rc=1; \
 	exit $$rc
+
+# The guest's own stand-in and reference emitter (KERNEL_ARCH=arm64|s390x; vm-cross builds the
+# cases and tools).
+## impl-cross: cross-build the user_events stand-in and the reference emitter for the KERNEL_ARCH guest
+impl-cross:
+	@$(MAKE) --no-print-directory VARIANT=$(KERNEL_ARCH) $(O)/$(KERNEL_ARCH)/lib/libuser_events_standin.so \
+	  $(O)/$(KERNEL_ARCH)/impl/ehconf/emit
 
 # check-vm and check-matrix run the implementations too when a checkout is given
 # (IMPL_SRC_LTTP=..., IMPL_SRC_RUST=...): $(call impl_also,RESULTS,REPORT,JUNIT PREFIX).
@@ -55,4 +79,4 @@ test-impl-mutants: all
 	@$(VM_ENV) vm/build-kernel >/dev/null || echo "test-impl-mutants: vm/build-kernel failed; the real-kernel mutants say why" >&2
 	$(IMPL_CHECKOUTS) $(VM_ENV) /usr/bin/python3 scripts/impl-mutants.py --build $(B) $(if $(MUTANTS),--only $(MUTANTS))
 
-.PHONY: check-impl test-impl-mutants
+.PHONY: check-impl impl-cross test-impl-mutants
