@@ -122,7 +122,9 @@ class Profile:
     item ids below decoder/<name>/ (fnmatch: `*/structs/json` is every capture of structs):
     a failure the decoder is known for, declared with the upstream source line. The first
     pattern that matches a failing item declares it (an expected failure); a pattern that
-    matches no failing item fails, so a fixed decoder drops its declaration."""
+    matches no failing item fails, so a fixed decoder drops its declaration. `?pattern`
+    declares a failure that the run's inputs may not show (a damaged input made from this
+    run's captures): unused, it is no failure."""
     declared: Dict[str, str] = field(default_factory=dict)
 
 

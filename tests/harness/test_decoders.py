@@ -238,6 +238,19 @@ def test_profile_declares_the_first_match_and_a_stale_pattern_fails(monkeypatch)
     assert got[stale[0]][0] == "fail"
 
 
+def test_an_optional_pattern_declares_when_it_shows_and_is_no_failure_when_not(monkeypatch):
+    """`?pattern`: a failure this run's damaged inputs may or may not provoke."""
+    d = Decoder("demo", "c", "X", "up", ("perf",), "demo")
+    monkeypatch.setattr(rd, "read_profile", lambda _: Profile({"?damaged/mutated/json": "may"}))
+    failing = [{"kind": "check", "id": "decoder/demo/damaged/mutated/json", "status": "fail",
+                "message": "m"}]
+    got = rd.apply_profile(d, failing)
+    assert [(e["id"], e["status"]) for e in got] == [("decoder/demo/damaged/mutated/json", "xfail")]
+    passing = [{"kind": "check", "id": "decoder/demo/damaged/mutated/json", "status": "pass",
+                "message": ""}]
+    assert [e["status"] for e in rd.apply_profile(d, passing)] == ["pass"]
+
+
 def test_every_declaration_names_its_upstream_source_line():
     from decoders import read_profile
     for d in read_registry():
