@@ -76,11 +76,10 @@ pub fn read_inputs<T>(path: &str, parse: impl FnOnce(&str) -> Result<T, ParseErr
     })
 }
 
-/// An inputs value as an attribute Value. Bytes, lists and maps are log values (AnyValue,
-/// the logs emitter's own any_value): an attribute has none, so they become their text.
-#[allow(dead_code)] // the logs emitter's values are AnyValues
-pub fn value(v: &Val) -> Value {
-    match v {
+/// An inputs value as an attribute Value; None for the kinds only a log value has (bytes,
+/// lists, maps: the logs emitter's AnyValue, its own any_value).
+pub fn scalar_value(v: &Val) -> Option<Value> {
+    Some(match v {
         Val::Int(i) => Value::I64(*i),
         Val::Double(d) => Value::F64(*d),
         Val::Bool(b) => Value::Bool(*b),
@@ -89,8 +88,14 @@ pub fn value(v: &Val) -> Value {
         Val::ArrInt(a) => Value::Array(Array::I64(a.clone())),
         Val::ArrDouble(a) => Value::Array(Array::F64(a.clone())),
         Val::ArrStr(a) => Value::Array(Array::String(a.iter().map(|s| StringValue::from(s.clone())).collect())),
-        Val::Bytes(_) | Val::List(_) | Val::Map(_) => Value::String(format!("{:?}", v).into()),
-    }
+        Val::Bytes(_) | Val::List(_) | Val::Map(_) => return None,
+    })
+}
+
+/// An inputs value as a span or metric attribute: a log-only kind becomes its text.
+#[allow(dead_code)] // the logs emitter's attributes are AnyValues
+pub fn value(v: &Val) -> Value {
+    scalar_value(v).unwrap_or_else(|| Value::String(format!("{:?}", v).into()))
 }
 
 /// Keyed inputs values as attributes.

@@ -28,7 +28,7 @@ use std::process;
 
 use opentelemetry::logs::{AnyValue, LogRecord as _, Logger as _, LoggerProvider as _, Severity};
 use opentelemetry::trace::{SpanContext, SpanId, TraceContextExt, TraceFlags, TraceId, TraceState};
-use opentelemetry::{Key, KeyValue, StringValue, Value};
+use opentelemetry::{Key, KeyValue, Value};
 use opentelemetry_sdk::logs::{LoggerProviderBuilder, SdkLogRecord, SdkLogger, SdkLoggerProvider};
 use opentelemetry_user_events_logs::{EventNameCallback, Processor};
 
@@ -316,18 +316,8 @@ fn any_value(v: &Val) -> AnyValue {
 
 /// A resource attribute value (opentelemetry::Value): the scalar kinds and the arrays.
 fn value(v: &Val, line: usize) -> Result<Value, ParseError> {
-    use opentelemetry::Array;
-    Ok(match v {
-        Val::Int(i) => Value::I64(*i),
-        Val::Double(d) => Value::F64(*d),
-        Val::Bool(b) => Value::Bool(*b),
-        Val::Str(s) => Value::String(s.clone().into()),
-        Val::ArrBool(a) => Value::Array(Array::Bool(a.clone())),
-        Val::ArrInt(a) => Value::Array(Array::I64(a.clone())),
-        Val::ArrDouble(a) => Value::Array(Array::F64(a.clone())),
-        Val::ArrStr(a) => Value::Array(Array::String(a.iter().map(|s| StringValue::from(s.clone())).collect())),
-        _ => return err(line, "a resource attribute is int, double, bool, str or arr-*"),
-    })
+    statements::scalar_value(v)
+        .map_or_else(|| err(line, "a resource attribute is int, double, bool, str or arr-*"), Ok)
 }
 
 // ---- the provider ----------------------------------------------------------------------------
