@@ -9,7 +9,7 @@
 
 use super::bench;
 use super::desc::{self, read_types, Step};
-use super::{add_field, utf8, EventBuilder, Opcode, Runner, TYPES_TXT};
+use super::{write_event, EventBuilder, Runner, TYPES_TXT};
 use std::collections::HashMap;
 use std::process;
 use std::sync::atomic::AtomicUsize;
@@ -47,17 +47,7 @@ pub fn run(count_text: &str, path: &str) -> ! {
                     if !set.enabled() {
                         return false;
                     }
-                    b.reset(utf8(&e.name).unwrap_or_default(), e.tag);
-                    if e.opcode != 0 {
-                        b.opcode(Opcode::from_int(e.opcode));
-                    }
-                    if e.id != 0 || e.version != 0 {
-                        b.id_version(e.id, e.version);
-                    }
-                    for f in &e.fields {
-                        add_field(&mut b, f);
-                    }
-                    b.write(&set, e.activity.as_ref(), e.related.as_ref()) != 0
+                    write_event(&mut b, &set, e) != 0
                 });
             }
             _ => {

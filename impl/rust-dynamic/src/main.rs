@@ -160,6 +160,23 @@ fn arr<const N: usize>(b: &[u8]) -> [u8; N] {
     a
 }
 
+/// The event through the builder, as a user of eventheader_dynamic writes it (the
+/// conformance run and emit --bench alike): its name and tag, opcode, id and version, its
+/// fields, then the write's answer (0 or an errno).
+fn write_event(b: &mut EventBuilder, set: &EventSet, e: &Event) -> i32 {
+    b.reset(utf8(&e.name).unwrap_or_default(), e.tag);
+    if e.opcode != 0 {
+        b.opcode(Opcode::from_int(e.opcode));
+    }
+    if e.id != 0 || e.version != 0 {
+        b.id_version(e.id, e.version);
+    }
+    for f in &e.fields {
+        add_field(b, f);
+    }
+    b.write(set, e.activity.as_ref(), e.related.as_ref())
+}
+
 /// A field through the crate's add_* methods. A field without tag= gets tag 0, which the
 /// crate writes as no tag.
 fn add_field(b: &mut EventBuilder, f: &Field) {
@@ -411,18 +428,7 @@ impl Runner {
             Err(why) => return self.report(e.ordinal, Outcome::Failed(why)),
         };
         let built = panic::catch_unwind(AssertUnwindSafe(|| {
-            let mut b = EventBuilder::new();
-            b.reset(utf8(&e.name).unwrap_or_default(), e.tag);
-            if e.opcode != 0 {
-                b.opcode(Opcode::from_int(e.opcode));
-            }
-            if e.id != 0 || e.version != 0 {
-                b.id_version(e.id, e.version);
-            }
-            for f in &e.fields {
-                add_field(&mut b, f);
-            }
-            b.write(&set, e.activity.as_ref(), e.related.as_ref())
+            write_event(&mut EventBuilder::new(), &set, e)
         }));
         let o = match built {
             Ok(0) => Outcome::Written,
