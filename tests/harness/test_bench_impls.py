@@ -24,9 +24,10 @@ import bench_figures
 import bench_impls
 from bench_figures import (Workload, WORKLOADS_DIR, callgrind_total, for_family, parse_bench,
                            parse_counts, per_event, ratio, read_workloads, record_size, spread)
-from common import REPO_ROOT, display_path
+from common import REPO_ROOT
 from impls import read_registry
 from runner import run
+from impl_emitters import ehconf_build, need
 from standin import count_env, standin_env, standin_path
 
 TIMEOUT = 120.0
@@ -34,14 +35,7 @@ TIMEOUT = 120.0
 
 @pytest.fixture(scope="module")
 def build(pytestconfig):
-    b = pytestconfig.getoption("--ehconf-build", default=None) or "build/gcc"
-    return b if os.path.isabs(b) else os.path.join(REPO_ROOT, b)
-
-
-def need(path: str, what: str) -> str:
-    if not os.path.exists(path):
-        pytest.skip(f"{what} {display_path(path)} is not built (make -j2 VARIANT=gcc all)")
-    return path
+    return ehconf_build(pytestconfig)
 
 
 # ---- parsing and arithmetic, on hand-made inputs ------------------------------------------
