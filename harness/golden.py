@@ -83,6 +83,15 @@ def canonical(v) -> str:
     return json.dumps(v, ensure_ascii=False)
 
 
+def line_key(line: str) -> str:
+    """One event line as compact canonical text, so two spellings of the same event compare
+    equal; a line that is not a JSON object stays as it is."""
+    try:
+        return canonical(_loads(line)) if line.lstrip().startswith("{") else line
+    except ValueError:
+        return line
+
+
 def _escape(key: str) -> str:
     return key.replace("~", "~0").replace("/", "~1").replace("#", "~2")
 

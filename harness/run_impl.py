@@ -27,7 +27,7 @@ from typing import Dict, List, Optional, Tuple
 
 from decoding import decode, decoder_script, definitions
 from common import REPO_ROOT, display_path, safe_id
-from golden import compare
+from golden import compare, line_key
 from impls import (CRATES, EVENTS_DIR, Description, Impl, Profile, description_path, parse_emitter_output,
                    read_description, read_profile, read_registry, undo_alters, without_events)
 from results import check_entry, golden_entry, runner_dir, write_text
@@ -284,20 +284,19 @@ def _unordered_declared(impl: Impl, profile: Profile, case: str, base: str, gold
     must be matched by a decoded event exactly (the input's golden entry), and the decoded
     events left over, exactly as many as the declared ones, are theirs (one xfail each,
     none of them equal to its golden line). The VM holds them to these decodings."""
-    from golden import _loads, canonical
     judged = [o for o in written if o not in declared and (case, o) not in profile.refuses]
-    want = Counter(canonical(_loads(golden[o - 1])) for o in judged)
+    want = Counter(line_key(golden[o - 1]) for o in judged)
     keep, rest = [], []
     for ln in decoded:
-        key = canonical(_loads(ln)) if ln.strip().startswith("{") else ln
+        key = line_key(ln)
         if want[key] > 0:
             want[key] -= 1
             keep.append(ln)
         else:
             rest.append(ln)
     entries = []
-    seen_golden = [o for o in declared if canonical(_loads(golden[o - 1])) in
-                   {canonical(_loads(x)) for x in rest}]
+    rest_keys = {line_key(x) for x in rest}
+    seen_golden = [o for o in declared if line_key(golden[o - 1]) in rest_keys]
     for o in declared:
         ident = safe_id(f"impl/{impl.name}/{case}/{o}")
         why = profile.differs[(case, o)]
