@@ -22,9 +22,10 @@ ci_scale=100  # percent: how much slower than measured this machine runs (ci_cal
 ci_fmt() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
 ci_say() { printf '[ci] %s\n' "$*"; }
 
-# ci_row NAME RESULT SECONDS [WHY]
+# ci_row NAME RESULT SECONDS [WHY]: a blank in NAME becomes '-' (matrix-7.2 7.3 is
+# matrix-7.2-7.3), since ci_summary reads a row's columns split on blanks.
 ci_row() {
-    ci_rows+=("$(printf '%-14s %-5s %8s  %s' "$1" "$2" "$(ci_fmt "$3")" "${4:-}")")
+    ci_rows+=("$(printf '%-14s %-5s %8s  %s' "${1// /-}" "$2" "$(ci_fmt "$3")" "${4:-}")")
 }
 
 # stage NAME COMMAND...: run it, time it, record PASS or FAIL.

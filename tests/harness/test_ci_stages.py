@@ -30,6 +30,14 @@ def test_all_pass_exit_zero_and_last_line_adds_up():
     assert "[ci] stage two: PASS in 0m01s" in out
 
 
+def test_a_stage_name_with_blanks_is_one_word_in_the_total():
+    # .ci/run names the matrix stage after its kernels ("matrix-7.2 7.3"): the total line
+    # once read "matrix-7.2 PASS" for it.
+    rc, out = run_stages('stage "matrix-7.2 7.3" true\nstage after true')
+    assert rc == 0
+    assert "= matrix-7.2-7.3 0m00s+after 0m00s" in out[-1]
+
+
 def test_a_failed_stage_fails_the_run_but_later_stages_still_run():
     rc, out = run_stages("stage bad false\nstage after echo ran-after")
     assert rc == 1
