@@ -36,6 +36,9 @@ IMPL_RESULTS ?= $(O)/results
 IMPL_REPORT ?= impls.md
 IMPL_JUNIT ?= impl
 IMPL_NAMES := $(shell awk '!/^\#/ && NF { print $$1 }' impl/implementations.txt)
+# ehconf-macros' checkout (the registry's EHCONF) is this repository's own libeventheader:
+# always here, so always passed (make test-impl-mutants plants its bugs in a copy of it).
+IMPL_SRC_EHCONF ?= $(CURDIR)/lib/eventheader
 IMPL_CHECKOUTS = $(foreach v,$(filter IMPL_SRC_%,$(.VARIABLES)),$(v)='$($(v))')
 IMPL_RUNNERS := --ehconf-runner impl $(if $(filter 1,$(IMPL_VM)),--ehconf-runner impl-vm)
 
