@@ -4,6 +4,7 @@
 # it (impl/ehconf/build.mk); and the conformance tests that hold libdesc and the Rust parser
 # (emitlib/rust/desc.rs) to the snippets of tests/desc-format/, both unit tests (KTAP):
 #   $(B)/tests/desc/test_desc_format        tests/desc/test_desc_format.c over libdesc
+#   $(B)/tests/desc/test_desc_order         which values' bytes follow the machine's order
 #   $(B)/tests/desc/test_desc_format_rust   tests/desc/desc_format.rs, built with rustc alone
 #                                           (DESC_RUSTC; without it, one skip saying so)
 # The emitters built against a checkout compile libdesc with emitlib/c/build-lib. Not for
@@ -17,6 +18,7 @@ $(B)/obj/emitlib/c/desc_value.o: $(EH_TYPES_H)
 
 INC.tests/desc := $(INC.tests) -Iemitlib/c
 $(B)/tests/desc/test_desc_format: $(DESC_OBJS)
+$(B)/tests/desc/test_desc_order: $(DESC_OBJS)
 $(B)/obj/tests/desc/test_desc_format.o: CFLAGS += -DDESC_FORMAT_ROOT='"$(CURDIR)/tests/desc-format"'
 
 # Debian's rustc-web (make deps), as the Rust emitters' builds use.

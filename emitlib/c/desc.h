@@ -7,6 +7,10 @@
  * the extern "C" below) link it; emitlib/rust/desc.rs is the Rust one, and both are held
  * to the snippets of tests/desc-format/ (tests/desc/test_desc_format.c).
  *
+ * Values are in the machine's byte order: the file gives them little-endian, and on a
+ * big-endian machine desc_parse reverses every number (desc_order.c), so an emitter hands
+ * f->data to its API as the machine's numbers on either.
+ *
  * A description comes out of desc_parse unrolled: every repetition of a `repeat` is steps
  * and events of its own, with its ordinal and its values (a `+<step>` value already
  * advanced), so a program that runs it walks struct desc and never meets the statement.
@@ -42,7 +46,8 @@ struct desc_field {
     uint8_t format;   /* low 7 bits */
     uint16_t tag;
     uint32_t unit;       /* bytes per value or code unit */
-    const uint8_t *data; /* values: every element; strings: the code units */
+    const uint8_t *data; /* values: every element; strings: the code units; numbers in
+                            the machine's byte order (desc_order_unit) */
     size_t size;         /* bytes at data */
     uint32_t count;      /* arrays: values; struct_slice: elements */
     uint32_t step;       /* a value's +<step> in a `repeat` (0: none); data holds this
@@ -122,6 +127,18 @@ int desc_print(FILE *out, const struct desc *d);
 /* The token of a name (%XX escapes, "-" for the empty name) into out, cut to cap - 1
  * bytes: what a message quotes, so a name with a newline keeps it on one line. Returns out. */
 char *desc_name_token(const char *name, char *out, size_t cap);
+
+/* Big-endian machines reverse the numbers of the little-endian file (desc_order.c). */
+#define DESC_BIG_ENDIAN (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)
+
+/* How many bytes make one number of f's data, whose order follows the machine's (2, 4
+ * or 8); 0 when its bytes are in an order the format fixes (one-byte units, uuids,
+ * addresses, ports, hex_bytes, strings of char8). */
+size_t desc_order_unit(const struct desc_field *f);
+
+/* Reverses each number of data (f->size bytes laid out as f's): little-endian to
+ * big-endian or back. desc_parse calls it on a big-endian machine; any machine may. */
+void desc_reverse_units(const struct desc_field *f, uint8_t *data);
 
 /* Row i of the field-type table (descriptions/types.txt, compiled in): its name, with
  * its encoding and format in *encoding and *format; NULL past the last row. */

@@ -66,21 +66,35 @@ static void put_type(FILE *out, const struct desc_field *f)
             f->format);
 }
 
+/* The values as the file writes them: little-endian (the parser keeps the machine's
+ * order, desc.h). */
 static void put_value(FILE *out, const struct desc_field *f)
 {
+    const uint8_t *data = f->data;
+    uint8_t *copy = NULL;
+    if (DESC_BIG_ENDIAN && desc_order_unit(f) && f->size) {
+        if (!(copy = malloc(f->size))) {
+            fputs("(out of memory)", out);
+            return;
+        }
+        memcpy(copy, f->data, f->size);
+        desc_reverse_units(f, copy);
+        data = copy;
+    }
     if (f->kind == DESC_STRING || f->kind == DESC_VALUE) {
         if (!f->size)
             fputc('-', out);
-        put_hex(out, f->data, f->size);
-        return;
+        put_hex(out, data, f->size);
+    } else {
+        if (!f->count)
+            fputc('-', out);
+        for (uint32_t i = 0; i < f->count; i++) {
+            if (i)
+                fputc(',', out);
+            put_hex(out, data + (size_t)i * f->unit, f->unit);
+        }
     }
-    if (!f->count)
-        fputc('-', out);
-    for (uint32_t i = 0; i < f->count; i++) {
-        if (i)
-            fputc(',', out);
-        put_hex(out, f->data + (size_t)i * f->unit, f->unit);
-    }
+    free(copy);
 }
 
 static void put_tag(FILE *out, uint16_t tag)

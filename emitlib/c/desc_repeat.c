@@ -42,7 +42,12 @@ struct desc_field *desc_fields_at(struct desc *d, const struct desc_field *field
             if (!data)
                 return NULL;
             memcpy(data, f->data, f->size);
+            /* the step counts in the file's little-endian order */
+            if (DESC_BIG_ENDIAN)
+                desc_reverse_units(f, data);
             advance(data, f->size, (uint64_t)rep * f->step);
+            if (DESC_BIG_ENDIAN)
+                desc_reverse_units(f, data);
             f->data = data;
         } else if (desc_fields_step(f->members, f->n_members)) {
             f->members = desc_fields_at(d, f->members, f->n_members, rep);

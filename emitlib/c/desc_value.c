@@ -2,7 +2,7 @@
 /*
  * The tokens of a case description (Documentation/case-descriptions.md): names with
  * %XX escapes, field types (descriptions/types.txt, compiled in as eh_types.h) and
- * values as little-endian hex bytes.
+ * values as little-endian hex bytes, kept in the machine's byte order (desc_order.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -275,7 +275,8 @@ static int values(struct desc *d, const char *token, struct desc_field *f, const
 
 int desc_value(struct desc *d, const char *token, struct desc_field *f, const char **why)
 {
-    if (f->kind == DESC_STRING)
-        return string_value(d, token, f, why);
-    return values(d, token, f, why);
+    int err = f->kind == DESC_STRING ? string_value(d, token, f, why) : values(d, token, f, why);
+    if (!err && DESC_BIG_ENDIAN)
+        desc_reverse_units(f, (uint8_t *)f->data); /* the machine's numbers (desc.h) */
+    return err;
 }

@@ -106,10 +106,12 @@ static void bytes_add(struct bytes *b, void const *p, size_t n)
     b->n += n;
 }
 
-static void bytes_u16(struct bytes *b, size_t v)
+/* A u16 (a count) as the target lays it out: big-endian or little-endian. */
+static void bytes_u16(struct bytes *b, size_t v, int big)
 {
-    unsigned char le[2] = {(unsigned char)(v & 0xff), (unsigned char)(v >> 8)};
-    bytes_add(b, le, 2);
+    unsigned char lo = (unsigned char)(v & 0xff), hi = (unsigned char)(v >> 8);
+    unsigned char out[2] = {big ? hi : lo, big ? lo : hi};
+    bytes_add(b, out, 2);
 }
 
 /* A C string literal of any bytes: printable ASCII as is (but `"`, `\`, and `?` for
@@ -415,12 +417,20 @@ static char const *uint_type(size_t size)
     }
 }
 
-static uint64_t le_value(struct bytes const *b)
+/* The number a value's bytes hold: libdesc keeps them in this machine's order (desc.h),
+ * and the generated code writes it as a C literal, right for any target. */
+static uint64_t number(struct bytes const *b)
 {
-    uint64_t v = 0;
-    for (size_t i = b->n; i-- > 0;)
-        v = (v << 8) | b->p[i];
-    return v;
+    uint8_t u8;
+    uint16_t u16;
+    uint32_t u32;
+    uint64_t u64 = 0;
+    switch (b->n) {
+    case 1: memcpy(&u8, b->p, 1); return u8;
+    case 2: memcpy(&u16, b->p, 2); return u16;
+    case 4: memcpy(&u32, b->p, 4); return u32;
+    default: memcpy(&u64, b->p, b->n < 8 ? b->n : 8); return u64;
+    }
 }
 
 struct gen {
@@ -459,21 +469,57 @@ static void printable_name(char *out, size_t size, char const *name)
     out[o] = '\0';
 }
 
-/* Declares a static array of the given unit size holding bytes b; returns its number. */
-static int gen_data(struct gen *g, struct bytes const *b, size_t unit)
+/* Array k of the given unit size holding bytes b (numbers: as number() reads them).
+ * Aligned for any unit: a byte array is passed where a macro takes uint16_t or uint32_t
+ * values whose bytes are in a fixed order (ports, IPv4 addresses). */
+static void gen_array(struct gen *g, int k, struct bytes const *b, size_t unit)
 {
-    int k = ++g->ndata;
-    sb_printf(&g->decls, "    static const %s d%d[] = {", uint_type(unit), k);
+    sb_printf(&g->decls, "    static const _Alignas(8) %s d%d[] = {", uint_type(unit), k);
     if (!b->n)
         sb_add(&g->decls, "0", 1);
     for (size_t i = 0; i < b->n; i += unit) {
         struct bytes one = {b->p + i, unit};
-        sb_printf(&g->decls, "%s0x%llx", i ? "," : "", (unsigned long long)le_value(&one));
+        sb_printf(&g->decls, "%s0x%llx", i ? "," : "", (unsigned long long)number(&one));
         if ((i / unit) % 16 == 15 && i + unit < b->n)
             sb_add(&g->decls, "\n        ", 9);
     }
     sb_add(&g->decls, "};\n", 3);
+}
+
+/* Declares a static array of the given unit size holding bytes b; returns its number. */
+static int gen_data(struct gen *g, struct bytes const *b, size_t unit)
+{
+    int k = ++g->ndata;
+    gen_array(g, k, b, unit);
     return k;
+}
+
+/* Declares the bytes of a payload as the target machine lays them out: le on a
+ * little-endian one, be on a big-endian one (one array when they are the same); returns
+ * its number. The generated file builds for either. */
+static int gen_layouts(struct gen *g, struct bytes const *le, struct bytes const *be)
+{
+    if (le->n == be->n && (!le->n || memcmp(le->p, be->p, le->n) == 0))
+        return gen_data(g, le, 1);
+    int k = ++g->ndata;
+    sb_printf(&g->decls, "#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__\n");
+    gen_array(g, k, be, 1);
+    sb_printf(&g->decls, "#else\n");
+    gen_array(g, k, le, 1);
+    sb_printf(&g->decls, "#endif\n");
+    return k;
+}
+
+/* f's data in the target's byte order (big or not): a copy to free, each number reversed
+ * where this machine's order differs (desc_order_unit: fixed-order bytes stay). */
+static unsigned char *target_data(struct desc_field const *f, int big)
+{
+    unsigned char *t = xrealloc(NULL, f->size + 1);
+    if (f->size)
+        memcpy(t, f->data, f->size);
+    if (big != DESC_BIG_ENDIAN)
+        desc_reverse_units(f, t);
+    return t;
 }
 
 /* `, "name"` or `, "name", "", 0xTAG` */
@@ -505,37 +551,54 @@ static void fmt_expr(struct sb *s, int fmt)
         sb_printf(s, "(event_field_format)0x%x", fmt);
 }
 
-/* The payload bytes of a field as the wire has them. */
-static void serialize(struct bytes *out, struct desc_field const *f)
+/* The payload bytes of a field as the wire has them on a big-endian target (big) or a
+ * little-endian one: counts and numbers in its order. */
+static void serialize(struct bytes *out, struct desc_field const *f, int big)
 {
     if (f->kind == DESC_STRUCT) {
         for (size_t i = 0; i < f->n_members; i++)
-            serialize(out, &f->members[i]);
+            serialize(out, &f->members[i], big);
         return;
     }
     if (f->kind == DESC_STRUCT_SLICE) {
-        bytes_u16(out, f->count);
+        bytes_u16(out, f->count, big);
         for (uint32_t e = 0; e < f->count; e++) {
             uint32_t n;
             struct desc_field const *m = element(f, e, &n);
             for (size_t i = 0; i < n; i++)
-                serialize(out, &m[i]);
+                serialize(out, &m[i], big);
         }
         return;
     }
     if (is_varray(f))
-        bytes_u16(out, f->count);
+        bytes_u16(out, f->count, big);
+    struct desc_field target = *f;
+    target.data = target_data(f, big);
     for (uint32_t i = 0; i < n_values(f); i++) {
-        struct bytes v = value_at(f, i);
+        struct bytes v = value_at(&target, i);
         size_t unit = unit_size(f->encoding);
         if (f->encoding >= E_S8 && f->encoding <= E_B8)
-            bytes_u16(out, v.n / unit);
+            bytes_u16(out, v.n / unit, big);
         bytes_add(out, v.p, v.n);
         if (f->encoding >= E_Z8 && f->encoding <= E_Z32) {
             unsigned char zero[4] = {0, 0, 0, 0};
             bytes_add(out, zero, unit);
         }
     }
+    free((void *)target.data);
+}
+
+/* Declares f's payload bytes for either target; returns the array's number. */
+static int gen_payload(struct gen *g, struct desc_field const *f, size_t *n)
+{
+    struct bytes le = {NULL, 0}, be = {NULL, 0};
+    serialize(&le, f, 0);
+    serialize(&be, f, 1);
+    int k = gen_layouts(g, &le, &be);
+    *n = le.n;
+    free(le.p);
+    free(be.p);
+    return k;
 }
 
 /* The end of a TraceLoggingPacked{Field,Metadata}[Ex] argument: its encoding, its format
@@ -553,13 +616,11 @@ static void packed_tail(struct gen *g, struct desc_field const *f)
 
 static void packed_field(struct gen *g, struct desc_field const *f)
 {
-    struct bytes data = {NULL, 0};
-    serialize(&data, f);
-    int k = gen_data(g, &data, 1);
+    size_t n;
+    int k = gen_payload(g, f, &n);
     begin_arg(g);
-    sb_printf(&g->args, "TraceLoggingPackedField%s(d%d, %zu, ", f->format ? "Ex" : "", k, data.n);
+    sb_printf(&g->args, "TraceLoggingPackedField%s(d%d, %zu, ", f->format ? "Ex" : "", k, n);
     packed_tail(g, f);
-    free(data.p);
 }
 
 static void gen_metadata(struct gen *g, struct desc_field const *f, char const *where);
@@ -589,12 +650,10 @@ static void gen_field(struct gen *g, struct desc_field const *f)
     if (f->kind == DESC_STRUCT_SLICE) {
         /* The header's array-of-structs recipe: the count and the elements' bytes as
            TraceLoggingPackedData, the shape as TraceLoggingPackedStructArray + metadata. */
-        struct bytes data = {NULL, 0};
-        serialize(&data, f);
-        int k = gen_data(g, &data, 1);
+        size_t n;
+        int k = gen_payload(g, f, &n);
         begin_arg(g);
-        sb_printf(&g->args, "TraceLoggingPackedData(d%d, %zu)", k, data.n);
-        free(data.p);
+        sb_printf(&g->args, "TraceLoggingPackedData(d%d, %zu)", k, n);
         gen_metadata(g, f, name);
         return;
     }
@@ -605,9 +664,14 @@ static void gen_field(struct gen *g, struct desc_field const *f)
         int k = gen_data(g, &first, 1);
         begin_arg(g);
         sb_printf(&g->args, "TraceLogging%s(d%d", m->name, k);
+    } else if (m && f->kind == DESC_VALUE && unit > 1 && !desc_order_unit(f)) {
+        /* a port or an IPv4 address: bytes in network order, whatever the target's */
+        int k = gen_data(g, &first, 1);
+        begin_arg(g);
+        sb_printf(&g->args, "TraceLogging%s(lttpc_u%zu_at(d%d)", m->name, unit * 8, k);
     } else if (m && f->kind == DESC_VALUE) {
         begin_arg(g);
-        uint64_t v = le_value(&first);
+        uint64_t v = number(&first);
         if (strcmp(m->ctype, "float") == 0)
             sb_printf(&g->args, "TraceLogging%s(lttpc_f32(UINT32_C(0x%llx))", m->name,
                       (unsigned long long)v);
@@ -619,7 +683,8 @@ static void gen_field(struct gen *g, struct desc_field const *f)
                       (unsigned long long)v);
     } else if (m && m->arrays) {
         struct bytes all = {(unsigned char *)f->data, f->size};
-        int k = gen_data(g, &all, unit);
+        /* numbers as literals; fixed-order values (ports) as their bytes */
+        int k = gen_data(g, &all, desc_order_unit(f) ? unit : 1);
         begin_arg(g);
         sb_printf(&g->args, "TraceLogging%s%s((%s const *)(void const *)d%d, %u", m->name,
                   is_carray(f) ? "FixedArray" : "Array", m->ctype, k, f->count);
@@ -678,7 +743,11 @@ static void gen_field(struct gen *g, struct desc_field const *f)
             begin_arg(g);
             sb_printf(&g->args, "TraceLoggingBinary(d%d, %zu", k, v->n);
         } else if (binary_fmt >= 0) {
-            int k = gen_data(g, v, 1);
+            /* a counted number (decoder-json.md §4.12) is in the target's order */
+            struct bytes le = {target_data(f, 0), v->n}, be = {target_data(f, 1), v->n};
+            int k = gen_layouts(g, &le, &be);
+            free(le.p);
+            free(be.p);
             begin_arg(g);
             sb_printf(&g->args, "TraceLoggingBinaryEx(d%d, %zu, ", k, v->n);
             fmt_expr(&g->args, binary_fmt);

@@ -78,4 +78,20 @@ static inline double lttpc_f64(uint64_t bits)
     return d;
 }
 
+/* A value whose bytes are in a fixed order (a port, an IPv4 address: network order) from
+ * those bytes, on a target of either byte order. */
+static inline uint16_t lttpc_u16_at(uint8_t const *bytes)
+{
+    uint16_t v;
+    memcpy(&v, bytes, sizeof(v));
+    return v;
+}
+
+static inline uint32_t lttpc_u32_at(uint8_t const *bytes)
+{
+    uint32_t v;
+    memcpy(&v, bytes, sizeof(v));
+    return v;
+}
+
 #endif

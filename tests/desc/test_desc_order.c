@@ -20,23 +20,23 @@ static const char description[] = "case order\n"
                                   "provider P\n"
                                   "register\n"
                                   "event E level=4 keyword=0x1\n"
-                                  "  u16 n16 2c01\n"                           /* 0 */
-                                  "  f64 f 000000000000f83f\n"                 /* 1 */
-                                  "  time64 t 0100000000000000\n"              /* 2 */
-                                  "  port p 1f90\n"                            /* 3 */
-                                  "  ipv4 a 7f000001\n"                        /* 4 */
+                                  "  u16 n16 2c01\n"                            /* 0 */
+                                  "  f64 f 000000000000f83f\n"                  /* 1 */
+                                  "  time64 t 0100000000000000\n"               /* 2 */
+                                  "  port p 1f90\n"                             /* 3 */
+                                  "  ipv4 a 7f000001\n"                         /* 4 */
                                   "  guid g 00112233445566778899aabbccddeeff\n" /* 5 */
-                                  "  u8 b 7f\n"                                /* 6 */
-                                  "  u32_slice s 01000000,02000000\n"          /* 7 */
-                                  "  str16 w 68006900\n"                       /* 8 */
-                                  "  str8 c 6869\n"                            /* 9 */
-                                  "  binary bin 01020304\n"                    /* 10 */
-                                  "  raw:0d:01 counted 01000000\n"             /* 11 */
-                                  "  raw:0d:01 odd 010203\n"                   /* 12 */
-                                  "  raw:0b:09 hexw 68006900\n"                /* 13 */
-                                  "  raw:04:09 hex32 01020304\n"               /* 14 */
-                                  "  raw:03:11 ip16 0102\n"                    /* 15 */
-                                  "  raw:0a:10 cport 1f90\n"                   /* 16 */
+                                  "  u8 b 7f\n"                                 /* 6 */
+                                  "  u32_slice s 01000000,02000000\n"           /* 7 */
+                                  "  str16 w 68006900\n"                        /* 8 */
+                                  "  str8 c 6869\n"                             /* 9 */
+                                  "  binary bin 01020304\n"                     /* 10 */
+                                  "  raw:0d:01 counted 01000000\n"              /* 11 */
+                                  "  raw:0d:01 odd 010203\n"                    /* 12 */
+                                  "  raw:0b:09 hexw 68006900\n"                 /* 13 */
+                                  "  raw:04:09 hex32 01020304\n"                /* 14 */
+                                  "  raw:03:11 ip16 0102\n"                     /* 15 */
+                                  "  raw:0a:10 cport 1f90\n"                    /* 16 */
                                   "end\n";
 
 static struct desc parsed;
@@ -67,12 +67,12 @@ static int parse(void)
     return 0;
 }
 
-#define PARSED()                                                 \
-    do {                                                         \
-        if (parse()) {                                           \
+#define PARSED()                                                   \
+    do {                                                           \
+        if (parse()) {                                             \
             kt_fail_at(__FILE__, __LINE__, "description refused"); \
-            return;                                              \
-        }                                                        \
+            return;                                                \
+        }                                                          \
     } while (0)
 
 static void test_numbers_follow_the_machine(void)
@@ -83,7 +83,8 @@ static void test_numbers_follow_the_machine(void)
     KT_EXPECT_EQ(desc_order_unit(&field[2]), 8); /* time64 */
     KT_EXPECT_EQ(desc_order_unit(&field[7]), 4); /* each element of a u32 slice */
     KT_EXPECT_EQ(desc_order_unit(&field[8]), 2); /* char16 code units */
-    KT_EXPECT_EQ(desc_order_unit(&field[15]), 2); /* ip_address is an address at 4 or 16 bytes only */
+    KT_EXPECT_EQ(desc_order_unit(&field[15]),
+                 2); /* ip_address is an address at 4 or 16 bytes only */
 }
 
 static void test_fixed_orders_stay(void)

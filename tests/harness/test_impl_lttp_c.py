@@ -109,3 +109,35 @@ def test_ipv6_is_written_with_the_obsolete_format(lttp_c, tmp_path):
             if w[1:2] in (["ipv6"], ["ipv6c"]) and w[0] != "event"]
     # 20 ipv6 and ipv6c fields, and format_override's raw:06:12 (already 18 in golden/)
     assert len(ipv6) == 21 and all(w[0] == "raw:06:12" for w in ipv6), ipv6[:3]
+
+
+def _arrays(text: str, name: str):
+    """The big-endian and little-endian initializers of static array `name` in generated
+    C: (be, le) byte lists, or (x, x) when it has one layout."""
+    import re
+    found = re.findall(r"static const _Alignas\(8\) uint8_t " + name + r"\[\] = \{([^}]*)\}",
+                       text)
+    as_bytes = [[int(v, 16) for v in body.split(",")] for body in found]
+    return (as_bytes[0], as_bytes[1]) if len(as_bytes) == 2 else (as_bytes[0], as_bytes[0])
+
+
+def test_packed_payload_is_laid_out_for_either_byte_order(lttp_c):
+    """A TraceLoggingPackedField's bytes are the wire's (eventheader-wire.md §5): a u16
+    count, then char16 units, all in the event's byte order. The generated code holds
+    both layouts and the compiler picks the target's: str16_json "{"a":1}" (the event at
+    field_types.events:468) is 7, then 7 units, little- or big-endian."""
+    import glob
+    units = [0x7b, 0x22, 0x61, 0x22, 0x3a, 0x31, 0x7d]
+    want_le = [7, 0] + [b for u in units for b in (u & 0xff, u >> 8)]
+    want_be = [0, 7] + [b for u in units for b in (u >> 8, u & 0xff)]
+    sources = glob.glob(os.path.join(lttp_c.build_out, "src", "field_5ftypes_*.c"))
+    event = None
+    for src in sources:
+        with open(src, encoding="utf-8") as f:
+            text = f.read()
+        start = text.find("/* event 87, line 468 */")
+        if start >= 0:
+            event = text[start:text.find("\n}\n", start)]
+    assert event is not None, f"no function for field_types.events:468 in {sources}"
+    be, le = _arrays(event, "d1")
+    assert (le, be) == (want_le, want_be), (le, be)
