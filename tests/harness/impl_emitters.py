@@ -65,10 +65,18 @@ def build_script(impl: Impl) -> str:
     return os.path.join(impl.folder, "build")
 
 
+# A row with no upstream is ehconf's own code: its checkout defaults to this repository's
+# library, as make's does (impl/build.mk, IMPL_SRC_EHCONF).
+OWN_CHECKOUT = os.path.join(REPO_ROOT, "lib", "eventheader")
+
+
 def checkout(impl: Impl) -> str:
     """The checkout its build takes: "-" for a producer built from the crate registry."""
     if impl.checkout == CRATES:
         return "-"
+    if impl.upstream == "-":
+        os.environ.setdefault(impl.variable, OWN_CHECKOUT)  # where run_impl reads it
+        return os.environ[impl.variable]
     src = os.environ.get(impl.variable, "")
     if not src:
         pytest.skip(f"{impl.variable} is not set: no checkout of {impl.upstream} to build "
@@ -397,9 +405,15 @@ def _the_emitter(j: Judged, path: str, scratch: str) -> List[str]:
     return [j.emitter, path]
 
 
-def _lttp_c_gen(j: Judged, path: str, scratch: str) -> List[str]:
-    header = "libeventheader-tracepoint/include/eventheader/TraceLoggingProvider.h"
-    return [os.path.join(j.build_out, "gen"), os.path.join(j.src, header), path, scratch]
+# The header of its checkout a macro API's generator cites in its reasons (its first
+# argument): TraceLoggingProvider.h (impl/lttp-c/gen), eventheader.h (impl/ehconf-macros/gen).
+GEN_HEADERS = {"lttp-c": "libeventheader-tracepoint/include/eventheader/TraceLoggingProvider.h",
+               "ehconf-macros": "include/eventheader.h"}
+
+
+def _macro_gen(j: Judged, path: str, scratch: str) -> List[str]:
+    header = os.path.join(j.src, GEN_HEADERS[j.impl.name])
+    return [os.path.join(j.build_out, "gen"), header, path, scratch]
 
 
 def _rust_macro_gen(j: Judged, path: str, scratch: str) -> List[str]:
@@ -423,8 +437,8 @@ def _rust_macro_gen_env(j: Judged, scratch: str) -> Dict[str, Optional[str]]:
 PARSERS: Dict[str, DescriptionParser] = {
     # libdesc (emitlib/c) or emitlib/rust/desc.rs in the emitter, at run time
     "emit": DescriptionParser(_the_emitter),
-    # libdesc in the generator of a macro API (impl/lttp-c/gen)
-    "gen": DescriptionParser(_lttp_c_gen),
+    # libdesc in the generator of a macro API (impl/lttp-c/gen, impl/ehconf-macros/gen)
+    "gen": DescriptionParser(_macro_gen),
     # emitlib/rust/desc.rs in cargo's build script (impl/rust-macro/build.rs)
     "build.rs": DescriptionParser(_rust_macro_gen, _rust_macro_gen_env,
                                   place=lambda scratch: os.path.join(scratch, "events",
