@@ -150,14 +150,22 @@ def test_matrix_runs_every_kernel_of_check_matrix(wf):
 
 def test_every_other_architecture_is_a_job_of_its_own(wf):
     """Issue 34: each row of vm/arches but the host's x86_64 is one job of the `arches`
-    matrix, running make check-vm with that KERNEL_ARCH."""
+    matrix, running make check-vm with that KERNEL_ARCH, then make check-impl."""
     with open(os.path.join(REPO, "vm", "arches"), encoding="utf-8") as f:
         arches = [ln.split()[0] for ln in f if ln.strip() and not ln.startswith("#")]
     j = job(wf, "arches")
     assert sorted((j.get("strategy") or {}).get("matrix", {}).get("arch") or []) == \
         sorted(a for a in arches if a != "x86_64")
     s = steps(j)
-    find(s, lambda x: "make check-vm KERNEL_ARCH=${{ matrix.arch }}" in runs(x), "runs check-vm")
+    vm = find(s, lambda x: "make check-vm KERNEL_ARCH=${{ matrix.arch }}" in runs(x),
+              "runs check-vm")
+    # ...then the implementations in the same guest kernel, against the checkouts it takes
+    impl = find(s, lambda x: "make check-impl KERNEL_ARCH=${{ matrix.arch }}" in runs(x),
+                "runs check-impl")
+    assert impl > vm and "IMPL_SRC_LTTP=" in runs(s[impl]) and "IMPL_SRC_RUST=" in runs(s[impl])
+    for repo in ("microsoft/LinuxTracepoints", "microsoft/LinuxTracepoints-Rust"):
+        find(s, lambda x, r=repo: (x.get("with") or {}).get("repository") == r,
+             f"checks out {repo}")
 
 
 def test_git_kernel_is_cloned_and_passed_as_kernel_src(wf):
