@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import statistics
 from dataclasses import dataclass, replace
 from typing import List, Optional, Tuple
 
@@ -24,6 +25,9 @@ class Workload:
     listening: bool
     count: int
     callgrind: Tuple[int, int]
+    # The pairs of callgrind runs each repetition of the figure takes the median of (1 but
+    # for a family whose counts.txt asks for more: median_figure says why).
+    processes: int = 1
 
     def inputs_for(self, family: str) -> Optional[str]:
         """The workload's file for an implementation whose inputs are `family` ("cases":
@@ -58,14 +62,16 @@ def read_workloads(path: str = WORKLOADS) -> List[Workload]:
 
 
 FAMILY_COUNTS = "counts.txt"
+MAX_PROCESSES = 9
 
 
 def for_family(workloads: List[Workload], family: str) -> List[Workload]:
     """The workloads as an implementation whose inputs are `family` runs them: the counts of
-    <family>/counts.txt (rows `name count c1,c2`) in place of workloads.txt's for the
-    workloads it names, for a family whose one repetition costs far more than an event (a
+    <family>/counts.txt (rows `name count c1,c2 [processes]`) in place of workloads.txt's for
+    the workloads it names, for a family whose one repetition costs far more than an event (a
     metrics collection: a round trip to the SDK's reader thread), so that its runs take
-    seconds, not hours. ValueError names the line."""
+    seconds, not hours; `processes` (1 when left out) for a family whose callgrind count is
+    not the same from one process to the next (median_figure). ValueError names the line."""
     path = os.path.join(WORKLOADS_DIR, family, FAMILY_COUNTS)
     if family == "cases" or not os.path.isfile(path):
         return workloads
@@ -77,18 +83,22 @@ def for_family(workloads: List[Workload], family: str) -> List[Workload]:
             if not words or words[0].startswith("#"):
                 continue
             try:
-                if len(words) != 3:
-                    raise ValueError("want: name count c1,c2")
+                if len(words) not in (3, 4):
+                    raise ValueError("want: name count c1,c2 [processes]")
                 if words[0] not in names:
                     raise ValueError(f"no workload {words[0]!r} in workloads.txt")
                 c1, c2 = (int(x) for x in words[2].split(","))
                 count = int(words[1])
+                processes = int(words[3]) if len(words) == 4 else 1
                 if not (0 < c1 < c2) or count <= 0:
                     raise ValueError("counts must be positive and c1 < c2")
+                if not 1 <= processes <= MAX_PROCESSES:
+                    raise ValueError(f"processes must be 1 to {MAX_PROCESSES}")
             except ValueError as e:
                 raise ValueError(f"{path}:{n}: {e}") from None
-            counts[words[0]] = (count, (c1, c2))
-    return [replace(w, count=counts[w.name][0], callgrind=counts[w.name][1]) if w.name in counts
+            counts[words[0]] = (count, (c1, c2), processes)
+    return [replace(w, count=counts[w.name][0], callgrind=counts[w.name][1],
+                    processes=counts[w.name][2]) if w.name in counts
             else w for w in workloads]
 
 
@@ -155,6 +165,20 @@ def per_event(totals: Tuple[int, int], counts: Tuple[int, int]) -> float:
     if counts[1] <= counts[0]:
         raise ValueError("the second count must be the larger")
     return (totals[1] - totals[0]) / (counts[1] - counts[0])
+
+
+def median_figure(figures: List[float]) -> float:
+    """One repetition's instructions per event from the per_event figures of several process
+    pairs: their median. An emitter whose work is shared with a thread of its own (the
+    metrics SDK's reader) does not count the same in every process: the threads' interleaving
+    under valgrind follows the kernel's scheduling, and with it which thread frees which
+    allocation and the paths glibc's malloc then takes (Documentation/performance.md); each
+    process keeps its heap's layout to the end, so a longer run does not average it out, more
+    processes do. The median, not the mean: one process that fell into an unusual layout
+    moves it least. ValueError when there is none."""
+    if not figures:
+        raise ValueError("no figure")
+    return float(statistics.median(figures))
 
 
 def ratio(value: Optional[float], baseline: Optional[float]) -> Optional[float]:

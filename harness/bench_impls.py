@@ -15,7 +15,9 @@ tests/bench/impls/<family>/counts.txt where a family has its own):
     minutes of a shared machine);
   - instructions per event: the same two programs under `valgrind --tool=callgrind` at two
     counts, the difference over the difference (start-up cancels), twice, with the spread
-    of the two repetitions;
+    of the two repetitions; a family whose counts.txt names more processes (an emitter whose
+    count differs from one process to the next) takes each repetition as the median of that
+    many such pairs;
   - the stand-in's count of every run held to what the workload writes: COUNT events of the
     size the capture shows, or none when nobody listens (a mismatch is reported, and the
     figure is kept out).
@@ -32,14 +34,15 @@ import os
 import resource
 import shutil
 import sys
+from dataclasses import replace
 from typing import Dict, List, Optional, Tuple
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from bench_contract import cell as contract_cell, disabled_write  # noqa: E402
 from bench_figures import (Workload, WORKLOADS_DIR, callgrind_total, for_family,  # noqa: E402
-                           parse_bench, parse_counts, per_event, ratio, read_workloads, record_size,
-                           spread)
+                           median_figure, parse_bench, parse_counts, per_event, ratio,
+                           read_workloads, record_size, spread)
 from common import REPO_ROOT, display_path  # noqa: E402
 from impls import CRATES, Impl, read_registry  # noqa: E402
 from runner import run  # noqa: E402
@@ -197,29 +200,41 @@ class Bench:
         return res
 
     def instructions(self, argv_of, tag: str, w: Workload, size: int, raw: bool) -> dict:
-        """Instructions per event, twice: {"runs": [a, b], "spread_pct": ...} or an error."""
-        runs = []
+        """Instructions per event, twice: {"runs": [a, b], "spread_pct": ...} or an error.
+        Each repetition is the median of w.processes pairs of runs (median_figure; their
+        figures under "processes" when more than one); the raw writev's repetitions are one
+        pair each (a single thread: every process counts the same)."""
+        runs, every = [], []
+        processes = 1 if raw else w.processes
         for rep in (1, 2):
-            totals = []
-            for n in w.callgrind:
-                out = os.path.join(self.out, "callgrind", f"{tag}-{rep}-{n}.out")
-                os.makedirs(os.path.dirname(out), exist_ok=True)
-                _, counted, why = self._counted(argv_of(n), w.listening or raw,
-                                                "callgrind raw" if raw else "callgrind emit", out)
-                why = why or self._check(counted, w if not raw else _listening(w), n, size)
-                if why:
-                    return {"error": why}
-                try:
-                    with open(out, encoding="utf-8", errors="replace") as f:
-                        totals.append(callgrind_total(f.read()))
-                except (OSError, ValueError) as e:
-                    return {"error": f"{display_path(out)}: {e}"}
-            runs.append(per_event((totals[0], totals[1]), w.callgrind))
-        return {"runs": runs, "spread_pct": spread(runs[0], runs[1])}
+            figures = []
+            for p in range(1, processes + 1):
+                totals = []
+                for n in w.callgrind:
+                    name = f"{tag}-{rep}-{n}" + (f"-p{p}" if processes > 1 else "")
+                    out = os.path.join(self.out, "callgrind", name + ".out")
+                    os.makedirs(os.path.dirname(out), exist_ok=True)
+                    _, counted, why = self._counted(argv_of(n), w.listening or raw,
+                                                    "callgrind raw" if raw else "callgrind emit", out)
+                    why = why or self._check(counted, w if not raw else _listening(w), n, size)
+                    if why:
+                        return {"error": why}
+                    try:
+                        with open(out, encoding="utf-8", errors="replace") as f:
+                            totals.append(callgrind_total(f.read()))
+                    except (OSError, ValueError) as e:
+                        return {"error": f"{display_path(out)}: {e}"}
+                figures.append(per_event((totals[0], totals[1]), w.callgrind))
+            every.append(figures)
+            runs.append(median_figure(figures))
+        res = {"runs": runs, "spread_pct": spread(runs[0], runs[1])}
+        if processes > 1:
+            res["processes"] = every
+        return res
 
 
 def _listening(w: Workload) -> Workload:
-    return Workload(w.name, w.description, True, w.count, w.callgrind)
+    return replace(w, listening=True)
 
 
 def measure(impl: Impl, bench: Bench, workloads: List[Workload], events: str) -> dict:
@@ -321,6 +336,15 @@ def table(doc: dict) -> List[str]:
     return out
 
 
+def _repetition(res: dict, i: int) -> str:
+    """One repetition's figure; with the processes it is the median of, their range."""
+    text = f"{res['runs'][i]:,.1f}"
+    every = (res.get("processes") or [])
+    if len(every) > i and len(every[i]) > 1:
+        text += f" (median of {len(every[i])}: {min(every[i]):,.1f}-{max(every[i]):,.1f})"
+    return text
+
+
 def reproducibility(doc: dict) -> List[str]:
     out = []
     for name, r in doc["implementations"].items():
@@ -329,7 +353,7 @@ def reproducibility(doc: dict) -> List[str]:
                 runs = (res.get(key) or {}).get("runs")
                 if runs:
                     out.append(f"| {name} | {wname}{' raw' if key.startswith('raw') else ''} | "
-                               f"{runs[0]:,.1f} | {runs[1]:,.1f} | "
+                               f"{_repetition(res[key], 0)} | {_repetition(res[key], 1)} | "
                                f"{res[key]['spread_pct']:.3f}% |")
     return (["| implementation | workload | callgrind run 1 | run 2 | spread |",
              "|---|---|---|---|---|"] + out) if out else []

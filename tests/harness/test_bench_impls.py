@@ -22,8 +22,9 @@ import pytest
 
 import bench_figures
 import bench_impls
-from bench_figures import (Workload, WORKLOADS_DIR, callgrind_total, for_family, parse_bench,
-                           parse_counts, per_event, ratio, read_workloads, record_size, spread)
+from bench_figures import (Workload, WORKLOADS_DIR, callgrind_total, for_family, median_figure,
+                           parse_bench, parse_counts, per_event, ratio, read_workloads, record_size,
+                           spread)
 from common import REPO_ROOT
 from impls import read_registry
 from runner import run
@@ -58,14 +59,22 @@ def test_a_family_takes_its_own_counts(tmp_path, monkeypatch):
     for name, w in metrics.items():
         assert w.count < base[name].count, name  # a collection per repetition: fewer of them
         assert (w.description, w.listening) == (base[name].description, base[name].listening)
+        assert w.processes > 1, name  # a reader thread: the median of several processes
+    assert all(w.processes == 1 for w in ws)
     # A family's file may name only some rows; the others keep workloads.txt's.
     trace = {w.name: w for w in for_family(ws, "otel-trace")}
     assert trace["five"] == base["five"] and trace["disabled"].count < base["disabled"].count
+    assert trace["disabled"].processes == 1  # left out: one
     fam = tmp_path / "fam"
     fam.mkdir()
     monkeypatch.setattr(bench_figures, "WORKLOADS_DIR", str(tmp_path))
+    (fam / "counts.txt").write_text("five 10 1,2 3\n")
+    assert {w.name: w.processes for w in for_family(ws, "fam")}["five"] == 3
     for text, why in (("five 10\n", "want"), ("nine 10 1,2\n", "no workload 'nine'"),
-                      ("five 10 2,1\n", "c1 < c2"), ("five 0 1,2\n", "positive")):
+                      ("five 10 2,1\n", "c1 < c2"), ("five 0 1,2\n", "positive"),
+                      ("five 10 1,2 0\n", "processes must be 1 to"),
+                      ("five 10 1,2 10\n", "processes must be 1 to"),
+                      ("five 10 1,2 3 4\n", "want")):
         (fam / "counts.txt").write_text("# comment\n" + text)
         with pytest.raises(ValueError, match=rf"counts.txt:2: .*{why}"):
             for_family(ws, "fam")
@@ -113,6 +122,59 @@ def test_per_event_is_the_difference_over_the_difference():
     assert per_event((1070, 1210), (10, 30)) == 7
     with pytest.raises(ValueError):
         per_event((1, 2), (30, 10))
+
+
+def test_median_figure_is_the_middle_process():
+    # Five processes' figures, one fallen into an unusual heap layout: the median is the
+    # middle one whatever the order, where the mean would move by a fifth of the outlier.
+    assert median_figure([12_532.3, 12_790.0, 12_457.3, 12_601.3, 12_500.4]) == 12_532.3
+    assert median_figure([7.0]) == 7.0  # one process: its own figure, as every other row
+    assert median_figure([10.0, 12.0]) == 11.0
+    with pytest.raises(ValueError):
+        median_figure([])
+
+
+def _fake_callgrind(bench, totals_of):
+    """Bench._counted without valgrind: writes a callgrind file whose total is
+    totals_of(count, call number) and has the stand-in count what the workload writes."""
+    calls = []
+
+    def counted(argv, listening, what, valgrind=None):
+        n = int(argv[-2])
+        calls.append((n, os.path.basename(valgrind)))
+        with open(valgrind, "w") as f:
+            f.write(f"events: Ir\ntotals: {totals_of(n, len(calls))}\n")
+        return None, ((n, n * 109) if listening else (0, 0)), ""
+    bench._counted = counted
+    return calls
+
+
+def test_instructions_are_the_median_of_the_processes_each_time(tmp_path):
+    b = bench_impls.Bench(str(tmp_path), str(tmp_path), 1, True)
+    w = Workload("disabled", "five.events", False, 10, (100, 1100), processes=3)
+    # Start-up 5,000 instructions; the processes' own per-event costs, in call order: pass 1
+    # 10, 30, 11; pass 2 12, 9, 50. Each process's pair: count 100, then count 1,100.
+    own = [10, 30, 11, 12, 9, 50]
+    calls = _fake_callgrind(b, lambda n, k: 5000 + n * own[(k - 1) // 2])
+    res = b.instructions(lambda n: ["emit", "--bench", str(n), "f"], "x-disabled", w, 105, False)
+    assert res["processes"] == [[10.0, 30.0, 11.0], [12.0, 9.0, 50.0]]
+    assert res["runs"] == [11.0, 12.0]
+    assert res["spread_pct"] == pytest.approx(100 / 11)
+    assert [c[1] for c in calls[:3]] == ["x-disabled-1-100-p1.out", "x-disabled-1-1100-p1.out",
+                                         "x-disabled-1-100-p2.out"]
+    assert len(calls) == 12
+    # The table shows each repetition's median and the range of its processes.
+    doc = {"implementations": {"x": {"workloads": {"disabled": {"instructions": res}}}}}
+    assert bench_impls.reproducibility(doc)[2] == (
+        "| x | disabled | 11.0 (median of 3: 10.0-30.0) | 12.0 (median of 3: 9.0-50.0) | 9.091% |")
+    # One process (every workloads.txt row; the raw writev always): the files and the figure
+    # as before, no "processes".
+    b = bench_impls.Bench(str(tmp_path), str(tmp_path), 1, True)
+    calls = _fake_callgrind(b, lambda n, k: 5000 + n * 7)
+    one = b.instructions(lambda n: ["emit", "--bench", str(n), "f"], "x-five-raw", w, 105, True)
+    assert one == {"runs": [7.0, 7.0], "spread_pct": 0.0}
+    assert [c[1] for c in calls] == ["x-five-raw-1-100.out", "x-five-raw-1-1100.out",
+                                     "x-five-raw-2-100.out", "x-five-raw-2-1100.out"]
 
 
 def test_ratio_and_spread():
