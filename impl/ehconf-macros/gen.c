@@ -537,16 +537,15 @@ static void gen_string(struct gen *g, struct desc_field const *f, struct row con
     if (f->unit == 1 && unit < 2) {
         sb_literal(a, f->data, f->size); /* char8 and binary: a string literal */
     } else if (zstring) {
+        /* The units and a zero unit: numbers, or, when the format reads them as bytes
+           (hex_bytes), those bytes as given, which EH_CSTR16/32 measure all the same. */
         struct sb z = {NULL, 0, 0};
         static uint8_t const zero[4];
-        int k = ++g->ndata;
-        sb_printf(&g->decls, "    static const uint%u_t d%d[] = ", f->unit * 8, k);
         sb_add(&z, (char const *)f->data, f->size);
         sb_add(&z, (char const *)zero, f->unit);
-        initializer(&g->decls, (uint8_t const *)z.p, z.n, f->unit);
-        sb_add(&g->decls, ";\n", 2);
+        int k = gen_data(g, (uint8_t const *)z.p, z.n, unit);
         free(z.p);
-        sb_printf(a, "d%d", k);
+        sb_printf(a, "(const uint%u_t *)(const void *)d%d", f->unit * 8, k);
     } else {
         sb_printf(a, "d%d", gen_data(g, f->data, f->size, unit));
     }

@@ -94,6 +94,20 @@ def test_numbers_are_c_values_and_fixed_order_bytes_stay_bytes(macros):
     assert 'EH_PORT("port", ehm_load16(d1))' in port, port
 
 
+def test_a_char16_string_read_as_hex_bytes_is_bytes(macros):
+    """format_override's cstr16 `68006900` with format hex_bytes: the format reads the units
+    as bytes in a fixed order (desc_order.c's rule), so they go in as the bytes 68 00 69 00
+    and a zero unit, which EH_CSTR16 measures as two units on either byte order. As
+    uint16_t numbers they arrived as 00 68 00 69 on s390x (make check-impl KERNEL_ARCH=s390x,
+    impl-vm/ehconf-macros/field_types, before the generator knew)."""
+    text = event_source(macros, "field_5ftypes", event_line("field_types", "format_override"))
+    m = re.search(r'EH_CSTR16\("cstr16", \(const uint16_t \*\)\(const void \*\)d(\d+), '
+                  r'EH_FORMAT\(9\)\)', text)
+    assert m, text
+    assert f"static const _Alignas(8) uint8_t d{m.group(1)}[] = {{0x68,0x0,0x69,0x0,0x0,0x0}};" \
+        in text, text
+
+
 def test_raw_items_only_where_no_typed_macro_describes_the_field(macros):
     """EH_STRUCT_ARRAY's members are fixed-size values (EH_MEMBER, eventheader.h): an array
     of structs whose element holds a struct or an array of structs is the one field the
