@@ -7,6 +7,8 @@
 #   $(B)/tests/desc/test_desc_order         which values' bytes follow the machine's order
 #   $(B)/tests/desc/test_desc_format_rust   tests/desc/desc_format.rs, built with rustc alone
 #                                           (DESC_RUSTC; without it, one skip saying so)
+#   $(B)/tests/desc/test_desc_order_rust    tests/desc/desc_order.rs: the Rust emitters'
+#                                           byte-order rule (emitlib/rust/desc_order.rs), alike
 # The emitters built against a checkout compile libdesc with emitlib/c/build-lib. Not for
 # mingw: nothing there reads descriptions.
 ifneq ($(VARIANT),mingw)
@@ -36,5 +38,18 @@ $(DESC_RUST_TEST): tests/desc/desc_format.rs emitlib/rust/desc.rs emitlib/rust/d
 	    '$(DESC_RUSTC)' > $@ && chmod +x $@; \
 	fi
 UNIT_TESTS += $(DESC_RUST_TEST)
+
+DESC_ORDER_RUST_TEST := $(B)/tests/desc/test_desc_order_rust
+$(DESC_ORDER_RUST_TEST): tests/desc/desc_order.rs emitlib/rust/desc.rs emitlib/rust/desc_order.rs descriptions/types.txt
+	@mkdir -p $(@D)
+	@if [ -x $(DESC_RUSTC) ]; then \
+	  echo "$(DESC_RUSTC) --edition 2021 -O -o $@ $<"; \
+	  MAKEFLAGS= EHCONF_TYPES_TXT=$(CURDIR)/descriptions/types.txt $(DESC_RUSTC) --edition 2021 -O -o $@ $<; \
+	else \
+	  echo "$(DESC_RUSTC) is not installed: $@ only says so"; \
+	  printf '#!/bin/sh\nprintf "KTAP version 1\\n1..1\\nok 1 rust_order # SKIP %s is not installed (make deps: rustc-web)\\n"\n' \
+	    '$(DESC_RUSTC)' > $@ && chmod +x $@; \
+	fi
+UNIT_TESTS += $(DESC_ORDER_RUST_TEST)
 
 endif

@@ -23,6 +23,10 @@
 #                                     KERNEL_ARCH=s390x); sets target_cc, target_cxx (cc, g++
 #                                     without it) and the cmake toolchain the libraries use
 #   cargo_setup                       Debian's cargo and crates, offline, a private CARGO_HOME
+#   rust_cross_setup                  after cross_setup: cargo's environment for that guest
+#                                     (rust_env: --target, the target's standard library
+#                                     from vm/rust-std, the cross gcc as linker); empty
+#                                     without EHCONF_CROSS_ARCH
 #   cargo_manifest TEMPLATE K=V...    OUTDIR/crate/Cargo.toml from a template, on change only
 #   cargo_build [VAR=VALUE...]        cargo build --release into OUTDIR/target (log: cargo.log)
 #   crate_emitter CRATE VERSION FILE...  a producer's emitter from the crate registry
@@ -191,6 +195,37 @@ REGISTRY=${EHCONF_CARGO_REGISTRY:-/usr/share/cargo/registry}
 CARGO_TIMEOUT=${EHCONF_CARGO_TIMEOUT:-600}
 # One job by default: the crates form a chain, and the machine's cores are shared.
 CARGO_JOBS=${EHCONF_CARGO_JOBS:-1}
+rust_env=() rust_release=release  # this machine's, until rust_cross_setup says otherwise
+
+# rust_cross_setup: with EHCONF_CROSS_ARCH (cross_setup first), the environment that makes
+# cargo build for that guest with the host's rustc (rust_env, added to cargo's; rust_target,
+# Rust's name of the target; rust_release, where the binaries land):
+#   CARGO_BUILD_TARGET                       <arch>-unknown-linux-gnu
+#   CARGO_TARGET_<TRIPLE>_RUSTFLAGS          --sysroot: the target's standard library,
+#                                            Debian's libstd-rust-web-dev of that
+#                                            architecture (vm/rust-std, in the cache); with
+#                                            a target, cargo gives these flags to the target's
+#                                            crates only, so build scripts and proc macros
+#                                            still build with the host's own library
+#   CARGO_TARGET_<TRIPLE>_LINKER             the cross gcc (vm/cross-toolchain): its C
+#                                            library and crt files are the guest's release's
+# Without EHCONF_CROSS_ARCH all three are empty and nothing changes.
+rust_cross_setup() {
+    rust_env=() rust_target="" rust_release=release
+    [ -n "${cross_arch:-}" ] || return 0
+    local top triplet sysroot var
+    top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+    triplet=$(basename "$target_cc")
+    triplet=${triplet%-gcc}
+    rust_target=${triplet%%-*}-unknown-${triplet#*-}
+    sysroot=$("$top/vm/rust-std" "$cross_arch" 2>"$out/rust-std.log" | tail -n1)
+    [ -d "$sysroot/lib/rustlib/$rust_target/lib" ] || fail rust-std "$out/rust-std.log"
+    var=CARGO_TARGET_$(printf '%s' "$rust_target" | tr 'a-z-' 'A-Z_')
+    rust_env=("CARGO_BUILD_TARGET=$rust_target" "${var}_RUSTFLAGS=--sysroot $sysroot"
+        "${var}_LINKER=$target_cc")
+    rust_release=$rust_target/release
+    echo "$build_name: cross: cargo --target $rust_target, std from $sysroot" >&2
+}
 
 # TEXT as the inside of a TOML basic string ("...").
 toml_str() {
@@ -248,8 +283,9 @@ cargo_manifest() {
     fi
 }
 
-# cargo_build [VAR=VALUE...]: the release build with the extra environment given; on
-# success sets emit to OUTDIR/target/release/emit. The caller decides what a failure
+# cargo_build [VAR=VALUE...]: the release build with the extra environment given (and
+# rust_env: rust_cross_setup first); on success sets emit to OUTDIR/target/release/emit
+# (target/<triple>/release/emit when cross-built). The caller decides what a failure
 # means (cargo_rc, log: OUTDIR/cargo.log).
 cargo_build() {
     local start=$SECONDS
@@ -258,7 +294,7 @@ cargo_build() {
         cd "$out/crate" &&
             env -u RUSTFLAGS -u CARGO_BUILD_RUSTFLAGS -u CARGO_BUILD_TARGET -u RUSTUP_TOOLCHAIN \
                 CARGO_HOME="$out/cargo-home" CARGO_TARGET_DIR="$out/target" \
-                RUSTC="$RUSTC" RUSTDOC="${RUSTC%rustc}rustdoc" "$@" \
+                RUSTC="$RUSTC" RUSTDOC="${RUSTC%rustc}rustdoc" "${rust_env[@]}" "$@" \
                 timeout "$CARGO_TIMEOUT" "$CARGO" build --release --offline -j "$CARGO_JOBS" \
                 --manifest-path "$out/crate/Cargo.toml"
     ) >"$cargo_log" 2>&1
@@ -266,7 +302,7 @@ cargo_build() {
     if [ $cargo_rc -eq 124 ]; then
         echo "timed out after $CARGO_TIMEOUT s" >>"$cargo_log"
     fi
-    emit=$out/target/release/emit
+    emit=$out/target/$rust_release/emit
     if [ $cargo_rc -eq 0 ] && [ ! -x "$emit" ]; then
         echo "$emit was not built" >>"$cargo_log"
         cargo_rc=1
@@ -324,9 +360,11 @@ crate_emitter() {
     fi
     out=$(cd "$out" && pwd)
     stage_fn setup crate_setup "$@"
+    cross_setup
+    rust_cross_setup
     local cargo_env=(env -u RUSTFLAGS -u CARGO_BUILD_RUSTFLAGS -u CARGO_BUILD_TARGET
         -u RUSTUP_TOOLCHAIN -u CARGO_TARGET_DIR CARGO_HOME="$cargo_home" RUSTC="$RUSTC"
-        RUSTDOC="${RUSTC%rustc}rustdoc" CARGO_TERM_COLOR=never "$CARGO")
+        RUSTDOC="${RUSTC%rustc}rustdoc" CARGO_TERM_COLOR=never "${rust_env[@]}" "$CARGO")
     local manifest=$here/Cargo.toml locked=--locked
     echo "$build_name: fetch: the crates of Cargo.lock into $cargo_home" >&2
     stage fetch "$CARGO_TIMEOUT" "${cargo_env[@]}" fetch --locked --manifest-path "$manifest"
@@ -340,11 +378,11 @@ crate_emitter() {
         cp "$here/Cargo.lock" "$out/crate/Cargo.lock"
         manifest=$out/crate/Cargo.toml locked=""
     fi
-    echo "$build_name: cargo: build --release -j $CARGO_JOBS (target: $target)" >&2
+    echo "$build_name: cargo: build --release -j $CARGO_JOBS${rust_target:+ --target $rust_target} (target: $target)" >&2
     stage cargo "${EHCONF_CARGO_TIMEOUT:-1200}" "${cargo_env[@]}" build --release $locked \
         --offline -j "$CARGO_JOBS" --manifest-path "$manifest" --target-dir "$target"
-    if ! cp "$target/release/emit" "$out/emit.new" || ! mv "$out/emit.new" "$out/emit"; then
-        echo "$target/release/emit was not built" >>"$out/cargo.log"
+    if ! cp "$target/$rust_release/emit" "$out/emit.new" || ! mv "$out/emit.new" "$out/emit"; then
+        echo "$target/$rust_release/emit was not built" >>"$out/cargo.log"
         fail cargo "$out/cargo.log"
     fi
     echo "$out/emit"

@@ -47,8 +47,9 @@ def folder_of(results: str, name: str) -> str:
 
 # The languages whose emitters are cross-built for a guest of another architecture (make
 # check-impl KERNEL_ARCH=s390x): their build scripts take EHCONF_CROSS_ARCH
-# (emitlib/build.sh cross_setup); the Rust ones are not cross-built yet.
-CROSS_LANGUAGES = ("c", "c++")
+# (emitlib/build.sh cross_setup; for Rust also rust_cross_setup: cargo --target with the
+# target's standard library from vm/rust-std).
+CROSS_LANGUAGES = ("c", "c++", "rust")
 
 
 def _build(impl: Impl, build: str, out: str, arch: str = "") -> Tuple[str, dict]:

@@ -17,10 +17,10 @@
 #                     (impl/<name>/build under EHCONF_CROSS_ARCH; the reference: make
 #                     VARIANT=<arch>) and the guest's tools ($(O)/<arch>): results in
 #                     $(O)/results/arch/<arch>/, JUnit impl-<arch>-<name>.xml, report
-#                     $(O)/results/arch/<arch>/impls.md. By default the C and C++ rows only
-#                     (the Rust emitters are not cross-built yet).
+#                     $(O)/results/arch/<arch>/impls.md. Every row by default: the C, C++
+#                     and Rust emitters all cross-build (Rust: emitlib/build.sh
+#                     rust_cross_setup, the target's standard library from vm/rust-std).
 ifneq ($(filter-out x86_64,$(KERNEL_ARCH)),)
-IMPL ?= $(shell awk '!/^\#/ && NF && ($$2 == "c" || $$2 == "c++") { print $$1 }' impl/implementations.txt)
 IMPL_RESULTS ?= $(O)/results/arch/$(KERNEL_ARCH)
 IMPL_REPORT ?= $(IMPL_RESULTS)/impls.md
 IMPL_JUNIT ?= impl-$(KERNEL_ARCH)

@@ -47,6 +47,10 @@ use std::path::{Path, PathBuf};
 mod desc;
 #[path = "../../emitlib/rust/desc_items.rs"]
 mod desc_items;
+// The target's byte order for the description's little-endian bytes: this generator runs on
+// the build machine, the emitter on the target (cargo --target s390x-...: big-endian).
+#[path = "../../emitlib/rust/desc_order.rs"]
+mod desc_order;
 use desc::{
     read_types, repetition, unit_size, Array, Event, Field, Kind, ProviderKey, Step, TypeRow, ENC_BINARY8,
     ENC_STRING8, ENC_VALUE128, ENC_VALUE8, ENC_ZSTRING32, ENC_ZSTRING8,
@@ -123,9 +127,31 @@ fn le(b: &[u8]) -> u128 {
     b.iter().rev().fold(0u128, |acc, &x| acc << 8 | x as u128)
 }
 
-/// The literal of one value of Rust type `t` from its little-endian bytes.
+/// Whether the emitter's target writes its numbers big-endian: what cargo tells a build
+/// script (CARGO_CFG_TARGET_ENDIAN), little-endian when nothing says.
+fn target_big() -> bool {
+    std::env::var("CARGO_CFG_TARGET_ENDIAN").map_or(false, |e| e == "big")
+}
+
+/// A value's bytes as the target lays them out (desc_order): the bytes `literal` reads.
+fn on_target(enc: u8, fmt: u8, wire: &[u8]) -> Vec<u8> {
+    desc_order::ordered(enc, fmt, wire, target_big())
+}
+
+/// The number whose target layout is `b` (the literal that the target stores as `b`).
+fn on_target_number(b: &[u8]) -> u128 {
+    if target_big() {
+        b.iter().fold(0u128, |acc, &x| acc << 8 | x as u128)
+    } else {
+        le(b)
+    }
+}
+
+/// The literal of one value of Rust type `t` from its bytes as the target lays them out
+/// (on_target): a number is the one the description means, a port the one whose bytes in
+/// the target's memory are the description's.
 fn literal(t: &str, b: &[u8]) -> String {
-    let v = le(b);
+    let v = on_target_number(b);
     match t {
         "u8" | "u16" | "u32" | "u64" | "usize" => format!("0x{:x}{}", v, t),
         "i8" => format!("{}i8", v as u8 as i8),
@@ -261,7 +287,7 @@ impl Gen {
                     // raw:<enc>:<fmt>, or an array of a type with no _slice: raw_field(_slice)
                     // with the encoding and format, the bytes as the payload has them.
                     let mut data = Vec::new();
-                    value_data(*enc, *array, values, unit, &mut data);
+                    value_data(*enc, *fmt, *array, values, unit, &mut data);
                     self.step_in_bytes |= *step != 0;
                     let a = self.arg("&[u8]".into(), "&'static [u8]".into(), false, byte_str(&data));
                     let fmt_opt = if *fmt != 0 { Some(*fmt) } else { None };
@@ -283,7 +309,7 @@ impl Gen {
                     if (ENC_ZSTRING8..=ENC_ZSTRING32).contains(enc) && values[0].chunks(unit).any(|c| c.iter().all(|&x| x == 0)) {
                         return Err("cstr: a 0 unit ends the string (lib.rs: cstrN writes the value up to its first 0)".into());
                     }
-                    let a = self.arg(format!("&[{}]", t), format!("&'static [{}]", t), false, units_literal(t, unit, &values[0]));
+                    let a = self.arg(format!("&[{}]", t), format!("&'static [{}]", t), false, units_literal(t, unit, &on_target(*enc, *fmt, &values[0])));
                     return Ok(format!("{}({}, {}{})", ty, rust_str(name), a, self.opts(None, f.tag)));
                 }
                 let mut rt = rust_type(ty).ok_or_else(|| format!("{}: no write_event! value type", ty))?;
@@ -306,7 +332,7 @@ impl Gen {
                             if i > 0 {
                                 s.push(',');
                             }
-                            s.push_str(&literal(rt, v));
+                            s.push_str(&literal(rt, &on_target(*enc, *fmt, v)));
                         }
                         s.push(']');
                         s
@@ -314,9 +340,10 @@ impl Gen {
                     let a = self.arg(format!("&[{}]", rt), format!("&'static [{}]", rt), false, lit);
                     Ok(format!("{}_slice({}, {}{})", mty, rust_str(name), a, self.opts(fmt_opt, f.tag)))
                 } else {
-                    let a = self.arg(format!("&{}", rt), rt.to_string(), true, literal(rt, &values[0]));
+                    let a = self.arg(format!("&{}", rt), rt.to_string(), true, literal(rt, &on_target(*enc, *fmt, &values[0])));
                     if *step != 0 {
-                        *self.stepped.last_mut().unwrap() = Some(stepped(rt, &values[0], *step));
+                        let pinned = desc_order::number_width(*enc, *fmt, values[0].len()) == 0;
+                        *self.stepped.last_mut().unwrap() = Some(stepped(rt, &values[0], *step, pinned));
                     }
                     Ok(format!("{}({}, {}{})", mty, rust_str(name), a, self.opts(fmt_opt, f.tag)))
                 }
@@ -357,8 +384,10 @@ impl Gen {
 
 /// The value of repetition `rep` of a +<step> value whose first repetition has the bytes
 /// `first`: an unsigned little-endian number of their size plus rep steps, wrapping around
-/// (Documentation/case-descriptions.md), then the Rust type write_event! takes.
-fn stepped(t: &str, first: &[u8], step: u32) -> String {
+/// (Documentation/case-descriptions.md), then the Rust type write_event! takes. `pinned`:
+/// the value's bytes are in the format's fixed order (a port), so the number written is the
+/// one whose bytes in memory are the little-endian bytes of the sum, on any target.
+fn stepped(t: &str, first: &[u8], step: u32, pinned: bool) -> String {
     let u = match first.len() {
         1 => "u8",
         2 => "u16",
@@ -373,6 +402,7 @@ fn stepped(t: &str, first: &[u8], step: u32) -> String {
         "bool" => format!("(({}) != 0)", x),
         "::eventheader::Guid" => format!("(::eventheader::Guid::from_bytes_be(&({}).to_le_bytes()))", x),
         "[u8; 4]" | "[u8; 16]" => format!("(({}).to_le_bytes())", x),
+        _ if pinned => format!("({}::from_ne_bytes((({}) as {}).to_le_bytes()))", t, x, t),
         _ => format!("(({}) as {})", x, t),
     }
 }
@@ -405,19 +435,22 @@ fn has_struct_slice(fields: &[Field]) -> bool {
     })
 }
 
-/// The payload bytes of a value field.
-fn value_data(enc: u8, array: Array, values: &[Vec<u8>], unit: usize, out: &mut Vec<u8>) {
+/// The payload bytes of a value field, as the target lays them out (its counts and numbers
+/// in its byte order).
+fn value_data(enc: u8, fmt: u8, array: Array, values: &[Vec<u8>], unit: usize, out: &mut Vec<u8>) {
+    let big = target_big();
     if array == Array::Variable {
-        out.extend_from_slice(&(values.len() as u16).to_le_bytes());
+        out.extend_from_slice(&desc_order::count16(values.len() as u16, big));
     }
     for v in values {
+        let v = &on_target(enc, fmt, v);
         match enc {
             7..=9 => {
                 out.extend_from_slice(v);
                 out.extend(std::iter::repeat(0).take(unit));
             }
             ENC_STRING8..=ENC_BINARY8 => {
-                out.extend_from_slice(&((v.len() / unit) as u16).to_le_bytes());
+                out.extend_from_slice(&desc_order::count16((v.len() / unit) as u16, big));
                 out.extend_from_slice(v);
             }
             _ => out.extend_from_slice(v),
@@ -428,10 +461,12 @@ fn value_data(enc: u8, array: Array, values: &[Vec<u8>], unit: usize, out: &mut 
 /// The payload bytes of a field inside a flattened array of structs.
 fn raw_data(f: &Field, out: &mut Vec<u8>) {
     match &f.kind {
-        Kind::Value { enc, array, values, .. } => value_data(*enc, *array, values, unit_size(*enc).max(1), out),
+        Kind::Value { enc, fmt, array, values, .. } => {
+            value_data(*enc, *fmt, *array, values, unit_size(*enc).max(1), out)
+        }
         Kind::Struct(m) => m.iter().for_each(|x| raw_data(x, out)),
         Kind::StructSlice { elements, .. } => {
-            out.extend_from_slice(&(elements.len() as u16).to_le_bytes());
+            out.extend_from_slice(&desc_order::count16(elements.len() as u16, target_big()));
             for e in elements {
                 e.iter().for_each(|x| raw_data(x, out));
             }

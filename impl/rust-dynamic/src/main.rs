@@ -45,6 +45,9 @@ use ehd::{EventBuilder, EventSet, FieldEncoding, FieldFormat, Level, Opcode, Pro
 // The description parser both Rust emitters share (emitlib/rust/desc.rs).
 #[path = "../../../emitlib/rust/desc.rs"]
 mod desc;
+// The description's little-endian bytes in this machine's order (a big-endian one too).
+#[path = "../../../emitlib/rust/desc_order.rs"]
+mod desc_order;
 // Errno names and caught panics, worded as rust-macro words them.
 #[path = "../../../emitlib/rust/report.rs"]
 mod report;
@@ -146,12 +149,15 @@ fn inexpressible(e: &Event) -> Option<String> {
 
 // ---- building an event ------------------------------------------------------------------
 
+// The numbers and code units below are read from desc_order::machine's bytes with
+// from_ne_bytes: the number the description means where the format makes it a number, and
+// the description's own bytes where the format fixes their order (a port, an IPv4 address).
 fn units16(b: &[u8]) -> Vec<u16> {
-    b.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect()
+    b.chunks_exact(2).map(|c| u16::from_ne_bytes([c[0], c[1]])).collect()
 }
 
 fn units32(b: &[u8]) -> Vec<u32> {
-    b.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+    b.chunks_exact(4).map(|c| u32::from_ne_bytes([c[0], c[1], c[2], c[3]])).collect()
 }
 
 fn arr<const N: usize>(b: &[u8]) -> [u8; N] {
@@ -183,13 +189,13 @@ fn add_field(b: &mut EventBuilder, f: &Field) {
     let name = utf8(&f.name).unwrap_or_default();
     match &f.kind {
         Kind::Value { enc, fmt, array: Array::None, values, .. } => {
-            let v = &values[0];
+            let v = &desc_order::machine(*enc, *fmt, &values[0]);
             let fmt = FieldFormat::from_int(*fmt);
             match *enc {
                 ENC_VALUE8 => b.add_value(name, v[0], fmt, f.tag.unwrap_or(0)),
-                ENC_VALUE16 => b.add_value(name, u16::from_le_bytes(arr(v)), fmt, f.tag.unwrap_or(0)),
-                ENC_VALUE32 => b.add_value(name, u32::from_le_bytes(arr(v)), fmt, f.tag.unwrap_or(0)),
-                ENC_VALUE64 => b.add_value(name, u64::from_le_bytes(arr(v)), fmt, f.tag.unwrap_or(0)),
+                ENC_VALUE16 => b.add_value(name, u16::from_ne_bytes(arr(v)), fmt, f.tag.unwrap_or(0)),
+                ENC_VALUE32 => b.add_value(name, u32::from_ne_bytes(arr(v)), fmt, f.tag.unwrap_or(0)),
+                ENC_VALUE64 => b.add_value(name, u64::from_ne_bytes(arr(v)), fmt, f.tag.unwrap_or(0)),
                 ENC_VALUE128 => b.add_value(name, arr::<16>(v), fmt, f.tag.unwrap_or(0)),
                 ENC_ZSTRING8 => b.add_cstr(name, &v[..], fmt, f.tag.unwrap_or(0)),
                 ENC_ZSTRING16 => b.add_cstr(name, units16(v), fmt, f.tag.unwrap_or(0)),
@@ -203,6 +209,7 @@ fn add_field(b: &mut EventBuilder, f: &Field) {
         }
         Kind::Value { enc, fmt, values, .. } => {
             // A variable-length array (constant-length ones were skipped).
+            let values: Vec<Vec<u8>> = values.iter().map(|v| desc_order::machine(*enc, *fmt, v)).collect();
             let fmt = FieldFormat::from_int(*fmt);
             match *enc {
                 ENC_VALUE8 => {
@@ -210,15 +217,15 @@ fn add_field(b: &mut EventBuilder, f: &Field) {
                     b.add_value_sequence(name, v.iter(), fmt, f.tag.unwrap_or(0))
                 }
                 ENC_VALUE16 => {
-                    let v: Vec<u16> = values.iter().map(|v| u16::from_le_bytes(arr(v))).collect();
+                    let v: Vec<u16> = values.iter().map(|v| u16::from_ne_bytes(arr(v))).collect();
                     b.add_value_sequence(name, v.iter(), fmt, f.tag.unwrap_or(0))
                 }
                 ENC_VALUE32 => {
-                    let v: Vec<u32> = values.iter().map(|v| u32::from_le_bytes(arr(v))).collect();
+                    let v: Vec<u32> = values.iter().map(|v| u32::from_ne_bytes(arr(v))).collect();
                     b.add_value_sequence(name, v.iter(), fmt, f.tag.unwrap_or(0))
                 }
                 ENC_VALUE64 => {
-                    let v: Vec<u64> = values.iter().map(|v| u64::from_le_bytes(arr(v))).collect();
+                    let v: Vec<u64> = values.iter().map(|v| u64::from_ne_bytes(arr(v))).collect();
                     b.add_value_sequence(name, v.iter(), fmt, f.tag.unwrap_or(0))
                 }
                 ENC_VALUE128 => {
@@ -281,11 +288,12 @@ fn raw_meta(b: &mut EventBuilder, f: &Field) {
 /// The payload of a member of one element of an array of structs (raw_add_data_*).
 fn raw_data(b: &mut EventBuilder, f: &Field) {
     match &f.kind {
-        Kind::Value { enc, array, values, .. } => {
+        Kind::Value { enc, fmt, array, values, .. } => {
             if *array == Array::Variable {
                 b.raw_add_data_value(&(values.len() as u16));
             }
             for v in values {
+                let v = &desc_order::machine(*enc, *fmt, v);
                 match *enc {
                     ENC_ZSTRING8 | ENC_ZSTRING16 | ENC_ZSTRING32 => {
                         b.raw_add_data_slice(&v[..]);
