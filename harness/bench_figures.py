@@ -213,7 +213,8 @@ def record_size(dat: bytes) -> Tuple[str, int]:
 def cost_cell(doc: Optional[dict], name: str) -> str:
     """impls.md's cost column for implementation `name` from make bench-impls' results
     (bench-impls.json, None when there is none): the enabled 5-field event against a raw
-    writev of its bytes, its instructions, and the disabled event's."""
+    writev of its bytes, its instructions (saying so when they are a median of processes),
+    and the disabled event's."""
     r = (doc or {}).get("implementations", {}).get(name)
     if not r:
         return "not measured"
@@ -225,10 +226,13 @@ def cost_cell(doc: Optional[dict], name: str) -> str:
         if "ns" not in w:
             continue
         runs = (w.get("instructions") or {}).get("runs")
+        processes = (w.get("instructions") or {}).get("processes")
         text = f"{wname}: {w['ns']:,.1f} ns"
         if w.get("ratio") is not None:
             text += f" ({w['ratio']:.2f}x raw writev)"
         if runs:
             text += f", {runs[0]:,.0f} instr"
+            if processes:
+                text += f" (median of {len(processes[0])} processes)"
         parts.append(text)
     return ("; ".join(parts) or "not measured") + f" ({doc.get('when', '?')})"

@@ -365,6 +365,8 @@ def test_impls_md_cost_column():
         "b": {"status": "not measured", "why": "no checkout"}}}
     assert cost_cell(doc, "a") == "five: 1,100.0 ns (1.10x raw writev), 2,000 instr; disabled: 0.5 ns, 7 instr (T)"
     assert cost_cell(doc, "b") == "not measured: no checkout"
+    doc["implementations"]["a"]["workloads"]["disabled"]["instructions"]["processes"] = [[7.0] * 3] * 2
+    assert cost_cell(doc, "a").endswith("disabled: 0.5 ns, 7 instr (median of 3 processes) (T)")
     assert cost_cell(doc, "c") == "not measured"
 
 
