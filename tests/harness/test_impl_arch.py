@@ -20,6 +20,8 @@ import os
 import shutil
 import subprocess
 
+import pytest
+
 import run_impl
 import run_impl_vm
 from common import REPO_ROOT
@@ -205,3 +207,28 @@ def test_the_contract_is_judged_by_the_guests_machine(monkeypatch):
     assert e["status"] == "pass", e
     [e] = run_impl_vm.judge_contract("x", Profile(), seen, "6.12.117", "x86_64")
     assert e["status"] == "fail" and "'errno 14'" in e["message"]
+
+
+def cached(*parts):
+    return os.path.join(os.environ.get("EHCONF_CACHE", "/var/cache/ehconf"), *parts)
+
+
+@pytest.mark.skipif(not os.environ.get("IMPL_SRC_RUST"), reason="IMPL_SRC_RUST is not set: no checkout "
+                    "of microsoft/LinuxTracepoints-Rust to cross-build")
+@pytest.mark.skipif(not (os.path.isdir(cached("rust-std-s390x", "usr", "lib", "rustlib"))
+                         and os.path.isdir(cached("cross-s390x-c++"))),
+                    reason="no s390x standard library or cross compiler in the cache (vm/rust-std s390x, "
+                    "vm/cross-toolchain --c++ s390x): this test downloads nothing")
+def test_rust_dynamic_cross_builds_a_big_endian_s390x_program(tmp_path):
+    """The real thing, from the cache: impl/rust-dynamic/build under EHCONF_CROSS_ARCH=s390x
+    leaves an ELF for the guest (64-bit, big-endian, machine 22: S/390)."""
+    r = subprocess.run([os.path.join(REPO_ROOT, "impl", "rust-dynamic", "build"), os.environ["IMPL_SRC_RUST"],
+                        str(tmp_path / "out")], capture_output=True, text=True, timeout=900,
+                       env=dict(os.environ, EHCONF_CROSS_ARCH="s390x"))
+    assert r.returncode == 0, r.stderr
+    emit = r.stdout.strip().splitlines()[-1]
+    assert emit.endswith("/target/s390x-unknown-linux-gnu/release/emit")
+    with open(emit, "rb") as f:
+        head = f.read(20)
+    assert head[:4] == b"\x7fELF" and head[4] == 2 and head[5] == 2, head  # ELFCLASS64, ELFDATA2MSB
+    assert int.from_bytes(head[18:20], "big") == 22  # EM_S390
