@@ -6,6 +6,7 @@ callgrind's totals and the figures made of them. Standard library only."""
 
 from __future__ import annotations
 
+import fnmatch
 import os
 import re
 import statistics
@@ -158,6 +159,67 @@ def callgrind_total(text: str) -> int:
     return int(m.group(1))
 
 
+# The thread hand-off's functions (bench-impls' figure "without hand-offs"): std's channels
+# (std::sync::mpsc is mpmc inside), thread parking, and a contended mutex's spin, wait and
+# wake. How many times they spin, whether they park and which thread then frees the channel
+# follow the kernel's scheduling of the threads, not the program: an emitter whose work is
+# passed to a thread of its own (the metrics SDK's periodic reader) counts a different number
+# in them from one process, and one machine load, to the next (Documentation/performance.md).
+# A single-threaded emitter never enters them.
+HANDOFF = ("*std::sync::mpmc::*", "*std::thread::*park*",
+           "*std::sys::sync::mutex::futex::Mutex>::lock_contended",
+           "*std::sys::sync::mutex::futex::Mutex>::wake")
+
+_COST_LINE = re.compile(r"^[0-9+*-]")
+_NAMED = re.compile(r"^\((\d+)\)(?: (.*))?$")
+
+
+def callgrind_inside(text: str, patterns=HANDOFF) -> int:
+    """Instructions (Ir) of a callgrind.out file spent inside the functions whose names match
+    one of `patterns` (fnmatch), their callees included, each instruction once: the sum of
+    the inclusive costs of the calls from a function that does not match into one that does.
+    Reads callgrind's format (name compression, `calls=` followed by the call's cost line);
+    ValueError when the first event is not Ir."""
+    events = re.search(r"^events:\s+(\S+)", text, re.M)
+    if events and events.group(1) != "Ir":
+        raise ValueError(f"callgrind counted {events.group(1)} first, not Ir")
+    positions = re.search(r"^positions:\s+(.*)$", text, re.M)
+    npos = len(positions.group(1).split()) if positions else 1
+    names: dict = {}
+    matches: dict = {}
+    caller = callee = ""
+    after_calls = False
+    inside = 0
+
+    def name(value: str) -> str:
+        m = _NAMED.match(value)
+        if not m:
+            return value
+        if m.group(2) is not None:
+            names[m.group(1)] = m.group(2)
+        return names.get(m.group(1), value)
+
+    def match(fn: str) -> bool:
+        if fn not in matches:
+            matches[fn] = any(fnmatch.fnmatchcase(fn, p) for p in patterns)
+        return matches[fn]
+
+    for line in text.splitlines():
+        if _COST_LINE.match(line):
+            if after_calls:
+                words = line.split()
+                if len(words) > npos and match(callee) and not match(caller):
+                    inside += int(words[npos])
+                after_calls = False
+        elif line.startswith("fn="):
+            caller = name(line[3:])
+        elif line.startswith("cfn="):
+            callee = name(line[4:])
+        elif line.startswith("calls="):
+            after_calls = True
+    return inside
+
+
 def per_event(totals: Tuple[int, int], counts: Tuple[int, int]) -> float:
     """Instructions per event from two runs of `counts` events: the difference of the totals
     over the difference of the counts, so what every run does once (start-up, parsing,
@@ -232,6 +294,9 @@ def cost_cell(doc: Optional[dict], name: str) -> str:
             text += f" ({w['ratio']:.2f}x raw writev)"
         if runs:
             text += f", {runs[0]:,.0f} instr"
+            steady = ((w.get("instructions") or {}).get("without_handoff") or {}).get("runs")
+            if steady and round(steady[0]) != round(runs[0]):
+                text += f" ({steady[0]:,.0f} without thread hand-offs)"
             if processes:
                 text += f" (median of {len(processes[0])} processes)"
         parts.append(text)

@@ -40,8 +40,8 @@ from typing import Dict, List, Optional, Tuple
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from bench_contract import cell as contract_cell, disabled_write  # noqa: E402
-from bench_figures import (Workload, WORKLOADS_DIR, callgrind_total, for_family,  # noqa: E402
-                           median_figure, parse_bench, parse_counts, per_event, ratio,
+from bench_figures import (Workload, WORKLOADS_DIR, callgrind_inside,  # noqa: E402
+                           callgrind_total, for_family, median_figure, parse_bench, parse_counts, per_event, ratio,
                            read_workloads, record_size, spread)
 from common import REPO_ROOT, display_path  # noqa: E402
 from impls import CRATES, Impl, read_registry  # noqa: E402
@@ -200,16 +200,19 @@ class Bench:
         return res
 
     def instructions(self, argv_of, tag: str, w: Workload, size: int, raw: bool) -> dict:
-        """Instructions per event, twice: {"runs": [a, b], "spread_pct": ...} or an error.
-        Each repetition is the median of w.processes pairs of runs (median_figure; their
-        figures under "processes" when more than one); the raw writev's repetitions are one
-        pair each (a single thread: every process counts the same)."""
-        runs, every = [], []
+        """Instructions per event, twice: {"runs": [a, b], "spread_pct": ...,
+        "without_handoff": {"runs": [a, b], "spread_pct": ...}} or an error. The second
+        figure leaves out the instructions inside the thread hand-off's functions
+        (bench_figures.HANDOFF: none in a single-threaded emitter). Each repetition is the
+        median of w.processes pairs of runs (median_figure; the pairs' figures under
+        "processes" when more than one); the raw writev's repetitions are one pair each (a
+        single thread: every process counts the same)."""
+        runs, steady, every, every_steady = [], [], [], []
         processes = 1 if raw else w.processes
         for rep in (1, 2):
-            figures = []
+            figures, steadies = [], []
             for p in range(1, processes + 1):
-                totals = []
+                totals, handoff = [], []
                 for n in w.callgrind:
                     name = f"{tag}-{rep}-{n}" + (f"-p{p}" if processes > 1 else "")
                     out = os.path.join(self.out, "callgrind", name + ".out")
@@ -221,15 +224,23 @@ class Bench:
                         return {"error": why}
                     try:
                         with open(out, encoding="utf-8", errors="replace") as f:
-                            totals.append(callgrind_total(f.read()))
+                            text = f.read()
+                        totals.append(callgrind_total(text))
+                        handoff.append(callgrind_inside(text))
                     except (OSError, ValueError) as e:
                         return {"error": f"{display_path(out)}: {e}"}
                 figures.append(per_event((totals[0], totals[1]), w.callgrind))
+                steadies.append(per_event((totals[0] - handoff[0], totals[1] - handoff[1]),
+                                          w.callgrind))
             every.append(figures)
+            every_steady.append(steadies)
             runs.append(median_figure(figures))
-        res = {"runs": runs, "spread_pct": spread(runs[0], runs[1])}
+            steady.append(median_figure(steadies))
+        res = {"runs": runs, "spread_pct": spread(runs[0], runs[1]),
+               "without_handoff": {"runs": steady, "spread_pct": spread(steady[0], steady[1])}}
         if processes > 1:
             res["processes"] = every
+            res["without_handoff"]["processes"] = every_steady
         return res
 
 
@@ -298,6 +309,15 @@ def _instr(res: dict, key: str) -> Optional[float]:
     return runs[0] if runs else None
 
 
+def _steady(ins: Optional[dict]) -> Optional[float]:
+    """The first repetition's figure without the thread hand-off's instructions, when it
+    differs from the raw one (never in a single-threaded emitter)."""
+    runs = ((ins or {}).get("without_handoff") or {}).get("runs")
+    if not runs or round(runs[0]) == round((ins or {}).get("runs", [runs[0]])[0]):
+        return None
+    return runs[0]
+
+
 def cell(res: Optional[dict], listening: bool) -> str:
     """One workload of one implementation: ns (ratio to raw), instructions (raw's)."""
     if not res:
@@ -314,6 +334,9 @@ def cell(res: Optional[dict], listening: bool) -> str:
     ins = _instr(res, "instructions")
     if ins is not None:
         text += f"; {_num(ins)} instr"
+        steady = _steady(res.get("instructions"))
+        if steady is not None:
+            text += f" ({_num(steady)} without hand-offs)"
         raw = _instr(res, "raw_instructions")
         if raw is not None:
             text += f" (raw {_num(raw)})"
@@ -347,6 +370,7 @@ def _repetition(res: dict, i: int) -> str:
 
 def reproducibility(doc: dict) -> List[str]:
     out = []
+    handoffs = False
     for name, r in doc["implementations"].items():
         for wname, res in (r.get("workloads") or {}).items():
             for key in ("instructions", "raw_instructions"):
@@ -355,8 +379,18 @@ def reproducibility(doc: dict) -> List[str]:
                     out.append(f"| {name} | {wname}{' raw' if key.startswith('raw') else ''} | "
                                f"{_repetition(res[key], 0)} | {_repetition(res[key], 1)} | "
                                f"{res[key]['spread_pct']:.3f}% |")
-    return (["| implementation | workload | callgrind run 1 | run 2 | spread |",
-             "|---|---|---|---|---|"] + out) if out else []
+                    steady = res[key].get("without_handoff")
+                    if _steady(res[key]) is not None:
+                        handoffs = True
+                        out.append(f"| {name} | {wname}{' raw' if key.startswith('raw') else ''}"
+                                   f" without hand-offs | {_repetition(steady, 0)} | "
+                                   f"{_repetition(steady, 1)} | {steady['spread_pct']:.3f}% |")
+    head = ["| implementation | workload | callgrind run 1 | run 2 | spread |",
+            "|---|---|---|---|---|"]
+    note = (["", "Without hand-offs: less the instructions inside std's channels, thread parking "
+             "and a contended mutex (bench_figures.HANDOFF), whose count follows the threads' "
+             "scheduling; the rows without such a line never enter them."] if handoffs else [])
+    return (head + out + note) if out else []
 
 
 def markdown(doc: dict) -> str:

@@ -22,7 +22,8 @@ import pytest
 
 import bench_figures
 import bench_impls
-from bench_figures import (Workload, WORKLOADS_DIR, callgrind_total, for_family, median_figure,
+from bench_figures import (Workload, WORKLOADS_DIR, callgrind_inside, callgrind_total,
+                           for_family, median_figure,
                            parse_bench, parse_counts, per_event, ratio, read_workloads, record_size,
                            spread)
 from common import REPO_ROOT
@@ -134,16 +135,47 @@ def test_median_figure_is_the_middle_process():
         median_figure([])
 
 
-def _fake_callgrind(bench, totals_of):
+def _cg_file(total, handoff=0):
+    """A callgrind.out of `total` instructions, `handoff` of them in a call from main into
+    std's channel (which itself calls into parking: counted once, with the channel's)."""
+    inner = handoff // 2
+    return ("version: 1\ncreator: callgrind-3.19.0\npositions: line\nevents: Ir\n"
+            f"fl=(1) main.rs\nfn=(1) emit::main\n3 {total - handoff}\n"
+            "cfl=(2) mpmc.rs\ncfn=(2) std::sync::mpmc::list::Channel<T>::recv\n"
+            f"calls=1 40\n4 {handoff}\n"
+            f"fl=(2)\nfn=(2)\n+36 {handoff - inner}\n"
+            "cfn=(3) <std::thread::thread::Thread>::park\n"
+            f"calls=1 7\n+1 {inner}\n"
+            f"fn=(3)\n7 {inner}\n"
+            f"totals: {total}\n")
+
+
+def test_callgrind_inside_counts_the_handoff_once():
+    text = _cg_file(10_000, 600)
+    assert callgrind_total(text) == 10_000
+    assert callgrind_inside(text) == 600  # the channel's call, parking inside it not again
+    assert callgrind_inside(text, ("*Thread>::park",)) == 300
+    assert callgrind_inside(text, ("nothing*",)) == 0
+    assert callgrind_inside(_cg_file(10_000)) == 0  # a single-threaded emitter: no call
+    # Two position columns (--dump-instr=yes): the cost is the column after them.
+    two = text.replace("positions: line", "positions: instr line").replace(
+        "calls=1 40\n4 600", "calls=1 0x40 40\n0x10 4 600")
+    assert callgrind_inside(two) == 600
+    with pytest.raises(ValueError, match="not Ir"):
+        callgrind_inside(text.replace("events: Ir", "events: Dr Ir"))
+
+
+def _fake_callgrind(bench, totals_of, handoff_of=lambda n, k: 0):
     """Bench._counted without valgrind: writes a callgrind file whose total is
-    totals_of(count, call number) and has the stand-in count what the workload writes."""
+    totals_of(count, call number), handoff_of(...) of it in std's channel, and has the
+    stand-in count what the workload writes."""
     calls = []
 
     def counted(argv, listening, what, valgrind=None):
         n = int(argv[-2])
         calls.append((n, os.path.basename(valgrind)))
         with open(valgrind, "w") as f:
-            f.write(f"events: Ir\ntotals: {totals_of(n, len(calls))}\n")
+            f.write(_cg_file(totals_of(n, len(calls)), handoff_of(n, len(calls))))
         return None, ((n, n * 109) if listening else (0, 0)), ""
     bench._counted = counted
     return calls
@@ -155,24 +187,41 @@ def test_instructions_are_the_median_of_the_processes_each_time(tmp_path):
     # Start-up 5,000 instructions; the processes' own per-event costs, in call order: pass 1
     # 10, 30, 11; pass 2 12, 9, 50. Each process's pair: count 100, then count 1,100.
     own = [10, 30, 11, 12, 9, 50]
-    calls = _fake_callgrind(b, lambda n, k: 5000 + n * own[(k - 1) // 2])
+    # Of each, in the hand-off (std's channel, parking): 0, 20, 1, 4, 0, 44.
+    wait = [0, 20, 1, 4, 0, 44]
+    calls = _fake_callgrind(b, lambda n, k: 5000 + n * own[(k - 1) // 2],
+                            lambda n, k: 300 + n * wait[(k - 1) // 2])
     res = b.instructions(lambda n: ["emit", "--bench", str(n), "f"], "x-disabled", w, 105, False)
     assert res["processes"] == [[10.0, 30.0, 11.0], [12.0, 9.0, 50.0]]
     assert res["runs"] == [11.0, 12.0]
     assert res["spread_pct"] == pytest.approx(100 / 11)
+    steady = res["without_handoff"]
+    assert steady["processes"] == [[10.0, 10.0, 10.0], [8.0, 9.0, 6.0]]
+    assert steady["runs"] == [10.0, 8.0] and steady["spread_pct"] == pytest.approx(20.0)
     assert [c[1] for c in calls[:3]] == ["x-disabled-1-100-p1.out", "x-disabled-1-1100-p1.out",
                                          "x-disabled-1-100-p2.out"]
     assert len(calls) == 12
     # The table shows each repetition's median and the range of its processes.
     doc = {"implementations": {"x": {"workloads": {"disabled": {"instructions": res}}}}}
-    assert bench_impls.reproducibility(doc)[2] == (
+    rows = bench_impls.reproducibility(doc)
+    assert rows[2] == (
         "| x | disabled | 11.0 (median of 3: 10.0-30.0) | 12.0 (median of 3: 9.0-50.0) | 9.091% |")
+    assert rows[3] == ("| x | disabled without hand-offs | 10.0 (median of 3: 10.0-10.0) | "
+                       "8.0 (median of 3: 6.0-9.0) | 20.000% |")
+    assert "Without hand-offs" in rows[-1]
+    assert bench_impls.cell(dict(ns=1.0, instructions=res), False) == \
+        "1.0 ns; 11 instr (10 without hand-offs)"
     # One process (every workloads.txt row; the raw writev always): the files and the figure
     # as before, no "processes".
     b = bench_impls.Bench(str(tmp_path), str(tmp_path), 1, True)
     calls = _fake_callgrind(b, lambda n, k: 5000 + n * 7)
     one = b.instructions(lambda n: ["emit", "--bench", str(n), "f"], "x-five-raw", w, 105, True)
-    assert one == {"runs": [7.0, 7.0], "spread_pct": 0.0}
+    assert one == {"runs": [7.0, 7.0], "spread_pct": 0.0,
+                   "without_handoff": {"runs": [7.0, 7.0], "spread_pct": 0.0}}
+    # Nothing in a hand-off: no second figure in the tables.
+    doc = {"implementations": {"x": {"workloads": {"five": {"instructions": one}}}}}
+    assert len(bench_impls.reproducibility(doc)) == 3
+    assert bench_impls.cell(dict(ns=1.0, instructions=one), False) == "1.0 ns; 7 instr"
     assert [c[1] for c in calls] == ["x-five-raw-1-100.out", "x-five-raw-1-1100.out",
                                      "x-five-raw-2-100.out", "x-five-raw-2-1100.out"]
 
@@ -365,8 +414,14 @@ def test_impls_md_cost_column():
         "b": {"status": "not measured", "why": "no checkout"}}}
     assert cost_cell(doc, "a") == "five: 1,100.0 ns (1.10x raw writev), 2,000 instr; disabled: 0.5 ns, 7 instr (T)"
     assert cost_cell(doc, "b") == "not measured: no checkout"
-    doc["implementations"]["a"]["workloads"]["disabled"]["instructions"]["processes"] = [[7.0] * 3] * 2
+    disabled = doc["implementations"]["a"]["workloads"]["disabled"]["instructions"]
+    disabled["processes"] = [[7.0] * 3] * 2
     assert cost_cell(doc, "a").endswith("disabled: 0.5 ns, 7 instr (median of 3 processes) (T)")
+    disabled["without_handoff"] = {"runs": [7.0, 7.0]}
+    assert cost_cell(doc, "a").endswith("disabled: 0.5 ns, 7 instr (median of 3 processes) (T)")
+    disabled["without_handoff"] = {"runs": [5.0, 5.0]}
+    assert cost_cell(doc, "a").endswith(
+        "disabled: 0.5 ns, 7 instr (5 without thread hand-offs) (median of 3 processes) (T)")
     assert cost_cell(doc, "c") == "not measured"
 
 
