@@ -156,7 +156,8 @@ static struct row const ROWS[] = {
 
 /* The macro of a field: the first row of its encoding and format that has the form it
  * needs, else the first row of its encoding (*override: EH_FORMAT(f) must follow). The
- * pointer-sized rows never match: a description's encodings have fixed widths. */
+ * pointer-sized rows ([u]intptr_t) never match: a description's encodings have fixed widths,
+ * and the target's pointer may not be this machine's. */
 static struct row const *find_row(struct desc_field const *f, int *override)
 {
     int kinds = f->kind == DESC_STRING
@@ -169,8 +170,7 @@ static struct row const *find_row(struct desc_field const *f, int *override)
         for (size_t i = 0; i < NROWS; i++) {
             struct row const *r = &ROWS[i];
             if (!(kinds & 1 << r->kind) || r->enc != f->encoding || (arrays && !r->arrays) ||
-                (pass == 0 && r->fmt != f->format) || strstr(r->name, "SIZE") ||
-                strstr(r->name, "POINTER"))
+                (pass == 0 && r->fmt != f->format) || (r->ctype && strstr(r->ctype, "intptr_t")))
                 continue;
             *override = r->fmt != f->format;
             return r;
