@@ -203,27 +203,43 @@ static void child_setup(void)
  * (before 6.5.6) crashes on arm64 at the first such word (its atomics fault on it), and the
  * test that decides K38 must be the one running then, not a later test whose words happen
  * to lie at 4 mod 8 (K36_perf_sets_only_its_own_events_bit uses adjacent words). */
-/* ---- K38: a 32-bit word at 4 mod 8 ---------------------------------------------- */
+/* ---- K38: 32-bit words inside a long --------------------------------------------- */
 
-/* K38: a 32-bit word at 4 mod 8 gets its own bits; a missing +32 writes the word below. */
-TEST(K38_misaligned_32bit_word_gets_the_right_bit)
+/* A 32-bit word next to K38's word (in its long, or the next long) with a value whose bits
+ * 0 and 31 are clear: a kernel that sets the word's bits in the wrong half of the long sets
+ * one of them there. */
+struct k38_neighbour {
+    uint32_t *at;
+    uint32_t fill;
+};
+
+static void k38_neighbours_kept(struct __test_metadata *_metadata, const struct k38_neighbour *nb,
+                                size_t n)
 {
-    uint64_t storage[2] __attribute__((aligned(8))) = {0, 0};
-    uint32_t *below = (uint32_t *)(void *)storage; /* 8-aligned */
-    uint32_t *word = below + 1;                    /* 4 mod 8 */
-    uint32_t *above = below + 2;                   /* next long */
+    for (size_t k = 0; k < n; k++) {
+        unsigned at = (unsigned)((uintptr_t)nb[k].at % 8);
+
+        EXPECT_EQ(nb[k].fill, load_word(nb[k].at))
+        {
+            TH_LOG("the neighbour at %u mod 8 changed", at);
+        }
+    }
+}
+
+/* K38's check of one 32-bit word: bits 0 and 31 of word (event `tag`) follow perf's
+ * attach (both set), DIAG_IOCSUNREG of bit 31 (K23: only it clears) and the detach; no
+ * neighbour ever changes. The kernel reaches the word through the aligned long holding it
+ * (align_addr_bit()), so where the word sits in that long is what each test chooses. */
+static void k38_word_bits(struct __test_metadata *_metadata, const char *tag, uint32_t *word,
+                          const struct k38_neighbour *nb, size_t n)
+{
     char name[64];
     uint32_t i0 = 0, i31 = 0;
     int fd, pfd;
 
-    NEED_USER_EVENTS();
-    NEED_PERF();
-    /* The kernel updates the word through the aligned long below it (+32 on LE): bits 0
-	 * and 31 must land in this word, never in the low half of the long or the next word. */
-    ASSERT_EQ(4u, (unsigned)((uintptr_t)word % 8));
-    *below = 0x5a5a5a5au; /* bits 0 and 31 clear in both neighbours */
-    *above = 0x3c3c3c3cu;
-    ue_event_name(name, sizeof name, "misaligned");
+    for (size_t i = 0; i < n; i++)
+        *nb[i].at = nb[i].fill;
+    ue_event_name(name, sizeof name, tag);
     fd = ue_open();
     ASSERT_LE(0, fd);
     ASSERT_EQ(0, ue_register(fd, name, "u32 value", word, 0, &i0));
@@ -234,22 +250,33 @@ TEST(K38_misaligned_32bit_word_gets_the_right_bit)
     EXPECT_TRUE(wait_bits(word, 1u << 31, true, UE_WAIT_MS));
     EXPECT_EQ(0x80000001u, load_word(word))
     {
-        TH_LOG("word 0x%08x, below 0x%08x, above 0x%08x", load_word(word), load_word(below),
-               load_word(above));
+        TH_LOG("word 0x%08x at %u mod 8", load_word(word), (unsigned)((uintptr_t)word % 8));
     }
-    EXPECT_EQ(0x5a5a5a5au, load_word(below));
-    EXPECT_EQ(0x3c3c3c3cu, load_word(above));
-    /* DIAG_IOCSUNREG clears bit 31 of the same word (K23 at 4 mod 8) */
+    k38_neighbours_kept(_metadata, nb, n);
     EXPECT_EQ(0, ue_unregister(fd, word, 31));
     EXPECT_EQ(1u, load_word(word));
-    EXPECT_EQ(0x5a5a5a5au, load_word(below));
+    k38_neighbours_kept(_metadata, nb, n);
     close(pfd);
     EXPECT_TRUE(wait_bits(word, 1u, false, UE_WAIT_MS));
     EXPECT_EQ(0u, load_word(word));
-    EXPECT_EQ(0x5a5a5a5au, load_word(below));
-    EXPECT_EQ(0x3c3c3c3cu, load_word(above));
+    k38_neighbours_kept(_metadata, nb, n);
     EXPECT_EQ(0, ue_unregister(fd, word, 0));
     close(fd);
+}
+
+/* K38: a 32-bit word at 4 mod 8 gets its own bits; a missing +32 (little-endian) writes
+ * the low half of the long below it instead, and an unaligned atomic faults on arm64. */
+TEST(K38_misaligned_32bit_word_gets_the_right_bit)
+{
+    uint64_t storage[2] __attribute__((aligned(8))) = {0, 0};
+    uint32_t *below = (uint32_t *)(void *)storage; /* 8-aligned */
+    uint32_t *word = below + 1;                    /* 4 mod 8 */
+    const struct k38_neighbour nb[] = {{below, 0x5a5a5a5au}, {below + 2, 0x3c3c3c3cu}};
+
+    NEED_USER_EVENTS();
+    NEED_PERF();
+    ASSERT_EQ(4u, (unsigned)((uintptr_t)word % 8));
+    k38_word_bits(_metadata, "misaligned", word, nb, 2);
 }
 
 /* K38, the other half: a 32-bit word at 0 mod 8 is the high half of its long on a
@@ -258,38 +285,13 @@ TEST(K38_misaligned_32bit_word_gets_the_right_bit)
 TEST(K38_aligned_32bit_word_gets_the_right_bit)
 {
     uint64_t storage[2] __attribute__((aligned(8))) = {0, 0};
-    uint32_t *word = (uint32_t *)(void *)storage; /* 8-aligned */
-    uint32_t *above = word + 1;                   /* 4 mod 8: the other half of the long */
-    char name[64];
-    uint32_t i0 = 0, i31 = 0;
-    int fd, pfd;
+    uint32_t *word = (uint32_t *)(void *)storage;                /* 8-aligned */
+    const struct k38_neighbour nb[] = {{word + 1, 0x5a5a5a5au}}; /* the long's other half */
 
     NEED_USER_EVENTS();
     NEED_PERF();
     ASSERT_EQ(0u, (unsigned)((uintptr_t)word % 8));
-    *above = 0x5a5a5a5au; /* bits 0 and 31 clear */
-    ue_event_name(name, sizeof name, "aligned32");
-    fd = ue_open();
-    ASSERT_LE(0, fd);
-    ASSERT_EQ(0, ue_register(fd, name, "u32 value", word, 0, &i0));
-    ASSERT_EQ(0, ue_register(fd, name, "u32 value", word, 31, &i31));
-    EXPECT_EQ(i0, i31);
-    pfd = perf_attach(_metadata, name);
-    EXPECT_TRUE(wait_bits(word, 1u, true, UE_WAIT_MS));
-    EXPECT_TRUE(wait_bits(word, 1u << 31, true, UE_WAIT_MS));
-    EXPECT_EQ(0x80000001u, load_word(word))
-    {
-        TH_LOG("word 0x%08x, above 0x%08x", load_word(word), load_word(above));
-    }
-    EXPECT_EQ(0x5a5a5a5au, load_word(above));
-    EXPECT_EQ(0, ue_unregister(fd, word, 31));
-    EXPECT_EQ(1u, load_word(word));
-    close(pfd);
-    EXPECT_TRUE(wait_bits(word, 1u, false, UE_WAIT_MS));
-    EXPECT_EQ(0u, load_word(word));
-    EXPECT_EQ(0x5a5a5a5au, load_word(above));
-    EXPECT_EQ(0, ue_unregister(fd, word, 0));
-    close(fd);
+    k38_word_bits(_metadata, "aligned32", word, nb, 1);
 }
 
 /* ---- K36: perf on the tracepoint ------------------------------------------------ */
