@@ -20,11 +20,13 @@
  * NUL (EH_CSTR* measures up to the first). What no macro can write is generated as a skip with
  * the reason and eventheader.h's line.
  *
- * Byte order: the description's numbers are little-endian, and this program runs on the
- * build machine, which may not be the emitter's (EHCONF_CROSS_ARCH). So every number goes
- * into the generated code as a C value (a literal, or an element of a typed array), which the
- * target's compiler lays out in the target's order; only bytes whose order the format fixes
- * (uuids, addresses, ports, hex_bytes, char8) are written as bytes (number_unit below).
+ * Byte order: this program runs on the build machine, which may not be the emitter's
+ * (EHCONF_CROSS_ARCH). libdesc hands it the description's numbers in the build machine's
+ * order, and every number goes into the generated code as a C value (a literal, or an element
+ * of a typed array), which the target's compiler lays out in the target's order; only bytes
+ * whose order the format fixes (uuids, addresses, ports, hex_bytes, char8) are written as
+ * bytes. Which is which is libdesc's rule, desc_order_unit (emitlib/c/desc_order.c), the one
+ * every C emitter follows.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -180,56 +182,20 @@ static struct row const *find_row(struct desc_field const *f, int *override)
 
 /* ---- byte order ---------------------------------------------------------------------- */
 
-/* How many bytes make one number of f's data (2, 4 or 8), whose order is the machine's;
- * 0 when the data is bytes in an order the format fixes. The rule of the format
- * (eventheader-wire.md §5, decoder-json.md §4): integers, floats, times and char16/char32
- * code units are numbers; uuids, IPv4 addresses, ports, hex_bytes and char8 are bytes; a
- * counted char8 field of 2, 4 or 8 bytes that a numeric format reads as one number is that
- * number. */
-static size_t number_unit(struct desc_field const *f)
+/* A number of n bytes (1, 2, 4 or 8) as libdesc keeps it: in this machine's byte order
+ * (desc_order.c). */
+static uint64_t host_value(uint8_t const *p, size_t n)
 {
-    unsigned fmt = f->format;
-    switch (f->encoding) {
-    case EH_ENC_VALUE16:
-    case EH_ENC_VALUE32:
-    case EH_ENC_VALUE64:
-        if (fmt == EH_FMT_HEX_BYTES || (fmt == EH_FMT_PORT && f->unit == 2) ||
-            ((fmt == EH_FMT_IP_ADDRESS || fmt == EH_FMT_IP_ADDRESS_OBSOLETE) && f->unit == 4))
-            return 0;
-        return f->unit;
-    case EH_ENC_ZSTRING_CHAR16:
-    case EH_ENC_STRING_LENGTH16_CHAR16:
-    case EH_ENC_ZSTRING_CHAR32:
-    case EH_ENC_STRING_LENGTH16_CHAR32: return fmt == EH_FMT_HEX_BYTES ? 0 : f->unit;
-    case EH_ENC_STRING_LENGTH16_CHAR8:
-    case EH_ENC_BINARY_LENGTH16_CHAR8: {
-        size_t n = f->size;
-        int fits = 0;
-        if (f->kind != DESC_STRING)
-            return 0;
-        switch (fmt) {
-        case EH_FMT_UNSIGNED_INT:
-        case EH_FMT_SIGNED_INT:
-        case EH_FMT_HEX_INT: fits = n == 2 || n == 4 || n == 8; break;
-        case EH_FMT_ERRNO:
-        case EH_FMT_PID: fits = n == 4; break;
-        case EH_FMT_TIME:
-        case EH_FMT_FLOAT: fits = n == 4 || n == 8; break;
-        case EH_FMT_BOOLEAN: fits = n == 2 || n == 4; break;
-        default: break;
-        }
-        return fits ? n : 0;
+    uint8_t u8;
+    uint16_t u16;
+    uint32_t u32;
+    uint64_t u64;
+    switch (n) {
+    case 1: memcpy(&u8, p, 1); return u8;
+    case 2: memcpy(&u16, p, 2); return u16;
+    case 4: memcpy(&u32, p, 4); return u32;
+    default: memcpy(&u64, p, 8); return u64;
     }
-    default: return 0;
-    }
-}
-
-static uint64_t le_value(uint8_t const *p, size_t n)
-{
-    uint64_t v = 0;
-    for (size_t i = n; i-- > 0;)
-        v = (v << 8) | p[i];
-    return v;
 }
 
 /* ---- one event ------------------------------------------------------------------------- */
@@ -262,7 +228,7 @@ static void initializer(struct sb *s, uint8_t const *p, size_t n, size_t unit)
         unit = 1;
     sb_add(s, "{", 1);
     for (size_t i = 0; i + unit <= n; i += unit) {
-        sb_printf(s, "%s0x%llx", i ? "," : "", (unsigned long long)le_value(p + i, unit));
+        sb_printf(s, "%s0x%llx", i ? "," : "", (unsigned long long)host_value(p + i, unit));
         if ((i / unit) % 16 == 15 && i + unit < n)
             sb_add(s, "\n        ", 9);
     }
@@ -325,15 +291,15 @@ static void packed_piece(struct packed *pk, uint8_t const *p, size_t n, size_t u
 
 static void packed_u16(struct packed *pk, size_t v)
 {
-    uint8_t le[2] = {(uint8_t)(v & 0xff), (uint8_t)(v >> 8)};
-    packed_piece(pk, le, 2, 2);
+    uint16_t count = (uint16_t)v;
+    packed_piece(pk, (uint8_t const *)&count, 2, 2);
 }
 
 /* A field's payload as the wire has it (Documentation/eventheader-wire.md). */
 static void packed_field(struct packed *pk, struct desc_field const *f)
 {
     static uint8_t const zero[4];
-    size_t unit = number_unit(f);
+    size_t unit = desc_order_unit(f);
     switch (f->kind) {
     case DESC_STRUCT:
         for (uint32_t i = 0; i < f->n_members; i++)
@@ -416,7 +382,7 @@ static void gen_field(struct gen *g, struct desc_field const *f);
  * width, fixed-order values as bytes. */
 static void member_decl(struct sb *s, struct desc_field const *m, int i)
 {
-    size_t unit = number_unit(m);
+    size_t unit = desc_order_unit(m);
     uint32_t n = m->kind == DESC_CARRAY ? m->count : 1;
     if (unit)
         sb_printf(s, " uint%zu_t m%d[%u];", unit * 8, i, n);
@@ -463,7 +429,7 @@ static void gen_sarray(struct gen *g, struct desc_field const *f)
         for (uint32_t i = 0; i < n; i++) {
             struct desc_field const *m = &f->members[e].members[i];
             sb_add(&g->decls, i ? ", " : "", i ? 2 : 0);
-            initializer(&g->decls, m->data, m->size, number_unit(m));
+            initializer(&g->decls, m->data, m->size, desc_order_unit(m));
         }
         sb_add(&g->decls, "}", 1);
     }
@@ -490,7 +456,7 @@ static void gen_sarray(struct gen *g, struct desc_field const *f)
 static int has_zero_unit(struct desc_field const *f)
 {
     for (size_t i = 0; i + f->unit <= f->size; i += f->unit)
-        if (!le_value(f->data + i, f->unit))
+        if (!host_value(f->data + i, f->unit))
             return 1;
     return 0;
 }
@@ -500,17 +466,17 @@ static int has_zero_unit(struct desc_field const *f)
 static void scalar_value(struct gen *g, struct desc_field const *f, struct row const *r)
 {
     struct sb *a = &g->args;
-    size_t unit = f->unit == 1 ? 1 : number_unit(f); /* one byte has no order */
+    size_t unit = f->unit == 1 ? 1 : desc_order_unit(f); /* one byte has no order */
     if (!unit) {
         int k = gen_data(g, f->data, f->size, 1);
         sb_printf(a, "ehm_load%u(d%d)", f->unit * 8, k);
     } else if (strcmp(r->ctype, "float") == 0) {
-        sb_printf(a, "lttpc_f32(UINT32_C(0x%llx))", (unsigned long long)le_value(f->data, 4));
+        sb_printf(a, "lttpc_f32(UINT32_C(0x%llx))", (unsigned long long)host_value(f->data, 4));
     } else if (strcmp(r->ctype, "double") == 0) {
-        sb_printf(a, "lttpc_f64(UINT64_C(0x%llx))", (unsigned long long)le_value(f->data, 8));
+        sb_printf(a, "lttpc_f64(UINT64_C(0x%llx))", (unsigned long long)host_value(f->data, 8));
     } else {
         sb_printf(a, "(%s)UINT%u_C(0x%llx)", r->ctype, f->unit * 8,
-                  (unsigned long long)le_value(f->data, f->unit));
+                  (unsigned long long)host_value(f->data, f->unit));
     }
 }
 
@@ -533,7 +499,7 @@ static void gen_string(struct gen *g, struct desc_field const *f, struct row con
     sb_printf(a, "EH_%s(", r->name);
     sb_cstr(a, f->name);
     sb_add(a, ", ", 2);
-    size_t unit = number_unit(f);
+    size_t unit = desc_order_unit(f);
     if (f->unit == 1 && unit < 2) {
         sb_literal(a, f->data, f->size); /* char8 and binary: a string literal */
     } else if (zstring) {
@@ -607,11 +573,11 @@ static void gen_field(struct gen *g, struct desc_field const *f)
         sb_cstr(a, f->name);
         sb_add(a, ", ", 2);
         if (r->kind == R_FIXED)
-            sb_printf(a, "d%d", gen_data(g, f->data, f->size, number_unit(f)));
+            sb_printf(a, "d%d", gen_data(g, f->data, f->size, desc_order_unit(f)));
         else
             scalar_value(g, f, r);
     } else {
-        int k = gen_data(g, f->data, f->size, number_unit(f));
+        int k = gen_data(g, f->data, f->size, desc_order_unit(f));
         sb_printf(a, "EH_%s_%s(", r->name, f->kind == DESC_VARRAY ? "SLICE" : "ARRAY");
         sb_cstr(a, f->name);
         if (strcmp(r->array_ctype, "void") == 0)
