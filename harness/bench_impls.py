@@ -83,7 +83,7 @@ def build_emitter(impl: Impl, build: str, out: str, events: str) -> Tuple[str, s
     where = os.path.join(out, "build", impl.name)
     os.makedirs(where, exist_ok=True)
     # The bench's own build: its descriptions compiled in, the macros at -O2 (lttp-c).
-    env = {"EHCONF_EVENTS_DIR": events, "LTTPC_OPT": "-O2"}
+    env = {"EHCONF_EVENTS_DIR": events, "GENCASE_OPT": "-O2"}
     r = run(["nice", "-n", "19", os.path.join(impl.folder, "build"),
              src if src == "-" else os.path.abspath(src), where],
             BUILD_TIMEOUT, env, merge_stderr=False)

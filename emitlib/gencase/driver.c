@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * emit <file.events>: ehconf's emitter for microsoft/LinuxTracepoints' C macro API
- * (eventheader/TraceLoggingProvider.h: TraceLoggingWrite and friends).
+ * emit <file.events>: the main program of an emitter generated per case from a macro API
+ * (impl/lttp-c: microsoft/LinuxTracepoints' TraceLoggingWrite; impl/ehconf-macros: ehconf's
+ * EH_WRITE).
  *
- * Macros need the schema at compile time, so impl/lttp-c/build runs impl/lttp-c/gen on
- * every descriptions/<case>.events and links the generated code of all cases into this
- * program: one function per event, calling TraceLoggingWrite (TraceLoggingWriteActivity)
- * with literal values, the steps of the case (register / unregister =
- * TraceLoggingRegister / TraceLoggingUnregister, threads = pthreads released together by a
- * barrier, fork), and the text items of the description (textmatch.h).
+ * Macros need the schema at compile time, so the row's build runs its generator on every
+ * descriptions/<case>.events and links the generated code of all cases into this program
+ * (gencase.h): one function per event, calling the API's write macro with literal values,
+ * the steps of the case (register / unregister = the API's calls, threads = pthreads
+ * released together by a barrier, fork), and the text items of the description
+ * (textmatch.h). The row's contract.c answers --contract.
  *
  * At run time the file's `case` statement picks the compiled-in case, and the file must be
  * that description, possibly with whole events left out (harness/run_impl.py leaves out
@@ -37,16 +38,16 @@
 
 #include "bench.h"
 #include "contract.h"
-#include "lttpc.h"
+#include "gencase.h"
 
-extern const struct lttpc_case *const lttpc_cases[];
+extern const struct gencase_case *const gencase_cases[];
 
 struct counts {
     int written, skipped, failed;
 };
 
 static struct counts *g_counts; /* shared with a forked child */
-static struct lttpc_case const *g_case;
+static struct gencase_case const *g_case;
 static int *g_file_ordinal; /* [description ordinal] -> ordinal in the file, 0: left out */
 static unsigned char *g_registered;
 static pthread_mutex_t g_provider_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -72,9 +73,9 @@ static void report_failed(int ordinal, char const *why)
 }
 
 /* emit --bench COUNT: each event COUNT times in a row through its generated function
- * (TraceLoggingWrite checks the enable bit itself and answers EBADF when it is clear, so a
- * disabled run counts every write as failed: harness/bench_impls.py judges it by the
- * stand-in's count), timed, and a `bench` line instead of the event line. */
+ * (a write macro checks the enable bit itself, and TraceLoggingWrite answers EBADF when it
+ * is clear, so a disabled run may count every write as failed: harness/bench_impls.py
+ * judges it by the stand-in's count), timed, and a `bench` line instead of the event line. */
 static uint64_t g_bench;
 
 static void write_event(int ordinal)
@@ -84,7 +85,7 @@ static void write_event(int ordinal)
         return; /* left out of the file */
     char const *call = "";
     if (g_bench) {
-        lttpc_event_fn const fn = g_case->events[ordinal - 1];
+        gencase_event_fn const fn = g_case->events[ordinal - 1];
         uint64_t failed = 0, t0 = bench_now_ns();
         for (uint64_t i = 0; i < g_bench; i++)
             failed += fn(&call) != 0;
@@ -109,28 +110,27 @@ static void write_event(int ordinal)
 static void fail_events(size_t from, size_t to, char const *why)
 {
     for (size_t i = from; i < to; i++)
-        if (g_case->steps[i].kind == LTTPC_EVENT && g_file_ordinal[g_case->steps[i].arg])
+        if (g_case->steps[i].kind == GENCASE_EVENT && g_file_ordinal[g_case->steps[i].arg])
             report_failed(g_file_ordinal[g_case->steps[i].arg], why);
 }
 
-static void provider_step(struct lttpc_step const *st)
+static void provider_step(struct gencase_step const *st)
 {
-    struct lttpc_provider const *p = &g_case->providers[st->arg];
+    struct gencase_provider const *p = &g_case->providers[st->arg];
     pthread_mutex_lock(&g_provider_lock);
     if (!p->reg) {
         printf("emit: line %d: provider %s cannot be defined (its events are skipped)\n", st->line,
                p->name);
-    } else if (st->kind == LTTPC_REGISTER) {
+    } else if (st->kind == GENCASE_REGISTER) {
         if (g_registered[st->arg]) {
-            printf("emit: line %d: provider %s is registered already: TraceLoggingRegister not "
-                   "called again\n",
-                   st->line, p->name);
+            printf("emit: line %d: provider %s is registered already: %s not called again\n",
+                   st->line, p->name, gencase_api.register_call);
         } else {
             int err = p->reg();
             char buf[32];
             if (err)
-                printf("emit: line %d: TraceLoggingRegister(%s) returned %s\n", st->line, p->name,
-                       errno_name(err, buf, sizeof(buf)));
+                printf("emit: line %d: %s(%s) returned %s\n", st->line, gencase_api.register_call,
+                       p->name, errno_name(err, buf, sizeof(buf)));
             g_registered[st->arg] = 1;
         }
     } else {
@@ -146,9 +146,9 @@ static size_t block_end(size_t i)
     int depth = 0;
     for (; i < g_case->nsteps; i++) {
         unsigned char k = g_case->steps[i].kind;
-        if (k == LTTPC_THREADS || k == LTTPC_THREAD || k == LTTPC_FORK)
+        if (k == GENCASE_THREADS || k == GENCASE_THREAD || k == GENCASE_FORK)
             depth++;
-        else if (k == LTTPC_END && depth-- == 0)
+        else if (k == GENCASE_END && depth-- == 0)
             return i;
     }
     return i;
@@ -173,7 +173,7 @@ static void *thread_main(void *p)
 static size_t run_threads(size_t i)
 {
     size_t n = 0, first = i;
-    for (size_t j = i; j < g_case->nsteps && g_case->steps[j].kind == LTTPC_THREAD;
+    for (size_t j = i; j < g_case->nsteps && g_case->steps[j].kind == GENCASE_THREAD;
          j = block_end(j + 1) + 1)
         n++;
     struct thread_arg *args = calloc(n ? n : 1, sizeof(*args));
@@ -223,12 +223,12 @@ static size_t run_fork(size_t i)
     int depth = 0;
     for (; child_end < g_case->nsteps; child_end++) {
         unsigned char k = g_case->steps[child_end].kind;
-        if (k == LTTPC_THREADS || k == LTTPC_THREAD || k == LTTPC_FORK)
+        if (k == GENCASE_THREADS || k == GENCASE_THREAD || k == GENCASE_FORK)
             depth++;
-        else if ((k == LTTPC_END || k == LTTPC_PARENT) && depth-- == 0)
+        else if ((k == GENCASE_END || k == GENCASE_PARENT) && depth-- == 0)
             break;
     }
-    int has_parent = child_end < g_case->nsteps && g_case->steps[child_end].kind == LTTPC_PARENT;
+    int has_parent = child_end < g_case->nsteps && g_case->steps[child_end].kind == GENCASE_PARENT;
     size_t end = has_parent ? block_end(child_end + 1) : child_end;
     fflush(stdout);
     fflush(stderr);
@@ -262,21 +262,21 @@ static size_t run_fork(size_t i)
 static size_t run_block(size_t i)
 {
     while (i < g_case->nsteps) {
-        struct lttpc_step const *st = &g_case->steps[i];
+        struct gencase_step const *st = &g_case->steps[i];
         switch (st->kind) {
-        case LTTPC_END:
-        case LTTPC_PARENT: return i;
-        case LTTPC_REGISTER:
-        case LTTPC_UNREGISTER:
+        case GENCASE_END:
+        case GENCASE_PARENT: return i;
+        case GENCASE_REGISTER:
+        case GENCASE_UNREGISTER:
             provider_step(st);
             i++;
             break;
-        case LTTPC_EVENT:
+        case GENCASE_EVENT:
             write_event(st->arg);
             i++;
             break;
-        case LTTPC_THREADS: i = run_threads(i + 1); break;
-        case LTTPC_FORK: i = run_fork(i + 1); break;
+        case GENCASE_THREADS: i = run_threads(i + 1); break;
+        case GENCASE_FORK: i = run_fork(i + 1); break;
         default: i++; break;
         }
     }
@@ -286,14 +286,14 @@ static size_t run_block(size_t i)
 /* ---- the file -------------------------------------------------------------------------- */
 
 struct items {
-    struct lttpc_item *p;
+    struct gencase_item *p;
     size_t n;
 };
 
-static void collect_item(void *ctx, struct lttpc_item const *item)
+static void collect_item(void *ctx, struct gencase_item const *item)
 {
     struct items *it = ctx;
-    struct lttpc_item *p = realloc(it->p, (it->n + 1) * sizeof(*p));
+    struct gencase_item *p = realloc(it->p, (it->n + 1) * sizeof(*p));
     if (!p) {
         fprintf(stderr, "emit: out of memory\n");
         exit(2);
@@ -303,36 +303,36 @@ static void collect_item(void *ctx, struct lttpc_item const *item)
 }
 
 /* The `case` statement: the first statement of the file. */
-static struct lttpc_case const *find_case(char const *path, char const *text, size_t len)
+static struct gencase_case const *find_case(char const *path, char const *text, size_t len)
 {
     int line = 0;
     size_t pos = 0, ln;
     char const *l;
-    while (lttpc_next_line(text, len, &pos, &line, &l, &ln)) {
+    while (gencase_next_line(text, len, &pos, &line, &l, &ln)) {
         char const *w = NULL, *end = l + ln;
         size_t wn = 0;
         uint64_t h = 0;
-        if (lttpc_statement(l, ln, &h, &w, &wn)) {
+        if (gencase_statement(l, ln, &h, &w, &wn)) {
             char const *s = w + wn;
-            while (s < end && lttpc_space(*s))
+            while (s < end && gencase_space(*s))
                 s++;
             char const *name = s;
-            while (s < end && !lttpc_space(*s))
+            while (s < end && !gencase_space(*s))
                 s++;
             size_t nn = (size_t)(s - name);
-            while (s < end && lttpc_space(*s))
+            while (s < end && gencase_space(*s))
                 s++;
-            if (!lttpc_word_is(w, wn, "case") || !nn || s != end) {
+            if (!gencase_word_is(w, wn, "case") || !nn || s != end) {
                 fprintf(stderr, "%s:%d: the first statement must be `case <name>`\n", path, line);
                 exit(2);
             }
-            for (size_t i = 0; lttpc_cases[i]; i++)
-                if (lttpc_word_is(name, nn, lttpc_cases[i]->name))
-                    return lttpc_cases[i];
+            for (size_t i = 0; gencase_cases[i]; i++)
+                if (gencase_word_is(name, nn, gencase_cases[i]->name))
+                    return gencase_cases[i];
             fprintf(stderr,
-                    "%s:%d: case %.*s is not built into this emitter (impl/lttp-c/build "
-                    "generates one per descriptions/*.events)\n",
-                    path, line, (int)nn, name);
+                    "%s:%d: case %.*s is not built into this emitter (%s generates one per "
+                    "descriptions/*.events)\n",
+                    path, line, (int)nn, name, gencase_api.build);
             exit(2);
         }
     }
@@ -344,8 +344,8 @@ static void stale(char const *path, int line)
 {
     fprintf(stderr,
             "%s:%d: not the description this emitter was generated from (%s, case %s): "
-            "it changed since the build; run impl/lttp-c/build again\n",
-            path, line, g_case->source, g_case->name);
+            "it changed since the build; run %s again\n",
+            path, line, g_case->source, g_case->name, gencase_api.build);
     exit(2);
 }
 
@@ -355,7 +355,7 @@ static void stale(char const *path, int line)
 static void match(char const *path, char const *text, size_t len)
 {
     struct items file = {NULL, 0};
-    int open = lttpc_items(text, len, collect_item, &file);
+    int open = gencase_items(text, len, collect_item, &file);
     if (open) {
         fprintf(stderr, "%s:%d: an event without `end`\n", path, open);
         exit(2);
@@ -366,9 +366,9 @@ static void match(char const *path, char const *text, size_t len)
         exit(2);
     }
     size_t i = 0;
-    struct lttpc_item const *c = g_case->items;
+    struct gencase_item const *c = g_case->items;
     for (size_t k = 0; k < file.n; k++) {
-        struct lttpc_item const *f = &file.p[k];
+        struct gencase_item const *f = &file.p[k];
         /* Compiled-in events missing from the file: left out. */
         while (i < g_case->nitems && c[i].is_event && !(f->is_event && c[i].hash == f->hash))
             i++;
@@ -390,13 +390,13 @@ static void match(char const *path, char const *text, size_t len)
 int main(int argc, char **argv)
 {
     if (argc == 2 && strcmp(argv[1], "--cases") == 0) {
-        for (size_t i = 0; lttpc_cases[i]; i++)
-            printf("%s %zu %s\n", lttpc_cases[i]->name, lttpc_cases[i]->nevents,
-                   lttpc_cases[i]->source);
+        for (size_t i = 0; gencase_cases[i]; i++)
+            printf("%s %zu %s\n", gencase_cases[i]->name, gencase_cases[i]->nevents,
+                   gencase_cases[i]->source);
         return 0;
     }
     if (argc == 2 && strcmp(argv[1], "--contract") == 0)
-        return lttpc_contract_main();
+        return gencase_contract_main();
     if (argc == 4 && strcmp(argv[1], "--bench") == 0) {
         if (bench_count(argv[2], &g_bench)) {
             fprintf(stderr, "emit: --bench %s: COUNT is 1 to 10000000000\n", argv[2]);
@@ -411,7 +411,7 @@ int main(int argc, char **argv)
         return 2;
     }
     size_t len;
-    char *text = lttpc_read_file(argv[1], &len);
+    char *text = gencase_read_file(argv[1], &len);
     g_case = find_case(argv[1], text, len);
     match(argv[1], text, len);
     free(text);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * impl/lttp-c/textmatch.h: how impl/lttp-c/gen (at build time) and impl/lttp-c/emit.c (at
- * run time) cut a case description into items and hash them, so that the emitter can tell
+ * emitlib/gencase/textmatch.h: how a generator (impl/lttp-c/gen.c, impl/ehconf-macros/gen.c,
+ * at build time) and emitlib/gencase/driver.c (at run time) cut a case description into items and hash them, so that the emitter can tell
  * whether the description it is given is the one its code was generated from.
  *
  * An item is either one statement outside every `event` block (`case`, `provider`,
@@ -9,11 +9,11 @@
  * statement is a line's words joined by one space; blank lines and comments are not
  * statements. Each item's hash is FNV-1a 64 over its statements, each followed by '\n'.
  * harness/run_impl.py hands the emitter the description with the events the profile
- * lacks left out (whole `event ... end` blocks), so emit.c accepts the compiled-in items
+ * lacks left out (whole `event ... end` blocks), so driver.c accepts the compiled-in items
  * with some events missing, and nothing else.
  */
-#ifndef LTTPC_TEXTMATCH_H
-#define LTTPC_TEXTMATCH_H
+#ifndef GENCASE_TEXTMATCH_H
+#define GENCASE_TEXTMATCH_H
 
 #include <errno.h>
 #include <stddef.h>
@@ -22,26 +22,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define LTTPC_FNV_OFFSET UINT64_C(0xcbf29ce484222325)
-#define LTTPC_FNV_PRIME  UINT64_C(0x100000001b3)
+#define GENCASE_FNV_OFFSET UINT64_C(0xcbf29ce484222325)
+#define GENCASE_FNV_PRIME  UINT64_C(0x100000001b3)
 
-static inline int lttpc_space(char c)
+static inline int gencase_space(char c)
 {
     return c == ' ' || c == '\t' || c == '\r';
 }
 
 /* Adds the statement of line [s, s+n) to *hash; returns 0 for a blank line or a comment
  * (nothing added), 1 otherwise. *first gets the first word (its length in *first_len). */
-static inline int lttpc_statement(char const *s, size_t n, uint64_t *hash, char const **first,
-                                  size_t *first_len)
+static inline int gencase_statement(char const *s, size_t n, uint64_t *hash, char const **first,
+                                    size_t *first_len)
 {
     size_t i = 0;
     int words = 0;
     while (i < n) {
-        while (i < n && lttpc_space(s[i]))
+        while (i < n && gencase_space(s[i]))
             i++;
         size_t j = i;
-        while (j < n && !lttpc_space(s[j]))
+        while (j < n && !gencase_space(s[j]))
             j++;
         if (j > i) {
             if (words == 0) {
@@ -50,33 +50,33 @@ static inline int lttpc_statement(char const *s, size_t n, uint64_t *hash, char 
                 *first = s + i;
                 *first_len = j - i;
             } else {
-                *hash = (*hash ^ (uint8_t)' ') * LTTPC_FNV_PRIME;
+                *hash = (*hash ^ (uint8_t)' ') * GENCASE_FNV_PRIME;
             }
             for (size_t k = i; k < j; k++)
-                *hash = (*hash ^ (uint8_t)s[k]) * LTTPC_FNV_PRIME;
+                *hash = (*hash ^ (uint8_t)s[k]) * GENCASE_FNV_PRIME;
             words++;
         }
         i = j;
     }
     if (!words)
         return 0;
-    *hash = (*hash ^ (uint8_t)'\n') * LTTPC_FNV_PRIME;
+    *hash = (*hash ^ (uint8_t)'\n') * GENCASE_FNV_PRIME;
     return 1;
 }
 
-static inline int lttpc_word_is(char const *w, size_t n, char const *what)
+static inline int gencase_word_is(char const *w, size_t n, char const *what)
 {
     return n == strlen(what) && memcmp(w, what, n) == 0;
 }
 
 /* Statements that open a block closed by `end` inside an event. */
-static inline int lttpc_event_opener(char const *w, size_t n)
+static inline int gencase_event_opener(char const *w, size_t n)
 {
-    return lttpc_word_is(w, n, "struct") || lttpc_word_is(w, n, "struct_slice") ||
-           lttpc_word_is(w, n, "element") || lttpc_word_is(w, n, "event");
+    return gencase_word_is(w, n, "struct") || gencase_word_is(w, n, "struct_slice") ||
+           gencase_word_is(w, n, "element") || gencase_word_is(w, n, "event");
 }
 
-struct lttpc_item {
+struct gencase_item {
     unsigned char is_event;
     int line; /* 1-based line of its (first) statement */
     uint64_t hash;
@@ -87,8 +87,8 @@ struct lttpc_item {
 
 /* The next line of text[0, len) from *pos: 1 with its start *l and length *n (without the
  * newline), *pos moved past it and *line counted; 0 at the end of the text. */
-static inline int lttpc_next_line(char const *text, size_t len, size_t *pos, int *line,
-                                  char const **l, size_t *n)
+static inline int gencase_next_line(char const *text, size_t len, size_t *pos, int *line,
+                                    char const **l, size_t *n)
 {
     if (*pos >= len)
         return 0;
@@ -104,32 +104,32 @@ static inline int lttpc_next_line(char const *text, size_t len, size_t *pos, int
 
 /* Cuts text[0, len) into items: calls add(ctx, &item) for each. Returns 0, or the line of
  * an `event` block that does not end (the caller reports it). */
-static inline int lttpc_items(char const *text, size_t len,
-                              void (*add)(void *ctx, struct lttpc_item const *item), void *ctx)
+static inline int gencase_items(char const *text, size_t len,
+                                void (*add)(void *ctx, struct gencase_item const *item), void *ctx)
 {
-    struct lttpc_item cur = {0, 0, 0, 0, 0, 0};
+    struct gencase_item cur = {0, 0, 0, 0, 0, 0};
     int depth = 0; /* inside an event: its nesting, 0 outside */
     int line = 0;
     size_t pos = 0, ln;
     char const *l;
-    while (lttpc_next_line(text, len, &pos, &line, &l, &ln)) {
+    while (gencase_next_line(text, len, &pos, &line, &l, &ln)) {
         char const *w = NULL;
         size_t wn = 0;
-        uint64_t h = depth ? cur.hash : LTTPC_FNV_OFFSET;
-        if (lttpc_statement(l, ln, &h, &w, &wn)) {
+        uint64_t h = depth ? cur.hash : GENCASE_FNV_OFFSET;
+        if (gencase_statement(l, ln, &h, &w, &wn)) {
             if (depth) {
                 cur.hash = h;
-                if (lttpc_event_opener(w, wn))
+                if (gencase_event_opener(w, wn))
                     depth++;
-                else if (lttpc_word_is(w, wn, "end") && --depth == 0)
+                else if (gencase_word_is(w, wn, "end") && --depth == 0)
                     add(ctx, &cur);
-            } else if (lttpc_word_is(w, wn, "event")) {
+            } else if (gencase_word_is(w, wn, "event")) {
                 cur.is_event = 1;
                 cur.line = line;
                 cur.hash = h;
                 depth = 1;
             } else {
-                struct lttpc_item it = {0, line, h, 0, 0, 0};
+                struct gencase_item it = {0, line, h, 0, 0, 0};
                 add(ctx, &it);
             }
         }
@@ -139,7 +139,7 @@ static inline int lttpc_items(char const *text, size_t len,
 
 /* The whole of a file, NUL-terminated, for the generator and the emitter alike; a file
  * that cannot be read is one line on stderr and exit 2 (a usage error for both). */
-static inline char *lttpc_read_file(char const *path, size_t *len)
+static inline char *gencase_read_file(char const *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {

@@ -7,7 +7,7 @@
  *
  * Each command calls the library as is and answers what it returned: the emitter decides
  * nothing. The loop, its grammar, fork and thread-register are emitlib/c/contract_loop.c's;
- * the entry point is the one impl/lttp-c/emit.c calls (contract.h there).
+ * the entry point is the one emitlib/gencase/driver.c calls (contract.h there).
  */
 #define _GNU_SOURCE
 
@@ -44,7 +44,7 @@ static int contract_unregister(void)
     return eh_provider_unregister(&ehm_contract);
 }
 
-int lttpc_contract_main(void)
+int gencase_contract_main(void)
 {
     static const struct contract_api api = {
         .do_register = contract_register,

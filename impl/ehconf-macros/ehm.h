@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * impl/ehconf-macros/ehm.h: what the C files impl/ehconf-macros/gen generates include.
- * The case, step and provider tables are impl/lttp-c/lttpc.h's (the generated code feeds
- * the same driver, impl/lttp-c/emit.c); the events are ehconf's own static macros
+ * The case, step and provider tables are emitlib/gencase/gencase.h's (the generated code feeds
+ * the same driver, emitlib/gencase/driver.c); the events are ehconf's own static macros
  * (eventheader.h: EH_DEFINE_PROVIDER, EH_WRITE, the EH_<T> field macros).
  */
 #ifndef EHM_H
@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "lttpc.h"
+#include "gencase.h"
 
 /* A value whose bytes the format fixes whatever the machine (a port, an address given as
  * a plain integer field): the description's bytes as the number a caller would hold, so

@@ -6,10 +6,10 @@
  * way impl/lttp-c/gen does for LinuxTracepoints' TraceLoggingWrite.
  *
  *   gen EVENTHEADER_H FILE.events OUTDIR   the C files of one case: OUTDIR/<case>.c (the
- *                                          providers, the tables of impl/lttp-c/lttpc.h)
+ *                                          providers, the tables of emitlib/gencase/gencase.h)
  *                                          and OUTDIR/<case>_<n>.c (the event functions,
  *                                          EVENTS_PER_FILE a file)
- *   gen --table FILE.events...             prints the table of the cases (lttpc_cases[])
+ *   gen --table FILE.events...             prints the table of the cases (gencase_cases[])
  *
  * Which macro writes a field comes from the library's own type table (eh_field_types.def of
  * the checkout, compiled in through its X-macros): the first row of the field's encoding and
@@ -471,9 +471,9 @@ static void scalar_value(struct gen *g, struct desc_field const *f, struct row c
         int k = gen_data(g, f->data, f->size, 1);
         sb_printf(a, "ehm_load%u(d%d)", f->unit * 8, k);
     } else if (strcmp(r->ctype, "float") == 0) {
-        sb_printf(a, "lttpc_f32(UINT32_C(0x%llx))", (unsigned long long)host_value(f->data, 4));
+        sb_printf(a, "gencase_f32(UINT32_C(0x%llx))", (unsigned long long)host_value(f->data, 4));
     } else if (strcmp(r->ctype, "double") == 0) {
-        sb_printf(a, "lttpc_f64(UINT64_C(0x%llx))", (unsigned long long)host_value(f->data, 8));
+        sb_printf(a, "gencase_f64(UINT64_C(0x%llx))", (unsigned long long)host_value(f->data, 8));
     } else {
         sb_printf(a, "(%s)UINT%u_C(0x%llx)", r->ctype, f->unit * 8,
                   (unsigned long long)host_value(f->data, f->unit));
@@ -603,11 +603,11 @@ static int provider_index(struct desc_provider const *p)
 }
 
 enum { S_REGISTER, S_UNREGISTER, S_EVENT, S_THREADS, S_THREAD, S_FORK, S_PARENT, S_END };
-static char const *const STEP_NAMES[] = {"LTTPC_REGISTER", "LTTPC_UNREGISTER", "LTTPC_EVENT",
-                                         "LTTPC_THREADS",  "LTTPC_THREAD",     "LTTPC_FORK",
-                                         "LTTPC_PARENT",   "LTTPC_END"};
+static char const *const STEP_NAMES[] = {"GENCASE_REGISTER", "GENCASE_UNREGISTER", "GENCASE_EVENT",
+                                         "GENCASE_THREADS",  "GENCASE_THREAD",     "GENCASE_FORK",
+                                         "GENCASE_PARENT",   "GENCASE_END"};
 
-/* The flat step list of lttpc.h: a block's steps, then its END. */
+/* The flat step list of gencase.h: a block's steps, then its END. */
 struct step {
     int kind, line, arg;
 };
@@ -731,11 +731,11 @@ static void gen_event(FILE *out, struct desc_event const *ev)
 /* ---- the files of a case ----------------------------------------------------------------- */
 
 struct items {
-    struct lttpc_item *p;
+    struct gencase_item *p;
     size_t n;
 };
 
-static void collect_item(void *ctx, struct lttpc_item const *item)
+static void collect_item(void *ctx, struct gencase_item const *item)
 {
     struct items *it = ctx;
     it->p = xrealloc(it->p, (it->n + 1) * sizeof(*it->p));
@@ -744,7 +744,7 @@ static void collect_item(void *ctx, struct lttpc_item const *item)
 
 /* The ordinals an event item of the text stands for: the events of its line, one or one per
  * repetition of a repeat, at a constant distance. */
-static void item_ordinals(struct lttpc_item *it)
+static void item_ordinals(struct gencase_item *it)
 {
     it->first = it->count = it->stride = 0;
     for (uint32_t o = 1; o <= g_desc.n_events; o++) {
@@ -805,7 +805,7 @@ static void gen_tables(FILE *out, char const *path, char const *case_name, struc
     fprintf(out, "\n");
     for (uint32_t i = 0; i < g_desc.n_events; i++)
         fprintf(out, "int ehm_%s_e%u(char const **call);\n", g_ident, i + 1);
-    fprintf(out, "\nstatic const struct lttpc_provider providers[] = {\n");
+    fprintf(out, "\nstatic const struct gencase_provider providers[] = {\n");
     for (uint32_t i = 0; i < g_desc.n_providers; i++) {
         struct desc_provider const *p = g_desc.providers[i];
         char token[1024];
@@ -818,18 +818,18 @@ static void gen_tables(FILE *out, char const *path, char const *case_name, struc
     }
     if (!g_desc.n_providers)
         fprintf(out, "    {\"\", \"\", NULL, NULL},\n");
-    fprintf(out, "};\n\nstatic const lttpc_event_fn events[] = {");
+    fprintf(out, "};\n\nstatic const gencase_event_fn events[] = {");
     for (uint32_t i = 0; i < g_desc.n_events; i++)
         fprintf(out, "%sehm_%s_e%u", i == 0 ? "\n    " : i % 6 ? ", " : ",\n    ", g_ident, i + 1);
     if (!g_desc.n_events)
         fprintf(out, "NULL");
-    fprintf(out, "\n};\n\nstatic const struct lttpc_step steps[] = {\n");
+    fprintf(out, "\n};\n\nstatic const struct gencase_step steps[] = {\n");
     for (size_t i = 0; i < g_nsteps; i++)
         fprintf(out, "    {%s, %d, %d},\n", STEP_NAMES[g_steps[i].kind], g_steps[i].line,
                 g_steps[i].arg);
     if (!g_nsteps)
-        fprintf(out, "    {LTTPC_END, 0, 0},\n");
-    fprintf(out, "};\n\nstatic const struct lttpc_item items[] = {\n");
+        fprintf(out, "    {GENCASE_END, 0, 0},\n");
+    fprintf(out, "};\n\nstatic const struct gencase_item items[] = {\n");
     for (size_t i = 0; i < items->n; i++) {
         if (items->p[i].is_event)
             item_ordinals(&items->p[i]);
@@ -841,7 +841,7 @@ static void gen_tables(FILE *out, char const *path, char const *case_name, struc
     sb_cstr(&cname, case_name);
     sb_cstr(&cpath, path);
     fprintf(out,
-            "};\n\nconst struct lttpc_case lttpc_case_%s = {\n"
+            "};\n\nconst struct gencase_case gencase_case_%s = {\n"
             "    %s, %s,\n    items, %zu,\n    steps, %zu,\n    providers, %u,\n"
             "    events, %u,\n};\n",
             g_ident, cname.p, cpath.p, items->n, g_nsteps, g_desc.n_providers, g_desc.n_events);
@@ -852,7 +852,7 @@ static void gen_tables(FILE *out, char const *path, char const *case_name, struc
 static int gen_case(char const *header, char const *path, char const *outdir)
 {
     char err[1024], token[1024];
-    g_header = lttpc_read_file(header, &g_header_len);
+    g_header = gencase_read_file(header, &g_header_len);
     if (desc_parse(path, &g_desc, err, sizeof(err))) {
         fprintf(stderr, "%s\n", err);
         exit(2);
@@ -863,9 +863,9 @@ static int gen_case(char const *header, char const *path, char const *outdir)
     g_ident = ident_of(case_name);
 
     size_t len;
-    char *text = lttpc_read_file(path, &len);
+    char *text = gencase_read_file(path, &len);
     struct items items = {NULL, 0};
-    int open = lttpc_items(text, len, collect_item, &items);
+    int open = gencase_items(text, len, collect_item, &items);
     if (open) {
         fprintf(stderr, "%s:%d: an event without `end`\n", path, open);
         exit(2);
@@ -916,12 +916,14 @@ static int gen_table(int n, char **paths)
         }
         idents[i] = ident_of(desc_name_token(d.case_name, token, sizeof(token)));
         desc_free(&d);
-        printf("extern const struct lttpc_case lttpc_case_%s;\n", idents[i]);
+        printf("extern const struct gencase_case gencase_case_%s;\n", idents[i]);
     }
-    printf("\nconst struct lttpc_case *const lttpc_cases[] = {\n");
+    printf("\nconst struct gencase_case *const gencase_cases[] = {\n");
     for (int i = 0; i < n; i++)
-        printf("    &lttpc_case_%s,\n", idents[i]);
+        printf("    &gencase_case_%s,\n", idents[i]);
     printf("    NULL,\n};\n");
+    printf("\nconst struct gencase_api gencase_api = {\"eh_provider_register\", "
+           "\"impl/ehconf-macros/build\"};\n");
     return fflush(stdout) == 0 ? 0 : 1;
 }
 

@@ -19,7 +19,7 @@
 #include "contract.h"
 #include "contract_loop.h"
 
-TRACELOGGING_DEFINE_PROVIDER(lttpc_contract, "EhconfContract", (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+TRACELOGGING_DEFINE_PROVIDER(gencase_contract, "EhconfContract", (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
 
 /* The macro stores the count in a uint16_t: the loop refuses a longer pad as malformed
    (CONTRACT_PAD_MAX), so none is silently truncated. */
@@ -27,29 +27,29 @@ static char g_pad[CONTRACT_PAD_MAX];
 
 static int contract_register(void)
 {
-    return TraceLoggingRegister(lttpc_contract);
+    return TraceLoggingRegister(gencase_contract);
 }
 
 static int contract_enabled(void)
 {
-    return TraceLoggingProviderEnabled(lttpc_contract, 4, 0x1) ? 1 : 0;
+    return TraceLoggingProviderEnabled(gencase_contract, 4, 0x1) ? 1 : 0;
 }
 
 /* TraceLoggingWrite returns 0 or an errno (EBADF when nobody listens). */
 static int contract_write(uint32_t seq, uint32_t pad)
 {
-    return TraceLoggingWrite(lttpc_contract, "Contract", TraceLoggingLevel(4),
+    return TraceLoggingWrite(gencase_contract, "Contract", TraceLoggingLevel(4),
                              TraceLoggingKeyword(0x1), TraceLoggingUInt32(seq, "seq"),
                              TraceLoggingCountedUtf8String(g_pad, pad, "pad"));
 }
 
 static int contract_unregister(void)
 {
-    TraceLoggingUnregister(lttpc_contract); /* void: nothing can fail */
+    TraceLoggingUnregister(gencase_contract); /* void: nothing can fail */
     return 0;
 }
 
-int lttpc_contract_main(void)
+int gencase_contract_main(void)
 {
     static const struct contract_api api = {
         .do_register = contract_register,

@@ -4,10 +4,10 @@
  * code that writes its events through microsoft/LinuxTracepoints' C macro API.
  *
  *   gen HEADER FILE.events OUTDIR      writes the C files of one case: OUTDIR/<case>.c
- *                                      (lttpc.h's struct lttpc_case lttpc_case_<case>, its
+ *                                      (gencase.h's struct gencase_case gencase_case_<case>, its
  *                                      providers and tables) and OUTDIR/<case>_<n>.c (the
  *                                      event functions, EVENTS_PER_FILE a file)
- *   gen --table FILE.events...         prints the table of the cases (lttpc_cases[])
+ *   gen --table FILE.events...         prints the table of the cases (gencase_cases[])
  *
  * The description is read by libdesc (emitlib/c/desc.h), the parser ehconf's own emitter
  * links too: a `repeat` comes unrolled, one function per repetition's event. HEADER is the
@@ -285,11 +285,11 @@ static struct desc_field const *element(struct desc_field const *f, uint32_t e, 
 }
 
 enum { S_REGISTER, S_UNREGISTER, S_EVENT, S_THREADS, S_THREAD, S_FORK, S_PARENT, S_END };
-static char const *const STEP_NAMES[] = {"LTTPC_REGISTER", "LTTPC_UNREGISTER", "LTTPC_EVENT",
-                                         "LTTPC_THREADS",  "LTTPC_THREAD",     "LTTPC_FORK",
-                                         "LTTPC_PARENT",   "LTTPC_END"};
+static char const *const STEP_NAMES[] = {"GENCASE_REGISTER", "GENCASE_UNREGISTER", "GENCASE_EVENT",
+                                         "GENCASE_THREADS",  "GENCASE_THREAD",     "GENCASE_FORK",
+                                         "GENCASE_PARENT",   "GENCASE_END"};
 
-/* The flat step list of lttpc.h: a block's steps, then its END. */
+/* The flat step list of gencase.h: a block's steps, then its END. */
 struct step {
     int kind, line, arg;
 };
@@ -668,15 +668,15 @@ static void gen_field(struct gen *g, struct desc_field const *f)
         /* a port or an IPv4 address: bytes in network order, whatever the target's */
         int k = gen_data(g, &first, 1);
         begin_arg(g);
-        sb_printf(&g->args, "TraceLogging%s(lttpc_u%zu_at(d%d)", m->name, unit * 8, k);
+        sb_printf(&g->args, "TraceLogging%s(gencase_u%zu_at(d%d)", m->name, unit * 8, k);
     } else if (m && f->kind == DESC_VALUE) {
         begin_arg(g);
         uint64_t v = number(&first);
         if (strcmp(m->ctype, "float") == 0)
-            sb_printf(&g->args, "TraceLogging%s(lttpc_f32(UINT32_C(0x%llx))", m->name,
+            sb_printf(&g->args, "TraceLogging%s(gencase_f32(UINT32_C(0x%llx))", m->name,
                       (unsigned long long)v);
         else if (strcmp(m->ctype, "double") == 0)
-            sb_printf(&g->args, "TraceLogging%s(lttpc_f64(UINT64_C(0x%llx))", m->name,
+            sb_printf(&g->args, "TraceLogging%s(gencase_f64(UINT64_C(0x%llx))", m->name,
                       (unsigned long long)v);
         else
             sb_printf(&g->args, "TraceLogging%s((%s)UINT%zu_C(0x%llx)", m->name, m->ctype, unit * 8,
@@ -865,7 +865,7 @@ static void gen_event(FILE *out, struct desc_event const *ev, char const *const 
     memset(&g, 0, sizeof(g));
     char sym[256];
     int provider = provider_index(ev->provider);
-    snprintf(sym, sizeof(sym), "lttpc_%s_p%d", g_ident, provider);
+    snprintf(sym, sizeof(sym), "gencase_%s_p%d", g_ident, provider);
     if (unusable[provider][0])
         gen_problem(&g, "provider %s: %s", tokens[provider], unusable[provider]);
     if (ev->level != 5) {
@@ -902,8 +902,8 @@ static void gen_event(FILE *out, struct desc_event const *ev, char const *const 
                     "members included, and its level/keyword/opcode/tag/id options)",
                     MAX_ARGS, header_line("Supports up to 99 args"), header_line("99, 98, 97, 96"),
                     g.nargs);
-    fprintf(out, "\n/* event %u, line %u */\nint lttpc_%s_e%u(char const **call)\n{\n", ev->ordinal,
-            ev->line, g_ident, ev->ordinal);
+    fprintf(out, "\n/* event %u, line %u */\nint gencase_%s_e%u(char const **call)\n{\n",
+            ev->ordinal, ev->line, g_ident, ev->ordinal);
     if (g.problem) {
         struct sb why = {NULL, 0, 0};
         sb_cstr(&why, g.problem);
@@ -942,11 +942,11 @@ static void gen_event(FILE *out, struct desc_event const *ev, char const *const 
 }
 
 struct items {
-    struct lttpc_item *p;
+    struct gencase_item *p;
     size_t n;
 };
 
-static void collect_item(void *ctx, struct lttpc_item const *item)
+static void collect_item(void *ctx, struct gencase_item const *item)
 {
     struct items *it = ctx;
     it->p = xrealloc(it->p, (it->n + 1) * sizeof(*it->p));
@@ -976,7 +976,7 @@ static int close_out(FILE *f, char const *path)
 
 /* The ordinals an event item of the text stands for: the events of its line, one or one per
  * repetition of a repeat, at a constant distance. */
-static void item_ordinals(struct lttpc_item *it)
+static void item_ordinals(struct gencase_item *it)
 {
     it->first = it->count = it->stride = 0;
     for (uint32_t o = 1; o <= g_desc.n_events; o++) {
@@ -991,16 +991,16 @@ static void item_ordinals(struct lttpc_item *it)
 
 static int gen_case(char const *header, char const *path, char const *outdir)
 {
-    g_header = lttpc_read_file(header, &g_header_len);
+    g_header = gencase_read_file(header, &g_header_len);
     read_description(path);
     size_t len, nevents = g_desc.n_events, nproviders = g_desc.n_providers;
-    char *text = lttpc_read_file(path, &len);
+    char *text = gencase_read_file(path, &len);
     char case_token[1024];
     char const *g_case = desc_name_token(g_desc.case_name, case_token, sizeof(case_token));
     g_ident = ident_of(g_case);
 
     struct items items = {NULL, 0};
-    int open = lttpc_items(text, len, collect_item, &items);
+    int open = gencase_items(text, len, collect_item, &items);
     if (open) {
         fprintf(stderr, "%s:%d: an event without `end`\n", path, open);
         exit(2);
@@ -1012,7 +1012,7 @@ static int gen_case(char const *header, char const *path, char const *outdir)
             "/* Generated by impl/lttp-c/gen from %s: do not edit.\n"
             "   Case %s: %zu events (their functions in %s_<n>.c, %d a file), %zu providers, "
             "%zu steps. */\n"
-            "#include \"lttpc.h\"\n#include <eventheader/TraceLoggingProvider.h>\n\n",
+            "#include \"gencase.h\"\n#include <eventheader/TraceLoggingProvider.h>\n\n",
             path, g_case, nevents, g_ident, EVENTS_PER_FILE, nproviders, g_nsteps);
     char **unusable = xrealloc(NULL, (nproviders + 1) * sizeof(char *));
     char **tokens = xrealloc(NULL, (nproviders + 1) * sizeof(char *));
@@ -1028,19 +1028,20 @@ static int gen_case(char const *header, char const *path, char const *outdir)
         struct sb name = {NULL, 0, 0}, group = {NULL, 0, 0};
         sb_cstr(&name, p->name);
         fprintf(out,
-                "TRACELOGGING_DEFINE_PROVIDER(lttpc_%s_p%zu, %s,\n"
+                "TRACELOGGING_DEFINE_PROVIDER(gencase_%s_p%zu, %s,\n"
                 "    (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)",
                 g_ident, i, name.p);
         if (p->group && p->group[0]) {
             sb_cstr(&group, p->group);
             fprintf(out, ", TraceLoggingOptionGroupName(%s)", group.p);
         }
-        fprintf(out,
-                ");\nstatic int lttpc_reg%zu(void)\n{\n    return "
-                "TraceLoggingRegister(lttpc_%s_p%zu);\n}\n"
-                "static int lttpc_unreg%zu(void)\n{\n    TraceLoggingUnregister(lttpc_%s_p%zu);\n  "
-                "  return 0;\n}\n",
-                i, g_ident, i, i, g_ident, i);
+        fprintf(
+            out,
+            ");\nstatic int gencase_reg%zu(void)\n{\n    return "
+            "TraceLoggingRegister(gencase_%s_p%zu);\n}\n"
+            "static int gencase_unreg%zu(void)\n{\n    TraceLoggingUnregister(gencase_%s_p%zu);\n  "
+            "  return 0;\n}\n",
+            i, g_ident, i, i, g_ident, i);
         free(name.p);
         free(group.p);
     }
@@ -1055,12 +1056,12 @@ static int gen_case(char const *header, char const *path, char const *outdir)
         fprintf(part,
                 "/* Generated by impl/lttp-c/gen from %s: do not edit.\n"
                 "   Case %s, events %zu to %zu. */\n"
-                "#include \"lttpc.h\"\n#include <eventheader/TraceLoggingProvider.h>\n\n",
+                "#include \"gencase.h\"\n#include <eventheader/TraceLoggingProvider.h>\n\n",
                 path, g_case, first + 1,
                 first + EVENTS_PER_FILE < nevents ? first + EVENTS_PER_FILE : nevents);
         for (size_t i = 0; i < nproviders; i++)
             if (!unusable[i][0])
-                fprintf(part, "TRACELOGGING_DECLARE_PROVIDER(lttpc_%s_p%zu);\n", g_ident, i);
+                fprintf(part, "TRACELOGGING_DECLARE_PROVIDER(gencase_%s_p%zu);\n", g_ident, i);
         for (size_t i = first; i < nevents && i < first + EVENTS_PER_FILE; i++)
             gen_event(part, g_events[i], (char const *const *)unusable,
                       (char const *const *)tokens);
@@ -1068,9 +1069,9 @@ static int gen_case(char const *header, char const *path, char const *outdir)
     }
     fprintf(out, "\n");
     for (size_t i = 0; i < nevents; i++)
-        fprintf(out, "int lttpc_%s_e%zu(char const **call);\n", g_ident, i + 1);
+        fprintf(out, "int gencase_%s_e%zu(char const **call);\n", g_ident, i + 1);
 
-    fprintf(out, "\nstatic const struct lttpc_provider lttpc_providers[] = {\n");
+    fprintf(out, "\nstatic const struct gencase_provider gencase_providers[] = {\n");
     for (size_t i = 0; i < nproviders; i++) {
         struct sb token = {NULL, 0, 0}, group = {NULL, 0, 0};
         sb_cstr(&token, tokens[i]);
@@ -1078,28 +1079,29 @@ static int gen_case(char const *header, char const *path, char const *outdir)
         if (unusable[i][0])
             fprintf(out, "    {%s, %s, NULL, NULL},\n", token.p, group.p);
         else
-            fprintf(out, "    {%s, %s, lttpc_reg%zu, lttpc_unreg%zu},\n", token.p, group.p, i, i);
+            fprintf(out, "    {%s, %s, gencase_reg%zu, gencase_unreg%zu},\n", token.p, group.p, i,
+                    i);
         free(token.p);
         free(group.p);
     }
     if (!nproviders)
         fprintf(out, "    {\"\", \"\", NULL, NULL},\n");
-    fprintf(out, "};\n\nstatic const lttpc_event_fn lttpc_events[] = {");
+    fprintf(out, "};\n\nstatic const gencase_event_fn gencase_events[] = {");
     for (size_t i = 0; i < nevents; i++)
-        fprintf(out, "%slttpc_%s_e%zu",
+        fprintf(out, "%sgencase_%s_e%zu",
                 i == 0  ? "\n    "
                 : i % 6 ? ", "
                         : ",\n    ",
                 g_ident, i + 1);
     if (!nevents)
         fprintf(out, "NULL");
-    fprintf(out, "\n};\n\nstatic const struct lttpc_step lttpc_steps[] = {\n");
+    fprintf(out, "\n};\n\nstatic const struct gencase_step gencase_steps[] = {\n");
     for (size_t i = 0; i < g_nsteps; i++)
         fprintf(out, "    {%s, %d, %d},\n", STEP_NAMES[g_steps[i].kind], g_steps[i].line,
                 g_steps[i].arg);
     if (!g_nsteps)
-        fprintf(out, "    {LTTPC_END, 0, 0},\n");
-    fprintf(out, "};\n\nstatic const struct lttpc_item lttpc_items_[] = {\n");
+        fprintf(out, "    {GENCASE_END, 0, 0},\n");
+    fprintf(out, "};\n\nstatic const struct gencase_item gencase_items_[] = {\n");
     for (size_t i = 0; i < items.n; i++) {
         if (items.p[i].is_event)
             item_ordinals(&items.p[i]);
@@ -1111,9 +1113,9 @@ static int gen_case(char const *header, char const *path, char const *outdir)
     sb_cstr(&cname, g_case);
     sb_cstr(&cpath, path);
     fprintf(out,
-            "};\n\nconst struct lttpc_case lttpc_case_%s = {\n"
-            "    %s, %s,\n    lttpc_items_, %zu,\n    lttpc_steps, %zu,\n"
-            "    lttpc_providers, %zu,\n    lttpc_events, %zu,\n};\n",
+            "};\n\nconst struct gencase_case gencase_case_%s = {\n"
+            "    %s, %s,\n    gencase_items_, %zu,\n    gencase_steps, %zu,\n"
+            "    gencase_providers, %zu,\n    gencase_events, %zu,\n};\n",
             g_ident, cname.p, cpath.p, items.n, g_nsteps, nproviders, nevents);
     return status | close_out(out, main_path);
 }
@@ -1132,13 +1134,15 @@ static int gen_table(int n, char **paths)
         idents[i] = ident_of(desc_name_token(d.case_name, token, sizeof(token)));
         desc_free(&d);
     }
-    printf("/* Generated by impl/lttp-c/gen --table: do not edit. */\n#include \"lttpc.h\"\n\n");
+    printf("/* Generated by impl/lttp-c/gen --table: do not edit. */\n#include \"gencase.h\"\n\n");
     for (int i = 0; i < n; i++)
-        printf("extern const struct lttpc_case lttpc_case_%s;\n", idents[i]);
-    printf("\nconst struct lttpc_case *const lttpc_cases[] = {\n");
+        printf("extern const struct gencase_case gencase_case_%s;\n", idents[i]);
+    printf("\nconst struct gencase_case *const gencase_cases[] = {\n");
     for (int i = 0; i < n; i++)
-        printf("    &lttpc_case_%s,\n", idents[i]);
+        printf("    &gencase_case_%s,\n", idents[i]);
     printf("    NULL,\n};\n");
+    printf("\nconst struct gencase_api gencase_api = {\"TraceLoggingRegister\", "
+           "\"impl/lttp-c/build\"};\n");
     return fflush(stdout) == 0 ? 0 : 1;
 }
 

@@ -10,7 +10,7 @@ field takes the macro a user would (the first row of its type in eh_field_types.
 description's numbers go into the code as C values and fixed-order bytes as bytes, so a
 big-endian target's compiler lays them out for it; the header's raw items are used only
 where no typed macro can describe the field; and a description other than the one it was
-built from is refused (impl/lttp-c/emit.c, the driver it shares).
+built from is refused (emitlib/gencase/driver.c, the driver it shares).
 
 The checkout is this repository's lib/eventheader unless IMPL_SRC_EHCONF names another.
 
@@ -142,4 +142,6 @@ def test_stale_description_is_refused(macros, tmp_path):
     assert r.returncode == 2 and r.output == "", f"{r.how()}\n{r.output}\n{r.stderr}"
     lines = r.stderr.splitlines()
     assert len(lines) == 1 and "changed since the build" in lines[0], r.stderr
+    # the shared driver names this row's build (gencase_api), not another generated row's
+    assert "run impl/ehconf-macros/build again" in lines[0], lines[0]
     assert not dat.exists()

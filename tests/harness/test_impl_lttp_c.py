@@ -71,7 +71,7 @@ def test_stale_description_is_refused(lttp_c, tmp_path):
 
 @pytest.mark.parametrize("text,what", [
     ("provider P\n", "the first statement must be `case <name>`"),
-    ("case no_such_case\n", "case no_such_case is not built into this emitter"),
+    ("case no_such_case\n", "case no_such_case is not built into this emitter (impl/lttp-c/build"),
     ("case attributes\nprovider EhconfAttributes\n", "changed since the build"),
 ])
 def test_unusable_file_is_one_line(lttp_c, tmp_path, text, what):
