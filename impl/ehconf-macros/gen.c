@@ -40,92 +40,12 @@
 #include <eventheader_wire.h>
 
 #include "desc.h"
-#include "textmatch.h"
+#include "gen_common.h"
 
 #define EVENTS_PER_FILE 500
 
-/* ---- small utilities ------------------------------------------------------------------ */
-
-static void *xrealloc(void *p, size_t n)
-{
-    p = realloc(p, n ? n : 1);
-    if (!p) {
-        fprintf(stderr, "gen: out of memory\n");
-        exit(1);
-    }
-    return p;
-}
-
-struct sb {
-    char *p;
-    size_t n, cap;
-};
-
-static void sb_add(struct sb *s, char const *text, size_t n)
-{
-    if (s->n + n + 1 > s->cap) {
-        s->cap = (s->n + n + 1) * 2;
-        s->p = xrealloc(s->p, s->cap);
-    }
-    memcpy(s->p + s->n, text, n);
-    s->n += n;
-    s->p[s->n] = '\0';
-}
-
-static void sb_printf(struct sb *s, char const *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_printf(struct sb *s, char const *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        return;
-    char *buf = xrealloc(NULL, (size_t)n + 1);
-    va_start(ap, fmt);
-    vsnprintf(buf, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    sb_add(s, buf, (size_t)n);
-    free(buf);
-}
-
-/* A C string literal of any bytes: printable ASCII as is (but `"`, `\`, and `?` for
-   trigraphs), the rest as 3-digit octal escapes, which never merge with what follows. */
-static void sb_literal(struct sb *s, unsigned char const *p, size_t n)
-{
-    sb_add(s, "\"", 1);
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = p[i];
-        if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\' && c != '?')
-            sb_add(s, (char const *)&c, 1);
-        else
-            sb_printf(s, "\\%03o", c);
-    }
-    sb_add(s, "\"", 1);
-}
-
-static void sb_cstr(struct sb *s, char const *text)
-{
-    sb_literal(s, (unsigned char const *)text, strlen(text));
-}
-
-/* ---- eventheader.h's lines, for the reasons --------------------------------------------- */
-
-static char *g_header;
-static size_t g_header_len;
-
-static int header_line(char const *what)
-{
-    int line = 1;
-    size_t wn = strlen(what);
-    for (size_t i = 0; i + wn <= g_header_len; i++) {
-        if (g_header[i] == '\n')
-            line++;
-        else if (memcmp(g_header + i, what, wn) == 0)
-            return line;
-    }
-    return 0;
-}
+/* The case being generated. */
+static struct gen_source g_src;
 
 /* ---- the library's type table ----------------------------------------------------------- */
 
@@ -201,8 +121,8 @@ static uint64_t host_value(uint8_t const *p, size_t n)
 /* ---- one event ------------------------------------------------------------------------- */
 
 struct gen {
-    struct sb decls; /* the event function's static data */
-    struct sb args;  /* ",\n        item" each */
+    struct gen_sb decls; /* the event function's static data */
+    struct gen_sb args;  /* ",\n        item" each */
     int ndata;
     char const *problem; /* why the event cannot be written */
     char problem_buf[1024];
@@ -222,19 +142,19 @@ static void gen_problem(struct gen *g, char const *fmt, ...)
 
 /* The initializer of n bytes at p: numbers of `unit` bytes read little-endian ("{0x1,0x2}"),
  * or bytes when unit < 2. */
-static void initializer(struct sb *s, uint8_t const *p, size_t n, size_t unit)
+static void initializer(struct gen_sb *s, uint8_t const *p, size_t n, size_t unit)
 {
     if (unit < 2)
         unit = 1;
-    sb_add(s, "{", 1);
+    gen_sb_add(s, "{", 1);
     for (size_t i = 0; i + unit <= n; i += unit) {
-        sb_printf(s, "%s0x%llx", i ? "," : "", (unsigned long long)host_value(p + i, unit));
+        gen_sb_printf(s, "%s0x%llx", i ? "," : "", (unsigned long long)host_value(p + i, unit));
         if ((i / unit) % 16 == 15 && i + unit < n)
-            sb_add(s, "\n        ", 9);
+            gen_sb_add(s, "\n        ", 9);
     }
     if (!n)
-        sb_add(s, "0", 1);
-    sb_add(s, "}", 1);
+        gen_sb_add(s, "0", 1);
+    gen_sb_add(s, "}", 1);
 }
 
 /* Declares the static array dK of n bytes at p, as numbers of `unit` bytes (C values: the
@@ -243,26 +163,26 @@ static int gen_data(struct gen *g, uint8_t const *p, size_t n, size_t unit)
 {
     int k = ++g->ndata;
     if (unit >= 2)
-        sb_printf(&g->decls, "    static const uint%zu_t d%d[] = ", unit * 8, k);
+        gen_sb_printf(&g->decls, "    static const uint%zu_t d%d[] = ", unit * 8, k);
     else
-        sb_printf(&g->decls, "    static const _Alignas(8) uint8_t d%d[] = ", k);
+        gen_sb_printf(&g->decls, "    static const _Alignas(8) uint8_t d%d[] = ", k);
     initializer(&g->decls, p, n, unit);
-    sb_add(&g->decls, ";\n", 2);
+    gen_sb_add(&g->decls, ";\n", 2);
     return k;
 }
 
 static void begin_item(struct gen *g)
 {
-    sb_add(&g->args, ",\n        ", 10);
+    gen_sb_add(&g->args, ",\n        ", 10);
 }
 
 /* `, EH_FORMAT(f)` when the macro's own format is not the field's, `, EH_TAG(t)` when set. */
-static void options(struct sb *s, struct desc_field const *f, int override)
+static void options(struct gen_sb *s, struct desc_field const *f, int override)
 {
     if (override)
-        sb_printf(s, ", EH_FORMAT(%u)", f->format);
+        gen_sb_printf(s, ", EH_FORMAT(%u)", f->format);
     if (f->tag)
-        sb_printf(s, ", EH_TAG(0x%x)", f->tag);
+        gen_sb_printf(s, ", EH_TAG(0x%x)", f->tag);
 }
 
 /* ---- raw items: the header's escape hatch, bytes laid out by a packed struct -------------- */
@@ -271,7 +191,7 @@ static void options(struct sb *s, struct desc_field const *f, int override)
  * width (so the target's compiler orders its bytes), each run of fixed-order bytes a uint8_t
  * array. */
 struct packed {
-    struct sb members, init;
+    struct gen_sb members, init;
     int n;
     size_t size;
 };
@@ -282,8 +202,8 @@ static void packed_piece(struct packed *pk, uint8_t const *p, size_t n, size_t u
         return;
     if (unit < 2)
         unit = 1;
-    sb_printf(&pk->members, " uint%zu_t p%d[%zu];", unit * 8, pk->n, n / unit);
-    sb_add(&pk->init, pk->n ? ", " : "", pk->n ? 2 : 0);
+    gen_sb_printf(&pk->members, " uint%zu_t p%d[%zu];", unit * 8, pk->n, n / unit);
+    gen_sb_add(&pk->init, pk->n ? ", " : "", pk->n ? 2 : 0);
     initializer(&pk->init, p, n, unit);
     pk->n++;
     pk->size += n;
@@ -327,14 +247,15 @@ static void packed_field(struct packed *pk, struct desc_field const *f)
 /* Declares dK, the packed payload of a field; returns K (its bytes: sizeof dK). */
 static int gen_packed(struct gen *g, struct desc_field const *f)
 {
-    struct packed pk = {{NULL, 0, 0}, {NULL, 0, 0}, 0, 0};
+    struct packed pk = {{0}, {0}, 0, 0};
     packed_field(&pk, f);
     int k = ++g->ndata;
     if (!pk.n)
-        sb_printf(&g->decls, "    static const uint8_t d%d[1];\n", k);
+        gen_sb_printf(&g->decls, "    static const uint8_t d%d[1];\n", k);
     else
-        sb_printf(&g->decls, "    static const struct __attribute__((packed)) {%s } d%d = {%s};\n",
-                  pk.members.p, k, pk.init.p);
+        gen_sb_printf(&g->decls,
+                      "    static const struct __attribute__((packed)) {%s } d%d = {%s};\n",
+                      pk.members.p, k, pk.init.p);
     free(pk.members.p);
     free(pk.init.p);
     return k;
@@ -343,7 +264,7 @@ static int gen_packed(struct gen *g, struct desc_field const *f)
 /* The raw metadata of f, a member of an array of structs (its data is the array's). */
 static void raw_meta(struct gen *g, struct desc_field const *f)
 {
-    struct sb *a = &g->args;
+    struct gen_sb *a = &g->args;
     begin_item(g);
     if (f->kind == DESC_STRUCT || f->kind == DESC_STRUCT_SLICE) {
         uint32_t n = f->kind == DESC_STRUCT ? f->n_members : f->members[0].n_members;
@@ -352,26 +273,26 @@ static void raw_meta(struct gen *g, struct desc_field const *f)
             gen_problem(g,
                         "EH_RAW_STRUCT takes 1 to 127 members, and this struct has none "
                         "(eventheader.h:%d)",
-                        header_line("A struct whose next n"));
+                        gen_header_line("A struct whose next n"));
             return;
         }
-        sb_printf(a, "EH_RAW_STRUCT%s(", f->kind == DESC_STRUCT ? "" : "_SLICE");
-        sb_cstr(a, f->name);
-        sb_printf(a, ", %u%s", n, f->tag ? "" : ")");
+        gen_sb_printf(a, "EH_RAW_STRUCT%s(", f->kind == DESC_STRUCT ? "" : "_SLICE");
+        gen_sb_cstr(a, f->name);
+        gen_sb_printf(a, ", %u%s", n, f->tag ? "" : ")");
         if (f->tag)
-            sb_printf(a, ", EH_TAG(0x%x))", f->tag);
+            gen_sb_printf(a, ", EH_TAG(0x%x))", f->tag);
         for (uint32_t i = 0; i < n; i++)
             raw_meta(g, &m[i]);
         return;
     }
-    sb_printf(a, "EH_RAW_META%s(", f->kind == DESC_VARRAY ? "_SLICE" : "");
-    sb_cstr(a, f->name);
+    gen_sb_printf(a, "EH_RAW_META%s(", f->kind == DESC_VARRAY ? "_SLICE" : "");
+    gen_sb_cstr(a, f->name);
     if (f->kind == DESC_CARRAY)
-        sb_printf(a, ", %u | EH_ENC_CARRAY_FLAG, .carray = %u", f->encoding, f->count);
+        gen_sb_printf(a, ", %u | EH_ENC_CARRAY_FLAG, .carray = %u", f->encoding, f->count);
     else
-        sb_printf(a, ", %u", f->encoding);
+        gen_sb_printf(a, ", %u", f->encoding);
     options(a, f, f->format != 0);
-    sb_add(a, ")", 1);
+    gen_sb_add(a, ")", 1);
 }
 
 /* ---- fields ---------------------------------------------------------------------------- */
@@ -380,14 +301,14 @@ static void gen_field(struct gen *g, struct desc_field const *f);
 
 /* The C type of a member of an array-of-structs element: numbers as integers of their
  * width, fixed-order values as bytes. */
-static void member_decl(struct sb *s, struct desc_field const *m, int i)
+static void member_decl(struct gen_sb *s, struct desc_field const *m, int i)
 {
     size_t unit = desc_order_unit(m);
     uint32_t n = m->kind == DESC_CARRAY ? m->count : 1;
     if (unit)
-        sb_printf(s, " uint%zu_t m%d[%u];", unit * 8, i, n);
+        gen_sb_printf(s, " uint%zu_t m%d[%u];", unit * 8, i, n);
     else
-        sb_printf(s, " uint8_t m%d[%zu];", i, (size_t)m->unit * n);
+        gen_sb_printf(s, " uint8_t m%d[%zu];", i, (size_t)m->unit * n);
 }
 
 /* An array of structs whose members are all fixed-size values: EH_STRUCT_ARRAY over an
@@ -403,53 +324,53 @@ static int simple_sarray(struct desc_field const *f)
 
 static void gen_sarray(struct gen *g, struct desc_field const *f)
 {
-    struct sb *a = &g->args;
+    struct gen_sb *a = &g->args;
     if (!simple_sarray(f)) {
         /* The raw form: the shape as EH_RAW_STRUCT_SLICE + metadata, the count and the
            elements as one EH_RAW_DATA. */
         int k = gen_packed(g, f);
         raw_meta(g, f);
         begin_item(g);
-        sb_printf(a, "EH_RAW_DATA(&d%d, sizeof(d%d))", k, k);
+        gen_sb_printf(a, "EH_RAW_DATA(&d%d, sizeof(d%d))", k, k);
         return;
     }
     struct desc_field const *shape = f->members[0].members;
     uint32_t n = f->members[0].n_members;
     int k = ++g->ndata;
-    sb_printf(&g->decls, "    struct s%d {", k);
+    gen_sb_printf(&g->decls, "    struct s%d {", k);
     for (uint32_t i = 0; i < n; i++)
         member_decl(&g->decls, &shape[i], (int)i);
     /* No element: one zeroed, for the stride (sizeof *p), never read. */
     if (!f->count)
-        sb_printf(&g->decls, " };\n    static const struct s%d d%d[1];\n", k, k);
+        gen_sb_printf(&g->decls, " };\n    static const struct s%d d%d[1];\n", k, k);
     else
-        sb_printf(&g->decls, " };\n    static const struct s%d d%d[%u] = {", k, k, f->count);
+        gen_sb_printf(&g->decls, " };\n    static const struct s%d d%d[%u] = {", k, k, f->count);
     for (uint32_t e = 0; e < f->count; e++) {
-        sb_add(&g->decls, e ? ", {" : "{", e ? 3 : 1);
+        gen_sb_add(&g->decls, e ? ", {" : "{", e ? 3 : 1);
         for (uint32_t i = 0; i < n; i++) {
             struct desc_field const *m = &f->members[e].members[i];
-            sb_add(&g->decls, i ? ", " : "", i ? 2 : 0);
+            gen_sb_add(&g->decls, i ? ", " : "", i ? 2 : 0);
             initializer(&g->decls, m->data, m->size, desc_order_unit(m));
         }
-        sb_add(&g->decls, "}", 1);
+        gen_sb_add(&g->decls, "}", 1);
     }
     if (f->count)
-        sb_add(&g->decls, "};\n", 3);
+        gen_sb_add(&g->decls, "};\n", 3);
     begin_item(g);
-    sb_printf(a, "EH_STRUCT_ARRAY_TAGGED(");
-    sb_cstr(a, f->name);
-    sb_printf(a, ", 0x%x, d%d, %u", f->tag, k, f->count);
+    gen_sb_printf(a, "EH_STRUCT_ARRAY_TAGGED(");
+    gen_sb_cstr(a, f->name);
+    gen_sb_printf(a, ", 0x%x, d%d, %u", f->tag, k, f->count);
     for (uint32_t i = 0; i < n; i++) {
         struct desc_field const *m = &shape[i];
-        sb_add(a, ",\n            EH_MEMBER(", 24);
-        sb_cstr(a, m->name);
-        sb_printf(a, ", struct s%d, m%u, %u, %u, %u, %u", k, i, m->encoding, m->format, m->unit,
-                  m->kind == DESC_CARRAY ? m->count : 1);
+        gen_sb_add(a, ",\n            EH_MEMBER(", 24);
+        gen_sb_cstr(a, m->name);
+        gen_sb_printf(a, ", struct s%d, m%u, %u, %u, %u, %u", k, i, m->encoding, m->format, m->unit,
+                      m->kind == DESC_CARRAY ? m->count : 1);
         if (m->tag)
-            sb_printf(a, ", EH_TAG(0x%x)", m->tag);
-        sb_add(a, ")", 1);
+            gen_sb_printf(a, ", EH_TAG(0x%x)", m->tag);
+        gen_sb_add(a, ")", 1);
     }
-    sb_add(a, ")", 1);
+    gen_sb_add(a, ")", 1);
 }
 
 /* A zero-terminated string that holds a zero unit: EH_CSTR* would stop there. */
@@ -465,84 +386,86 @@ static int has_zero_unit(struct desc_field const *f)
  * the number a caller would hold for them (ehm_load*). */
 static void scalar_value(struct gen *g, struct desc_field const *f, struct row const *r)
 {
-    struct sb *a = &g->args;
+    struct gen_sb *a = &g->args;
     size_t unit = f->unit == 1 ? 1 : desc_order_unit(f); /* one byte has no order */
     if (!unit) {
         int k = gen_data(g, f->data, f->size, 1);
-        sb_printf(a, "ehm_load%u(d%d)", f->unit * 8, k);
+        gen_sb_printf(a, "ehm_load%u(d%d)", f->unit * 8, k);
     } else if (strcmp(r->ctype, "float") == 0) {
-        sb_printf(a, "gencase_f32(UINT32_C(0x%llx))", (unsigned long long)host_value(f->data, 4));
+        gen_sb_printf(a, "gencase_f32(UINT32_C(0x%llx))",
+                      (unsigned long long)host_value(f->data, 4));
     } else if (strcmp(r->ctype, "double") == 0) {
-        sb_printf(a, "gencase_f64(UINT64_C(0x%llx))", (unsigned long long)host_value(f->data, 8));
+        gen_sb_printf(a, "gencase_f64(UINT64_C(0x%llx))",
+                      (unsigned long long)host_value(f->data, 8));
     } else {
-        sb_printf(a, "(%s)UINT%u_C(0x%llx)", r->ctype, f->unit * 8,
-                  (unsigned long long)host_value(f->data, f->unit));
+        gen_sb_printf(a, "(%s)UINT%u_C(0x%llx)", r->ctype, f->unit * 8,
+                      (unsigned long long)host_value(f->data, f->unit));
     }
 }
 
 static void gen_string(struct gen *g, struct desc_field const *f, struct row const *r, int override)
 {
-    struct sb *a = &g->args;
+    struct gen_sb *a = &g->args;
     int zstring = r->kind == R_ZSTRING;
     if (zstring && has_zero_unit(f)) {
         /* The header's raw field: the units and the terminating zero, as given. */
         int k = gen_packed(g, f);
         begin_item(g);
-        sb_add(a, "EH_RAW_FIELD(", 13);
-        sb_cstr(a, f->name);
-        sb_printf(a, ", %u, &d%d, sizeof(d%d)", f->encoding, k, k);
+        gen_sb_add(a, "EH_RAW_FIELD(", 13);
+        gen_sb_cstr(a, f->name);
+        gen_sb_printf(a, ", %u, &d%d, sizeof(d%d)", f->encoding, k, k);
         options(a, f, f->format != 0);
-        sb_add(a, ")", 1);
+        gen_sb_add(a, ")", 1);
         return;
     }
     begin_item(g);
-    sb_printf(a, "EH_%s(", r->name);
-    sb_cstr(a, f->name);
-    sb_add(a, ", ", 2);
+    gen_sb_printf(a, "EH_%s(", r->name);
+    gen_sb_cstr(a, f->name);
+    gen_sb_add(a, ", ", 2);
     size_t unit = desc_order_unit(f);
     if (f->unit == 1 && unit < 2) {
-        sb_literal(a, f->data, f->size); /* char8 and binary: a string literal */
+        gen_sb_literal(a, f->data, f->size); /* char8 and binary: a string literal */
     } else if (zstring) {
         /* The units and a zero unit: numbers, or, when the format reads them as bytes
            (hex_bytes), those bytes as given, which EH_CSTR16/32 measure all the same. */
-        struct sb z = {NULL, 0, 0};
+        struct gen_sb z = {0};
         static uint8_t const zero[4];
-        sb_add(&z, (char const *)f->data, f->size);
-        sb_add(&z, (char const *)zero, f->unit);
+        gen_sb_add(&z, (char const *)f->data, f->size);
+        gen_sb_add(&z, (char const *)zero, f->unit);
         int k = gen_data(g, (uint8_t const *)z.p, z.n, unit);
         free(z.p);
-        sb_printf(a, "(const uint%u_t *)(const void *)d%d", f->unit * 8, k);
+        gen_sb_printf(a, "(const uint%u_t *)(const void *)d%d", f->unit * 8, k);
     } else {
-        sb_printf(a, "d%d", gen_data(g, f->data, f->size, unit));
+        gen_sb_printf(a, "d%d", gen_data(g, f->data, f->size, unit));
     }
     if (!zstring)
-        sb_printf(a, ", %zu", f->size / f->unit);
+        gen_sb_printf(a, ", %zu", f->size / f->unit);
     options(a, f, override);
-    sb_add(a, ")", 1);
+    gen_sb_add(a, ")", 1);
 }
 
 static void gen_field(struct gen *g, struct desc_field const *f)
 {
-    struct sb *a = &g->args;
+    struct gen_sb *a = &g->args;
     if (f->kind == DESC_STRUCT) {
         if (!f->n_members) {
             gen_problem(g,
                         "EH_STRUCT needs at least one member: an empty one does not "
                         "compile (eventheader.h:%d): struct %s",
-                        header_line("A struct needs at"), f->name);
+                        gen_header_line("A struct needs at"), f->name);
             return;
         }
         begin_item(g);
         if (f->tag)
-            sb_add(a, "EH_STRUCT_TAGGED(", 17);
+            gen_sb_add(a, "EH_STRUCT_TAGGED(", 17);
         else
-            sb_add(a, "EH_STRUCT(", 10);
-        sb_cstr(a, f->name);
+            gen_sb_add(a, "EH_STRUCT(", 10);
+        gen_sb_cstr(a, f->name);
         if (f->tag)
-            sb_printf(a, ", 0x%x", f->tag);
+            gen_sb_printf(a, ", 0x%x", f->tag);
         for (uint32_t i = 0; i < f->n_members; i++)
             gen_field(g, &f->members[i]);
-        sb_add(a, ")", 1);
+        gen_sb_add(a, ")", 1);
         return;
     }
     if (f->kind == DESC_STRUCT_SLICE) {
@@ -564,115 +487,29 @@ static void gen_field(struct gen *g, struct desc_field const *f)
         gen_problem(g,
                     "EH_%s_ARRAY takes a constant N of 1 to 65535 (eventheader.h:%d): "
                     "the empty constant-length array %s does not compile",
-                    r->name, header_line("constant-length arrays EH_U32_ARRAY"), f->name);
+                    r->name, gen_header_line("constant-length arrays EH_U32_ARRAY"), f->name);
         return;
     }
     begin_item(g);
     if (f->kind == DESC_VALUE) {
-        sb_printf(a, "EH_%s(", r->name);
-        sb_cstr(a, f->name);
-        sb_add(a, ", ", 2);
+        gen_sb_printf(a, "EH_%s(", r->name);
+        gen_sb_cstr(a, f->name);
+        gen_sb_add(a, ", ", 2);
         if (r->kind == R_FIXED)
-            sb_printf(a, "d%d", gen_data(g, f->data, f->size, desc_order_unit(f)));
+            gen_sb_printf(a, "d%d", gen_data(g, f->data, f->size, desc_order_unit(f)));
         else
             scalar_value(g, f, r);
     } else {
         int k = gen_data(g, f->data, f->size, desc_order_unit(f));
-        sb_printf(a, "EH_%s_%s(", r->name, f->kind == DESC_VARRAY ? "SLICE" : "ARRAY");
-        sb_cstr(a, f->name);
+        gen_sb_printf(a, "EH_%s_%s(", r->name, f->kind == DESC_VARRAY ? "SLICE" : "ARRAY");
+        gen_sb_cstr(a, f->name);
         if (strcmp(r->array_ctype, "void") == 0)
-            sb_printf(a, ", d%d, %u", k, f->count);
+            gen_sb_printf(a, ", d%d, %u", k, f->count);
         else
-            sb_printf(a, ", (const %s *)(const void *)d%d, %u", r->array_ctype, k, f->count);
+            gen_sb_printf(a, ", (const %s *)(const void *)d%d, %u", r->array_ctype, k, f->count);
     }
     options(a, f, override);
-    sb_add(a, ")", 1);
-}
-
-/* ---- the description, as libdesc parsed it ------------------------------------------ */
-
-static struct desc g_desc;
-static char *g_ident;
-
-static int provider_index(struct desc_provider const *p)
-{
-    for (uint32_t i = 0; i < g_desc.n_providers; i++)
-        if (g_desc.providers[i] == p)
-            return (int)i;
-    return -1;
-}
-
-enum { S_REGISTER, S_UNREGISTER, S_EVENT, S_THREADS, S_THREAD, S_FORK, S_PARENT, S_END };
-static char const *const STEP_NAMES[] = {"GENCASE_REGISTER", "GENCASE_UNREGISTER", "GENCASE_EVENT",
-                                         "GENCASE_THREADS",  "GENCASE_THREAD",     "GENCASE_FORK",
-                                         "GENCASE_PARENT",   "GENCASE_END"};
-
-/* The flat step list of gencase.h: a block's steps, then its END. */
-struct step {
-    int kind, line, arg;
-};
-static struct step *g_steps;
-static size_t g_nsteps;
-static struct desc_event const **g_events; /* [ordinal - 1] */
-
-static void add_step(int kind, int line, int arg)
-{
-    g_steps = xrealloc(g_steps, (g_nsteps + 1) * sizeof(*g_steps));
-    g_steps[g_nsteps++] = (struct step){kind, line, arg};
-}
-
-static void flatten(struct desc_block const *b)
-{
-    for (uint32_t i = 0; i < b->n_steps; i++) {
-        struct desc_step const *s = &b->steps[i];
-        int line = (int)s->line;
-        switch (s->kind) {
-        case DESC_STEP_EVENT:
-            g_events[s->event->ordinal - 1] = s->event;
-            add_step(S_EVENT, line, (int)s->event->ordinal);
-            break;
-        case DESC_STEP_REGISTER:
-        case DESC_STEP_UNREGISTER:
-            add_step(s->kind == DESC_STEP_REGISTER ? S_REGISTER : S_UNREGISTER, line,
-                     provider_index(s->provider));
-            break;
-        case DESC_STEP_THREADS:
-            add_step(S_THREADS, line, 0);
-            for (uint32_t t = 0; t < s->n_blocks; t++) {
-                add_step(S_THREAD, line, 0);
-                flatten(&s->blocks[t]);
-                add_step(S_END, line, 0);
-            }
-            add_step(S_END, line, 0);
-            break;
-        case DESC_STEP_FORK:
-            add_step(S_FORK, line, 0);
-            flatten(&s->blocks[0]);
-            if (s->blocks[1].n_steps) {
-                add_step(S_PARENT, line, 0);
-                flatten(&s->blocks[1]);
-            }
-            add_step(S_END, line, 0);
-            break;
-        }
-    }
-}
-
-/* The C identifier of a case name. */
-static char *ident_of(char const *name)
-{
-    size_t n = strlen(name);
-    char *out = xrealloc(NULL, n * 3 + 1);
-    size_t o = 0;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)name[i];
-        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
-            out[o++] = (char)c;
-        else
-            o += (size_t)sprintf(out + o, "_%02x", c);
-    }
-    out[o] = '\0';
-    return out;
+    gen_sb_add(a, ")", 1);
 }
 
 static void gen_event(FILE *out, struct desc_event const *ev)
@@ -682,24 +519,24 @@ static void gen_event(FILE *out, struct desc_event const *ev)
     for (uint32_t i = 0; i < ev->n_fields; i++)
         gen_field(&g, &ev->fields[i]);
     fprintf(out, "\n/* event %u, line %u */\nint ehm_%s_e%u(char const **call)\n{\n", ev->ordinal,
-            ev->line, g_ident, ev->ordinal);
+            ev->line, g_src.ident, ev->ordinal);
     if (g.problem) {
-        struct sb why = {NULL, 0, 0};
-        sb_cstr(&why, g.problem);
+        struct gen_sb why = {0};
+        gen_sb_cstr(&why, g.problem);
         fprintf(out, "    *call = %s;\n    return -1;\n}\n", why.p);
         free(why.p);
     } else {
-        struct sb attrs = {NULL, 0, 0};
-        sb_cstr(&attrs, ev->name);
-        sb_printf(&attrs, ", %u, UINT64_C(0x%llx)", ev->level, (unsigned long long)ev->keyword);
+        struct gen_sb attrs = {0};
+        gen_sb_cstr(&attrs, ev->name);
+        gen_sb_printf(&attrs, ", %u, UINT64_C(0x%llx)", ev->level, (unsigned long long)ev->keyword);
         if (ev->opcode)
-            sb_printf(&attrs, ", .opcode = %u", ev->opcode);
+            gen_sb_printf(&attrs, ", .opcode = %u", ev->opcode);
         if (ev->tag)
-            sb_printf(&attrs, ", .tag = 0x%x", ev->tag);
+            gen_sb_printf(&attrs, ", .tag = 0x%x", ev->tag);
         if (ev->id)
-            sb_printf(&attrs, ", .id = %u", ev->id);
+            gen_sb_printf(&attrs, ", .id = %u", ev->id);
         if (ev->version)
-            sb_printf(&attrs, ", .version = %u", ev->version);
+            gen_sb_printf(&attrs, ", .version = %u", ev->version);
         if (g.decls.n)
             fputs(g.decls.p, out);
         if (ev->has_activity || ev->has_related) {
@@ -715,13 +552,14 @@ static void gen_event(FILE *out, struct desc_event const *ev)
             }
             fprintf(out, "};\n");
             if (ev->has_activity)
-                sb_printf(&g.args, ",\n        EH_ACTIVITY_ID(d%d[0])", k);
+                gen_sb_printf(&g.args, ",\n        EH_ACTIVITY_ID(d%d[0])", k);
             if (ev->has_related)
-                sb_printf(&g.args, ",\n        EH_RELATED_ID(d%d[1])", k);
+                gen_sb_printf(&g.args, ",\n        EH_RELATED_ID(d%d[1])", k);
         }
         fprintf(out,
                 "    *call = \"EH_WRITE\";\n    return EH_WRITE(ehm_%s_p%d, EH_EVENT(%s)%s);\n}\n",
-                g_ident, provider_index(ev->provider), attrs.p, g.args.p ? g.args.p : "");
+                g_src.ident, gen_provider_index(&g_src, ev->provider), attrs.p,
+                g.args.p ? g.args.p : "");
         free(attrs.p);
     }
     free(g.decls.p);
@@ -730,207 +568,70 @@ static void gen_event(FILE *out, struct desc_event const *ev)
 
 /* ---- the files of a case ----------------------------------------------------------------- */
 
-struct items {
-    struct gencase_item *p;
-    size_t n;
-};
-
-static void collect_item(void *ctx, struct gencase_item const *item)
-{
-    struct items *it = ctx;
-    it->p = xrealloc(it->p, (it->n + 1) * sizeof(*it->p));
-    it->p[it->n++] = *item;
-}
-
-/* The ordinals an event item of the text stands for: the events of its line, one or one per
- * repetition of a repeat, at a constant distance. */
-static void item_ordinals(struct gencase_item *it)
-{
-    it->first = it->count = it->stride = 0;
-    for (uint32_t o = 1; o <= g_desc.n_events; o++) {
-        if ((int)g_events[o - 1]->line != it->line)
-            continue;
-        if (it->count == 1)
-            it->stride = (int)o - it->first;
-        if (!it->count++)
-            it->first = (int)o;
-    }
-}
-
-static FILE *open_out(char const *dir, char const *suffix, char *path, size_t size)
-{
-    snprintf(path, size, "%s/%s%s.c", dir, g_ident, suffix);
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        fprintf(stderr, "gen: %s: %s\n", path, strerror(errno));
-        exit(1);
-    }
-    return f;
-}
-
-static int close_out(FILE *f, char const *path)
-{
-    if (fflush(f) != 0 || ferror(f) || fclose(f) != 0) {
-        fprintf(stderr, "gen: %s: write error\n", path);
-        return 1;
-    }
-    return 0;
-}
-
 #define HEADER_LINES "#include \"ehm.h\"\n\n"
 
 /* The providers: defined here, registered and unregistered through the tables. */
 static void gen_providers(FILE *out)
 {
-    for (uint32_t i = 0; i < g_desc.n_providers; i++) {
-        struct desc_provider const *p = g_desc.providers[i];
-        struct sb name = {NULL, 0, 0};
-        sb_cstr(&name, p->name);
+    for (uint32_t i = 0; i < g_src.desc.n_providers; i++) {
+        struct desc_provider const *p = g_src.desc.providers[i];
+        struct gen_sb name = {0};
+        gen_sb_cstr(&name, p->name);
         if (p->group) {
-            sb_add(&name, ", ", 2);
-            sb_cstr(&name, p->group);
+            gen_sb_add(&name, ", ", 2);
+            gen_sb_cstr(&name, p->group);
         }
         fprintf(out,
                 "EH_DEFINE_PROVIDER%s(ehm_%s_p%u, %s);\n"
                 "static int ehm_reg%u(void)\n{\n    return eh_provider_register(&ehm_%s_p%u);\n}\n"
                 "static int ehm_unreg%u(void)\n{\n    return eh_provider_unregister(&ehm_%s_p%u);\n"
                 "}\n",
-                p->group ? "_GROUP" : "", g_ident, i, name.p, i, g_ident, i, i, g_ident, i);
+                p->group ? "_GROUP" : "", g_src.ident, i, name.p, i, g_src.ident, i, i, g_src.ident,
+                i);
         free(name.p);
     }
-}
-
-static void gen_tables(FILE *out, char const *path, char const *case_name, struct items *items)
-{
-    fprintf(out, "\n");
-    for (uint32_t i = 0; i < g_desc.n_events; i++)
-        fprintf(out, "int ehm_%s_e%u(char const **call);\n", g_ident, i + 1);
-    fprintf(out, "\nstatic const struct gencase_provider providers[] = {\n");
-    for (uint32_t i = 0; i < g_desc.n_providers; i++) {
-        struct desc_provider const *p = g_desc.providers[i];
-        char token[1024];
-        struct sb name = {NULL, 0, 0}, group = {NULL, 0, 0};
-        sb_cstr(&name, desc_name_token(p->name, token, sizeof(token)));
-        sb_cstr(&group, p->group ? p->group : "");
-        fprintf(out, "    {%s, %s, ehm_reg%u, ehm_unreg%u},\n", name.p, group.p, i, i);
-        free(name.p);
-        free(group.p);
-    }
-    if (!g_desc.n_providers)
-        fprintf(out, "    {\"\", \"\", NULL, NULL},\n");
-    fprintf(out, "};\n\nstatic const gencase_event_fn events[] = {");
-    for (uint32_t i = 0; i < g_desc.n_events; i++)
-        fprintf(out, "%sehm_%s_e%u", i == 0 ? "\n    " : i % 6 ? ", " : ",\n    ", g_ident, i + 1);
-    if (!g_desc.n_events)
-        fprintf(out, "NULL");
-    fprintf(out, "\n};\n\nstatic const struct gencase_step steps[] = {\n");
-    for (size_t i = 0; i < g_nsteps; i++)
-        fprintf(out, "    {%s, %d, %d},\n", STEP_NAMES[g_steps[i].kind], g_steps[i].line,
-                g_steps[i].arg);
-    if (!g_nsteps)
-        fprintf(out, "    {GENCASE_END, 0, 0},\n");
-    fprintf(out, "};\n\nstatic const struct gencase_item items[] = {\n");
-    for (size_t i = 0; i < items->n; i++) {
-        if (items->p[i].is_event)
-            item_ordinals(&items->p[i]);
-        fprintf(out, "    {%d, %d, UINT64_C(0x%016llx), %d, %d, %d},\n", items->p[i].is_event,
-                items->p[i].line, (unsigned long long)items->p[i].hash, items->p[i].first,
-                items->p[i].count, items->p[i].stride);
-    }
-    struct sb cname = {NULL, 0, 0}, cpath = {NULL, 0, 0};
-    sb_cstr(&cname, case_name);
-    sb_cstr(&cpath, path);
-    fprintf(out,
-            "};\n\nconst struct gencase_case gencase_case_%s = {\n"
-            "    %s, %s,\n    items, %zu,\n    steps, %zu,\n    providers, %u,\n"
-            "    events, %u,\n};\n",
-            g_ident, cname.p, cpath.p, items->n, g_nsteps, g_desc.n_providers, g_desc.n_events);
-    free(cname.p);
-    free(cpath.p);
 }
 
 static int gen_case(char const *header, char const *path, char const *outdir)
 {
-    char err[1024], token[1024];
-    g_header = gencase_read_file(header, &g_header_len);
-    if (desc_parse(path, &g_desc, err, sizeof(err))) {
-        fprintf(stderr, "%s\n", err);
-        exit(2);
-    }
-    g_events = xrealloc(NULL, (g_desc.n_events + 1) * sizeof(*g_events));
-    flatten(&g_desc.main);
-    char const *case_name = desc_name_token(g_desc.case_name, token, sizeof(token));
-    g_ident = ident_of(case_name);
-
-    size_t len;
-    char *text = gencase_read_file(path, &len);
-    struct items items = {NULL, 0};
-    int open = gencase_items(text, len, collect_item, &items);
-    if (open) {
-        fprintf(stderr, "%s:%d: an event without `end`\n", path, open);
-        exit(2);
-    }
+    gen_header_load(header);
+    gen_source_load(&g_src, path);
 
     char main_path[4096];
-    FILE *out = open_out(outdir, "", main_path, sizeof(main_path));
+    FILE *out = gen_open_out(&g_src, outdir, "", main_path, sizeof(main_path));
     fprintf(out,
             "/* Generated by impl/ehconf-macros/gen from %s: do not edit.\n"
             "   Case %s: %u events (their functions in %s_<n>.c, %d a file), %u providers. "
             "*/\n" HEADER_LINES,
-            path, case_name, g_desc.n_events, g_ident, EVENTS_PER_FILE, g_desc.n_providers);
+            path, g_src.name, g_src.desc.n_events, g_src.ident, EVENTS_PER_FILE,
+            g_src.desc.n_providers);
     gen_providers(out);
     /* The events in files of EVENTS_PER_FILE, compiled in parallel; they use the providers
        as another file of a program does, through EH_DECLARE_PROVIDER. */
     int status = 0;
-    for (uint32_t first = 0; first < g_desc.n_events; first += EVENTS_PER_FILE) {
+    for (uint32_t first = 0; first < g_src.desc.n_events; first += EVENTS_PER_FILE) {
         char part_path[4096], suffix[32];
         snprintf(suffix, sizeof(suffix), "_%u", first / EVENTS_PER_FILE);
-        FILE *part = open_out(outdir, suffix, part_path, sizeof(part_path));
+        FILE *part = gen_open_out(&g_src, outdir, suffix, part_path, sizeof(part_path));
         fprintf(part,
                 "/* Generated by impl/ehconf-macros/gen from %s: do not edit. */\n" HEADER_LINES,
                 path);
-        for (uint32_t i = 0; i < g_desc.n_providers; i++)
-            fprintf(part, "EH_DECLARE_PROVIDER(ehm_%s_p%u);\n", g_ident, i);
-        for (uint32_t i = first; i < g_desc.n_events && i < first + EVENTS_PER_FILE; i++)
-            gen_event(part, g_events[i]);
-        status |= close_out(part, part_path);
+        for (uint32_t i = 0; i < g_src.desc.n_providers; i++)
+            fprintf(part, "EH_DECLARE_PROVIDER(ehm_%s_p%u);\n", g_src.ident, i);
+        for (uint32_t i = first; i < g_src.desc.n_events && i < first + EVENTS_PER_FILE; i++)
+            gen_event(part, g_src.events[i]);
+        status |= gen_close_out(part, part_path);
     }
-    gen_tables(out, path, case_name, &items);
-    free(items.p);
-    free(text);
-    return status | close_out(out, main_path);
-}
-
-/* gen --table FILE...: the case table, from each file's `case` statement. */
-static int gen_table(int n, char **paths)
-{
-    printf(
-        "/* Generated by impl/ehconf-macros/gen --table: do not edit. */\n#include \"ehm.h\"\n\n");
-    char **idents = xrealloc(NULL, (size_t)(n + 1) * sizeof(char *));
-    for (int i = 0; i < n; i++) {
-        struct desc d;
-        char err[1024], token[1024];
-        if (desc_parse(paths[i], &d, err, sizeof(err))) {
-            fprintf(stderr, "%s\n", err);
-            exit(2);
-        }
-        idents[i] = ident_of(desc_name_token(d.case_name, token, sizeof(token)));
-        desc_free(&d);
-        printf("extern const struct gencase_case gencase_case_%s;\n", idents[i]);
-    }
-    printf("\nconst struct gencase_case *const gencase_cases[] = {\n");
-    for (int i = 0; i < n; i++)
-        printf("    &gencase_case_%s,\n", idents[i]);
-    printf("    NULL,\n};\n");
-    printf("\nconst struct gencase_api gencase_api = {\"eh_provider_register\", "
-           "\"impl/ehconf-macros/build\"};\n");
-    return fflush(stdout) == 0 ? 0 : 1;
+    gen_source_tables(out, &g_src, "ehm", NULL);
+    return status | gen_close_out(out, main_path);
 }
 
 int main(int argc, char **argv)
 {
     if (argc >= 2 && strcmp(argv[1], "--table") == 0)
-        return gen_table(argc - 2, argv + 2);
+        return gen_cases_table(
+            argc - 2, argv + 2, "impl/ehconf-macros/gen", "#include \"ehm.h\"",
+            &(struct gencase_api){"eh_provider_register", "impl/ehconf-macros/build"});
     if (argc != 4) {
         fprintf(stderr,
                 "usage: gen eventheader.h FILE.events OUTDIR | gen --table FILE.events...\n");

@@ -36,62 +36,15 @@
 #include <string.h>
 
 #include "desc.h"
-#include "textmatch.h"
+#include "gen_common.h"
 
 #define MAX_ARGS        99 /* TraceLoggingWrite: _tlg_NARGS counts to 99 */
 #define EVENTS_PER_FILE 500
 
+/* The case being generated. */
+static struct gen_source g_src;
+
 /* ---- small utilities ------------------------------------------------------------------ */
-
-static char const *g_path = "";
-
-static void *xrealloc(void *p, size_t n)
-{
-    p = realloc(p, n ? n : 1);
-    if (!p) {
-        fprintf(stderr, "gen: out of memory\n");
-        exit(1);
-    }
-    return p;
-}
-
-struct sb {
-    char *p;
-    size_t n, cap;
-};
-
-static void sb_add(struct sb *s, char const *text, size_t n)
-{
-    if (s->n + n + 1 > s->cap) {
-        s->cap = (s->n + n + 1) * 2;
-        s->p = xrealloc(s->p, s->cap);
-    }
-    memcpy(s->p + s->n, text, n);
-    s->n += n;
-    s->p[s->n] = '\0';
-}
-
-static void sb_printf(struct sb *s, char const *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_printf(struct sb *s, char const *fmt, ...)
-{
-    char small[512];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(small, sizeof(small), fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        return;
-    if ((size_t)n < sizeof(small)) {
-        sb_add(s, small, (size_t)n);
-        return;
-    }
-    char *big = xrealloc(NULL, (size_t)n + 1);
-    va_start(ap, fmt);
-    vsnprintf(big, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    sb_add(s, big, (size_t)n);
-    free(big);
-}
 
 struct bytes {
     unsigned char *p;
@@ -100,7 +53,7 @@ struct bytes {
 
 static void bytes_add(struct bytes *b, void const *p, size_t n)
 {
-    b->p = xrealloc(b->p, b->n + n);
+    b->p = gen_xrealloc(b->p, b->n + n);
     if (n)
         memcpy(b->p + b->n, p, n);
     b->n += n;
@@ -112,45 +65,6 @@ static void bytes_u16(struct bytes *b, size_t v, int big)
     unsigned char lo = (unsigned char)(v & 0xff), hi = (unsigned char)(v >> 8);
     unsigned char out[2] = {big ? hi : lo, big ? lo : hi};
     bytes_add(b, out, 2);
-}
-
-/* A C string literal of any bytes: printable ASCII as is (but `"`, `\`, and `?` for
-   trigraphs), the rest as 3-digit octal escapes, which never merge with what follows. */
-static void sb_literal(struct sb *s, unsigned char const *p, size_t n)
-{
-    sb_add(s, "\"", 1);
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = p[i];
-        if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\' && c != '?')
-            sb_add(s, (char const *)&c, 1);
-        else
-            sb_printf(s, "\\%03o", c);
-    }
-    sb_add(s, "\"", 1);
-}
-
-static void sb_cstr(struct sb *s, char const *text)
-{
-    sb_literal(s, (unsigned char const *)text, strlen(text));
-}
-
-/* ---- the header's lines, for the reasons ---------------------------------------------------- */
-
-static char *g_header;
-static size_t g_header_len;
-
-/* The line of the header holding `what` (0 when it is not there). */
-static int header_line(char const *what)
-{
-    int line = 1;
-    size_t wn = strlen(what);
-    for (size_t i = 0; i + wn <= g_header_len; i++) {
-        if (g_header[i] == '\n')
-            line++;
-        else if (memcmp(g_header + i, what, wn) == 0)
-            return line;
-    }
-    return 0;
 }
 
 /* ---- encodings, formats, the type table --------------------------------------------------- */
@@ -240,17 +154,6 @@ static int is_value(int enc)
 
 /* ---- the description, as libdesc parsed it ------------------------------------------ */
 
-static struct desc g_desc;
-
-/* The index of a provider of g_desc. */
-static int provider_index(struct desc_provider const *p)
-{
-    for (uint32_t i = 0; i < g_desc.n_providers; i++)
-        if (g_desc.providers[i] == p)
-            return (int)i;
-    return -1;
-}
-
 /* The elements of a field: each value, or a string's code units, one per element. */
 static uint32_t n_values(struct desc_field const *f)
 {
@@ -282,77 +185,6 @@ static struct desc_field const *element(struct desc_field const *f, uint32_t e, 
 {
     *n = f->members[e].n_members;
     return f->members[e].members;
-}
-
-enum { S_REGISTER, S_UNREGISTER, S_EVENT, S_THREADS, S_THREAD, S_FORK, S_PARENT, S_END };
-static char const *const STEP_NAMES[] = {"GENCASE_REGISTER", "GENCASE_UNREGISTER", "GENCASE_EVENT",
-                                         "GENCASE_THREADS",  "GENCASE_THREAD",     "GENCASE_FORK",
-                                         "GENCASE_PARENT",   "GENCASE_END"};
-
-/* The flat step list of gencase.h: a block's steps, then its END. */
-struct step {
-    int kind, line, arg;
-};
-static struct step *g_steps;
-static size_t g_nsteps;
-static struct desc_event const **g_events; /* [ordinal - 1] */
-
-static void add_step(int kind, int line, int arg)
-{
-    g_steps = xrealloc(g_steps, (g_nsteps + 1) * sizeof(*g_steps));
-    g_steps[g_nsteps].kind = kind;
-    g_steps[g_nsteps].line = line;
-    g_steps[g_nsteps].arg = arg;
-    g_nsteps++;
-}
-
-static void flatten(struct desc_block const *b)
-{
-    for (uint32_t i = 0; i < b->n_steps; i++) {
-        struct desc_step const *s = &b->steps[i];
-        int line = (int)s->line;
-        switch (s->kind) {
-        case DESC_STEP_EVENT:
-            g_events[s->event->ordinal - 1] = s->event;
-            add_step(S_EVENT, line, (int)s->event->ordinal);
-            break;
-        case DESC_STEP_REGISTER:
-        case DESC_STEP_UNREGISTER:
-            add_step(s->kind == DESC_STEP_REGISTER ? S_REGISTER : S_UNREGISTER, line,
-                     provider_index(s->provider));
-            break;
-        case DESC_STEP_THREADS:
-            add_step(S_THREADS, line, 0);
-            for (uint32_t t = 0; t < s->n_blocks; t++) {
-                add_step(S_THREAD, line, 0);
-                flatten(&s->blocks[t]);
-                add_step(S_END, line, 0);
-            }
-            add_step(S_END, line, 0);
-            break;
-        case DESC_STEP_FORK:
-            add_step(S_FORK, line, 0);
-            flatten(&s->blocks[0]);
-            if (s->blocks[1].n_steps) {
-                add_step(S_PARENT, line, 0);
-                flatten(&s->blocks[1]);
-            }
-            add_step(S_END, line, 0);
-            break;
-        }
-    }
-}
-
-static void read_description(char const *path)
-{
-    char err[1024];
-    if (desc_parse(path, &g_desc, err, sizeof(err))) {
-        fprintf(stderr, "%s\n", err);
-        exit(2);
-    }
-    g_path = path;
-    g_events = xrealloc(NULL, (g_desc.n_events + 1) * sizeof(*g_events));
-    flatten(&g_desc.main);
 }
 
 /* ---- generation ----------------------------------------------------------------------- */
@@ -434,8 +266,8 @@ static uint64_t number(struct bytes const *b)
 }
 
 struct gen {
-    struct sb decls; /* static data of the event function */
-    struct sb args;  /* ",\n        arg" each */
+    struct gen_sb decls; /* static data of the event function */
+    struct gen_sb args;  /* ",\n        arg" each */
     int nargs;
     int ndata;
     char const *problem; /* why the event cannot be written */
@@ -474,16 +306,16 @@ static void printable_name(char *out, size_t size, char const *name)
  * values whose bytes are in a fixed order (ports, IPv4 addresses). */
 static void gen_array(struct gen *g, int k, struct bytes const *b, size_t unit)
 {
-    sb_printf(&g->decls, "    static const _Alignas(8) %s d%d[] = {", uint_type(unit), k);
+    gen_sb_printf(&g->decls, "    static const _Alignas(8) %s d%d[] = {", uint_type(unit), k);
     if (!b->n)
-        sb_add(&g->decls, "0", 1);
+        gen_sb_add(&g->decls, "0", 1);
     for (size_t i = 0; i < b->n; i += unit) {
         struct bytes one = {b->p + i, unit};
-        sb_printf(&g->decls, "%s0x%llx", i ? "," : "", (unsigned long long)number(&one));
+        gen_sb_printf(&g->decls, "%s0x%llx", i ? "," : "", (unsigned long long)number(&one));
         if ((i / unit) % 16 == 15 && i + unit < b->n)
-            sb_add(&g->decls, "\n        ", 9);
+            gen_sb_add(&g->decls, "\n        ", 9);
     }
-    sb_add(&g->decls, "};\n", 3);
+    gen_sb_add(&g->decls, "};\n", 3);
 }
 
 /* Declares a static array of the given unit size holding bytes b; returns its number. */
@@ -502,11 +334,11 @@ static int gen_layouts(struct gen *g, struct bytes const *le, struct bytes const
     if (le->n == be->n && (!le->n || memcmp(le->p, be->p, le->n) == 0))
         return gen_data(g, le, 1);
     int k = ++g->ndata;
-    sb_printf(&g->decls, "#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__\n");
+    gen_sb_printf(&g->decls, "#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__\n");
     gen_array(g, k, be, 1);
-    sb_printf(&g->decls, "#else\n");
+    gen_sb_printf(&g->decls, "#else\n");
     gen_array(g, k, le, 1);
-    sb_printf(&g->decls, "#endif\n");
+    gen_sb_printf(&g->decls, "#endif\n");
     return k;
 }
 
@@ -514,7 +346,7 @@ static int gen_layouts(struct gen *g, struct bytes const *le, struct bytes const
  * where this machine's order differs (desc_order_unit: fixed-order bytes stay). */
 static unsigned char *target_data(struct desc_field const *f, int big)
 {
-    unsigned char *t = xrealloc(NULL, f->size + 1);
+    unsigned char *t = gen_xrealloc(NULL, f->size + 1);
     if (f->size)
         memcpy(t, f->data, f->size);
     if (big != DESC_BIG_ENDIAN)
@@ -523,32 +355,32 @@ static unsigned char *target_data(struct desc_field const *f, int big)
 }
 
 /* `, "name"` or `, "name", "", 0xTAG` */
-static void name_tag(struct sb *s, char const *name, unsigned tag)
+static void name_tag(struct gen_sb *s, char const *name, unsigned tag)
 {
-    sb_add(s, ", ", 2);
-    sb_cstr(s, name);
+    gen_sb_add(s, ", ", 2);
+    gen_sb_cstr(s, name);
     if (tag)
-        sb_printf(s, ", \"\", 0x%x", tag);
+        gen_sb_printf(s, ", \"\", 0x%x", tag);
 }
 
 static void begin_arg(struct gen *g)
 {
-    sb_add(&g->args, ",\n        ", 10);
+    gen_sb_add(&g->args, ",\n        ", 10);
     g->nargs++;
 }
 
-static void enc_expr(struct sb *s, int enc, int varray)
+static void enc_expr(struct gen_sb *s, int enc, int varray)
 {
-    sb_printf(s, "event_field_encoding_%s%s", ENC_NAMES[enc],
-              varray ? "|event_field_encoding_varray_flag" : "");
+    gen_sb_printf(s, "event_field_encoding_%s%s", ENC_NAMES[enc],
+                  varray ? "|event_field_encoding_varray_flag" : "");
 }
 
-static void fmt_expr(struct sb *s, int fmt)
+static void fmt_expr(struct gen_sb *s, int fmt)
 {
     if ((size_t)fmt < NFMT && fmt != 18)
-        sb_printf(s, "event_field_format_%s", FMT_NAMES[fmt]);
+        gen_sb_printf(s, "event_field_format_%s", FMT_NAMES[fmt]);
     else
-        sb_printf(s, "(event_field_format)0x%x", fmt);
+        gen_sb_printf(s, "(event_field_format)0x%x", fmt);
 }
 
 /* The payload bytes of a field as the wire has them on a big-endian target (big) or a
@@ -607,11 +439,11 @@ static void packed_tail(struct gen *g, struct desc_field const *f)
 {
     enc_expr(&g->args, f->encoding, is_varray(f));
     if (f->format) {
-        sb_add(&g->args, ", ", 2);
+        gen_sb_add(&g->args, ", ", 2);
         fmt_expr(&g->args, f->format);
     }
     name_tag(&g->args, f->name, f->tag);
-    sb_add(&g->args, ")", 1);
+    gen_sb_add(&g->args, ")", 1);
 }
 
 static void packed_field(struct gen *g, struct desc_field const *f)
@@ -619,7 +451,7 @@ static void packed_field(struct gen *g, struct desc_field const *f)
     size_t n;
     int k = gen_payload(g, f, &n);
     begin_arg(g);
-    sb_printf(&g->args, "TraceLoggingPackedField%s(d%d, %zu, ", f->format ? "Ex" : "", k, n);
+    gen_sb_printf(&g->args, "TraceLoggingPackedField%s(d%d, %zu, ", f->format ? "Ex" : "", k, n);
     packed_tail(g, f);
 }
 
@@ -636,13 +468,14 @@ static void gen_field(struct gen *g, struct desc_field const *f)
                         "fieldCount must be 1 to 127 (static assert `TraceLoggingStruct "
                         "fieldCount must be greater than 0.`, TraceLoggingProvider.h:%d): "
                         "struct %s",
-                        header_line("TraceLoggingStruct fieldCount must be greater than 0"), name);
+                        gen_header_line("TraceLoggingStruct fieldCount must be greater than 0"),
+                        name);
             return;
         }
         begin_arg(g);
-        sb_printf(&g->args, "TraceLoggingStruct(%u", f->n_members);
+        gen_sb_printf(&g->args, "TraceLoggingStruct(%u", f->n_members);
         name_tag(&g->args, f->name, f->tag);
-        sb_add(&g->args, ")", 1);
+        gen_sb_add(&g->args, ")", 1);
         for (size_t i = 0; i < f->n_members; i++)
             gen_field(g, &f->members[i]);
         return;
@@ -653,7 +486,7 @@ static void gen_field(struct gen *g, struct desc_field const *f)
         size_t n;
         int k = gen_payload(g, f, &n);
         begin_arg(g);
-        sb_printf(&g->args, "TraceLoggingPackedData(d%d, %zu)", k, n);
+        gen_sb_printf(&g->args, "TraceLoggingPackedData(d%d, %zu)", k, n);
         gen_metadata(g, f, name);
         return;
     }
@@ -663,31 +496,31 @@ static void gen_field(struct gen *g, struct desc_field const *f)
     if (m && f->encoding == E_V128 && f->kind == DESC_VALUE) {
         int k = gen_data(g, &first, 1);
         begin_arg(g);
-        sb_printf(&g->args, "TraceLogging%s(d%d", m->name, k);
+        gen_sb_printf(&g->args, "TraceLogging%s(d%d", m->name, k);
     } else if (m && f->kind == DESC_VALUE && unit > 1 && !desc_order_unit(f)) {
         /* a port or an IPv4 address: bytes in network order, whatever the target's */
         int k = gen_data(g, &first, 1);
         begin_arg(g);
-        sb_printf(&g->args, "TraceLogging%s(gencase_u%zu_at(d%d)", m->name, unit * 8, k);
+        gen_sb_printf(&g->args, "TraceLogging%s(gencase_u%zu_at(d%d)", m->name, unit * 8, k);
     } else if (m && f->kind == DESC_VALUE) {
         begin_arg(g);
         uint64_t v = number(&first);
         if (strcmp(m->ctype, "float") == 0)
-            sb_printf(&g->args, "TraceLogging%s(gencase_f32(UINT32_C(0x%llx))", m->name,
-                      (unsigned long long)v);
+            gen_sb_printf(&g->args, "TraceLogging%s(gencase_f32(UINT32_C(0x%llx))", m->name,
+                          (unsigned long long)v);
         else if (strcmp(m->ctype, "double") == 0)
-            sb_printf(&g->args, "TraceLogging%s(gencase_f64(UINT64_C(0x%llx))", m->name,
-                      (unsigned long long)v);
+            gen_sb_printf(&g->args, "TraceLogging%s(gencase_f64(UINT64_C(0x%llx))", m->name,
+                          (unsigned long long)v);
         else
-            sb_printf(&g->args, "TraceLogging%s((%s)UINT%zu_C(0x%llx)", m->name, m->ctype, unit * 8,
-                      (unsigned long long)v);
+            gen_sb_printf(&g->args, "TraceLogging%s((%s)UINT%zu_C(0x%llx)", m->name, m->ctype,
+                          unit * 8, (unsigned long long)v);
     } else if (m && m->arrays) {
         struct bytes all = {(unsigned char *)f->data, f->size};
         /* numbers as literals; fixed-order values (ports) as their bytes */
         int k = gen_data(g, &all, desc_order_unit(f) ? unit : 1);
         begin_arg(g);
-        sb_printf(&g->args, "TraceLogging%s%s((%s const *)(void const *)d%d, %u", m->name,
-                  is_carray(f) ? "FixedArray" : "Array", m->ctype, k, f->count);
+        gen_sb_printf(&g->args, "TraceLogging%s%s((%s const *)(void const *)d%d, %u", m->name,
+                      is_carray(f) ? "FixedArray" : "Array", m->ctype, k, f->count);
     } else if (is_carray(f)) {
         char what[80];
         snprintf(what, sizeof(what), "%s + %s", ENC_NAMES[f->encoding],
@@ -698,9 +531,9 @@ static void gen_field(struct gen *g, struct desc_field const *f)
                     "such type, and TraceLoggingPackedField refuses the carray flag (static "
                     "assert `Invalid packed metadata encoding`, TraceLoggingProvider.h:%d): "
                     "field %s",
-                    what, header_line("#define TraceLoggingInt8FixedArray"),
-                    header_line("#define TraceLoggingTime64FixedArray"),
-                    header_line("#define _tlg_AssertValidPackedMetadataEncoding"), name);
+                    what, gen_header_line("#define TraceLoggingInt8FixedArray"),
+                    gen_header_line("#define TraceLoggingTime64FixedArray"),
+                    gen_header_line("#define _tlg_AssertValidPackedMetadataEncoding"), name);
         return;
     } else if (f->kind == DESC_STRING) {
         struct bytes const *v = &first;
@@ -727,8 +560,8 @@ static void gen_field(struct gen *g, struct desc_field const *f)
         if (counted) {
             int k = gen_data(g, v, unit);
             begin_arg(g);
-            sb_printf(&g->args, "TraceLogging%s((%s const *)(void const *)d%d, %zu", counted, ctype,
-                      k, v->n / unit);
+            gen_sb_printf(&g->args, "TraceLogging%s((%s const *)(void const *)d%d, %zu", counted,
+                          ctype, k, v->n / unit);
         } else if (zstring) {
             struct bytes z = {NULL, 0};
             unsigned char zero[4] = {0, 0, 0, 0};
@@ -737,11 +570,12 @@ static void gen_field(struct gen *g, struct desc_field const *f)
             int k = gen_data(g, &z, unit);
             free(z.p);
             begin_arg(g);
-            sb_printf(&g->args, "TraceLogging%s((%s const *)(void const *)d%d", zstring, ctype, k);
+            gen_sb_printf(&g->args, "TraceLogging%s((%s const *)(void const *)d%d", zstring, ctype,
+                          k);
         } else if (binary_fmt == 9) {
             int k = gen_data(g, v, 1);
             begin_arg(g);
-            sb_printf(&g->args, "TraceLoggingBinary(d%d, %zu", k, v->n);
+            gen_sb_printf(&g->args, "TraceLoggingBinary(d%d, %zu", k, v->n);
         } else if (binary_fmt >= 0) {
             /* a counted number (decoder-json.md §4.12) is in the target's order */
             struct bytes le = {target_data(f, 0), v->n}, be = {target_data(f, 1), v->n};
@@ -749,7 +583,7 @@ static void gen_field(struct gen *g, struct desc_field const *f)
             free(le.p);
             free(be.p);
             begin_arg(g);
-            sb_printf(&g->args, "TraceLoggingBinaryEx(d%d, %zu, ", k, v->n);
+            gen_sb_printf(&g->args, "TraceLoggingBinaryEx(d%d, %zu, ", k, v->n);
             fmt_expr(&g->args, binary_fmt);
         } else {
             packed_field(g, f);
@@ -760,7 +594,7 @@ static void gen_field(struct gen *g, struct desc_field const *f)
         return;
     }
     name_tag(&g->args, f->name, f->tag);
-    sb_add(&g->args, ")", 1);
+    gen_sb_add(&g->args, ")", 1);
 }
 
 /* The metadata of an array of structs' shape: TraceLoggingPacked* macros only. */
@@ -776,15 +610,15 @@ static void gen_metadata(struct gen *g, struct desc_field const *f, char const *
             gen_problem(g,
                         "TraceLoggingPackedStruct cannot write a struct without members "
                         "(static assert, TraceLoggingProvider.h:%d): struct %s in %s",
-                        header_line("TraceLoggingStruct fieldCount must be greater than 0"), name,
-                        where);
+                        gen_header_line("TraceLoggingStruct fieldCount must be greater than 0"),
+                        name, where);
             return;
         }
         begin_arg(g);
-        sb_printf(&g->args, "TraceLoggingPacked%s(%u",
-                  f->kind == DESC_STRUCT_SLICE ? "StructArray" : "Struct", n);
+        gen_sb_printf(&g->args, "TraceLoggingPacked%s(%u",
+                      f->kind == DESC_STRUCT_SLICE ? "StructArray" : "Struct", n);
         name_tag(&g->args, f->name, f->tag);
-        sb_add(&g->args, ")", 1);
+        gen_sb_add(&g->args, ")", 1);
         for (size_t i = 0; i < n; i++)
             gen_metadata(g, &members[i], where);
         return;
@@ -794,44 +628,12 @@ static void gen_metadata(struct gen *g, struct desc_field const *f, char const *
                     "TraceLoggingPackedMetadata refuses the carray flag (static assert "
                     "`Invalid packed metadata encoding`, TraceLoggingProvider.h:%d) and has no "
                     "element count: constant-length array %s in the array of structs %s",
-                    header_line("#define _tlg_AssertValidPackedMetadataEncoding"), name, where);
+                    gen_header_line("#define _tlg_AssertValidPackedMetadataEncoding"), name, where);
         return;
     }
     begin_arg(g);
-    sb_printf(&g->args, "TraceLoggingPackedMetadata%s(", f->format ? "Ex" : "");
+    gen_sb_printf(&g->args, "TraceLoggingPackedMetadata%s(", f->format ? "Ex" : "");
     packed_tail(g, f);
-}
-
-static char *g_ident;
-
-/* The C identifier of a case name. */
-static char *ident_of(char const *name)
-{
-    size_t n = strlen(name);
-    char *out = xrealloc(NULL, n * 3 + 1);
-    size_t o = 0;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)name[i];
-        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
-            out[o++] = (char)c;
-        else
-            o += (size_t)sprintf(out + o, "_%02x", c);
-    }
-    out[o] = '\0';
-    return out;
-}
-
-/* A provider as its `provider` statement writes it: "<name>[ group=<group>]". */
-static char *provider_token(struct desc_provider const *p)
-{
-    size_t n = 3 * strlen(p->name) + 2 + (p->group ? 3 * strlen(p->group) + 9 : 0);
-    char *out = xrealloc(NULL, n);
-    desc_name_token(p->name, out, n);
-    if (p->group) {
-        strcat(out, " group=");
-        desc_name_token(p->group, out + strlen(out), n - strlen(out));
-    }
-    return out;
 }
 
 /* Why TRACELOGGING_DEFINE_PROVIDER cannot define this provider ("" if it can). */
@@ -844,18 +646,19 @@ static void provider_problem(struct desc_provider const *p, char *out, size_t si
             snprintf(out, size,
                      "TRACELOGGING_DEFINE_PROVIDER: the name may not contain ' ' or "
                      "':' (TraceLoggingProvider.h:%d)",
-                     header_line("contains no ' '"));
+                     gen_header_line("contains no ' '"));
             return;
         }
     /* sizeof("" providerName "_LnnKnnnnnnnnnnnnnnnn" "G" group) <= EVENTHEADER_NAME_MAX */
     size_t size_of = name_len + 21 + (group_len ? 1 + group_len : 0) + 1;
     if (size_of > 256)
-        snprintf(out, size,
-                 "TRACELOGGING_DEFINE_PROVIDER refuses the name at compile time: "
-                 "name + \"_LnnKnnnnnnnnnnnnnnnn\" + options take %zu bytes, more than "
-                 "EVENTHEADER_NAME_MAX (256) (static assert, TraceLoggingProvider.h:%d)",
-                 size_of,
-                 header_line("TRACELOGGING_DEFINE_PROVIDER providerName + options is too long"));
+        snprintf(
+            out, size,
+            "TRACELOGGING_DEFINE_PROVIDER refuses the name at compile time: "
+            "name + \"_LnnKnnnnnnnnnnnnnnnn\" + options take %zu bytes, more than "
+            "EVENTHEADER_NAME_MAX (256) (static assert, TraceLoggingProvider.h:%d)",
+            size_of,
+            gen_header_line("TRACELOGGING_DEFINE_PROVIDER providerName + options is too long"));
 }
 
 static void gen_event(FILE *out, struct desc_event const *ev, char const *const *unusable,
@@ -864,30 +667,30 @@ static void gen_event(FILE *out, struct desc_event const *ev, char const *const 
     struct gen g;
     memset(&g, 0, sizeof(g));
     char sym[256];
-    int provider = provider_index(ev->provider);
-    snprintf(sym, sizeof(sym), "gencase_%s_p%d", g_ident, provider);
+    int provider = gen_provider_index(&g_src, ev->provider);
+    snprintf(sym, sizeof(sym), "gencase_%s_p%d", g_src.ident, provider);
     if (unusable[provider][0])
         gen_problem(&g, "provider %s: %s", tokens[provider], unusable[provider]);
     if (ev->level != 5) {
         begin_arg(&g);
-        sb_printf(&g.args, "TraceLoggingLevel(%u)", ev->level);
+        gen_sb_printf(&g.args, "TraceLoggingLevel(%u)", ev->level);
     }
     if (ev->keyword) {
         begin_arg(&g);
-        sb_printf(&g.args, "TraceLoggingKeyword(UINT64_C(0x%llx))",
-                  (unsigned long long)ev->keyword);
+        gen_sb_printf(&g.args, "TraceLoggingKeyword(UINT64_C(0x%llx))",
+                      (unsigned long long)ev->keyword);
     }
     if (ev->opcode) {
         begin_arg(&g);
-        sb_printf(&g.args, "TraceLoggingOpcode(%u)", ev->opcode);
+        gen_sb_printf(&g.args, "TraceLoggingOpcode(%u)", ev->opcode);
     }
     if (ev->tag) {
         begin_arg(&g);
-        sb_printf(&g.args, "TraceLoggingEventTag(0x%x)", ev->tag);
+        gen_sb_printf(&g.args, "TraceLoggingEventTag(0x%x)", ev->tag);
     }
     if (ev->id || ev->version) {
         begin_arg(&g);
-        sb_printf(&g.args, "TraceLoggingIdVersion(%u, %u)", ev->id, ev->version);
+        gen_sb_printf(&g.args, "TraceLoggingIdVersion(%u, %u)", ev->id, ev->version);
     }
     for (size_t i = 0; i < ev->n_fields; i++)
         gen_field(&g, &ev->fields[i]);
@@ -900,18 +703,18 @@ static void gen_event(FILE *out, struct desc_event const *ev, char const *const 
                     "\"Supports up to 99 args\"; _tlg_NARGS counts to 99, "
                     "TraceLoggingProvider.h:%d): this event needs %d (its fields, struct "
                     "members included, and its level/keyword/opcode/tag/id options)",
-                    MAX_ARGS, header_line("Supports up to 99 args"), header_line("99, 98, 97, 96"),
-                    g.nargs);
+                    MAX_ARGS, gen_header_line("Supports up to 99 args"),
+                    gen_header_line("99, 98, 97, 96"), g.nargs);
     fprintf(out, "\n/* event %u, line %u */\nint gencase_%s_e%u(char const **call)\n{\n",
-            ev->ordinal, ev->line, g_ident, ev->ordinal);
+            ev->ordinal, ev->line, g_src.ident, ev->ordinal);
     if (g.problem) {
-        struct sb why = {NULL, 0, 0};
-        sb_cstr(&why, g.problem);
+        struct gen_sb why = {0};
+        gen_sb_cstr(&why, g.problem);
         fprintf(out, "    *call = %s;\n    return -1;\n}\n", why.p);
         free(why.p);
     } else {
-        struct sb name = {NULL, 0, 0};
-        sb_cstr(&name, ev->name);
+        struct gen_sb name = {0};
+        gen_sb_cstr(&name, ev->name);
         if (g.decls.n)
             fputs(g.decls.p, out);
         if (ev->has_activity) {
@@ -941,98 +744,40 @@ static void gen_event(FILE *out, struct desc_event const *ev, char const *const 
     free(g.args.p);
 }
 
-struct items {
-    struct gencase_item *p;
-    size_t n;
-};
-
-static void collect_item(void *ctx, struct gencase_item const *item)
-{
-    struct items *it = ctx;
-    it->p = xrealloc(it->p, (it->n + 1) * sizeof(*it->p));
-    it->p[it->n++] = *item;
-}
-
-static FILE *open_out(char const *dir, char const *name, char const *suffix, char *path,
-                      size_t size)
-{
-    snprintf(path, size, "%s/%s%s.c", dir, name, suffix);
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        fprintf(stderr, "gen: %s: %s\n", path, strerror(errno));
-        exit(1);
-    }
-    return f;
-}
-
-static int close_out(FILE *f, char const *path)
-{
-    if (fflush(f) != 0 || ferror(f) || fclose(f) != 0) {
-        fprintf(stderr, "gen: %s: write error\n", path);
-        return 1;
-    }
-    return 0;
-}
-
-/* The ordinals an event item of the text stands for: the events of its line, one or one per
- * repetition of a repeat, at a constant distance. */
-static void item_ordinals(struct gencase_item *it)
-{
-    it->first = it->count = it->stride = 0;
-    for (uint32_t o = 1; o <= g_desc.n_events; o++) {
-        if ((int)g_events[o - 1]->line != it->line)
-            continue;
-        if (it->count == 1)
-            it->stride = (int)o - it->first;
-        if (!it->count++)
-            it->first = (int)o;
-    }
-}
-
 static int gen_case(char const *header, char const *path, char const *outdir)
 {
-    g_header = gencase_read_file(header, &g_header_len);
-    read_description(path);
-    size_t len, nevents = g_desc.n_events, nproviders = g_desc.n_providers;
-    char *text = gencase_read_file(path, &len);
-    char case_token[1024];
-    char const *g_case = desc_name_token(g_desc.case_name, case_token, sizeof(case_token));
-    g_ident = ident_of(g_case);
-
-    struct items items = {NULL, 0};
-    int open = gencase_items(text, len, collect_item, &items);
-    if (open) {
-        fprintf(stderr, "%s:%d: an event without `end`\n", path, open);
-        exit(2);
-    }
+    gen_header_load(header);
+    gen_source_load(&g_src, path);
+    size_t nevents = g_src.desc.n_events, nproviders = g_src.desc.n_providers;
+    char const *g_case = g_src.name;
 
     char main_path[4096];
-    FILE *out = open_out(outdir, g_ident, "", main_path, sizeof(main_path));
+    FILE *out = gen_open_out(&g_src, outdir, "", main_path, sizeof(main_path));
     fprintf(out,
             "/* Generated by impl/lttp-c/gen from %s: do not edit.\n"
             "   Case %s: %zu events (their functions in %s_<n>.c, %d a file), %zu providers, "
             "%zu steps. */\n"
             "#include \"gencase.h\"\n#include <eventheader/TraceLoggingProvider.h>\n\n",
-            path, g_case, nevents, g_ident, EVENTS_PER_FILE, nproviders, g_nsteps);
-    char **unusable = xrealloc(NULL, (nproviders + 1) * sizeof(char *));
-    char **tokens = xrealloc(NULL, (nproviders + 1) * sizeof(char *));
+            path, g_case, nevents, g_src.ident, EVENTS_PER_FILE, nproviders, g_src.nsteps);
+    char **unusable = gen_xrealloc(NULL, (nproviders + 1) * sizeof(char *));
+    char **tokens = gen_xrealloc(NULL, (nproviders + 1) * sizeof(char *));
     for (size_t i = 0; i < nproviders; i++) {
-        struct desc_provider const *p = g_desc.providers[i];
-        tokens[i] = provider_token(p);
-        unusable[i] = xrealloc(NULL, 1024);
+        struct desc_provider const *p = g_src.desc.providers[i];
+        tokens[i] = gen_provider_token(p);
+        unusable[i] = gen_xrealloc(NULL, 1024);
         provider_problem(p, unusable[i], 1024);
         if (unusable[i][0]) {
             fprintf(out, "/* provider %zu, %s: not defined: %s */\n", i, tokens[i], unusable[i]);
             continue;
         }
-        struct sb name = {NULL, 0, 0}, group = {NULL, 0, 0};
-        sb_cstr(&name, p->name);
+        struct gen_sb name = {0}, group = {0};
+        gen_sb_cstr(&name, p->name);
         fprintf(out,
                 "TRACELOGGING_DEFINE_PROVIDER(gencase_%s_p%zu, %s,\n"
                 "    (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)",
-                g_ident, i, name.p);
+                g_src.ident, i, name.p);
         if (p->group && p->group[0]) {
-            sb_cstr(&group, p->group);
+            gen_sb_cstr(&group, p->group);
             fprintf(out, ", TraceLoggingOptionGroupName(%s)", group.p);
         }
         fprintf(
@@ -1041,7 +786,7 @@ static int gen_case(char const *header, char const *path, char const *outdir)
             "TraceLoggingRegister(gencase_%s_p%zu);\n}\n"
             "static int gencase_unreg%zu(void)\n{\n    TraceLoggingUnregister(gencase_%s_p%zu);\n  "
             "  return 0;\n}\n",
-            i, g_ident, i, i, g_ident, i);
+            i, g_src.ident, i, i, g_src.ident, i);
         free(name.p);
         free(group.p);
     }
@@ -1052,7 +797,7 @@ static int gen_case(char const *header, char const *path, char const *outdir)
     for (size_t first = 0; first < nevents; first += EVENTS_PER_FILE) {
         char part_path[4096], suffix[32];
         snprintf(suffix, sizeof(suffix), "_%zu", first / EVENTS_PER_FILE);
-        FILE *part = open_out(outdir, g_ident, suffix, part_path, sizeof(part_path));
+        FILE *part = gen_open_out(&g_src, outdir, suffix, part_path, sizeof(part_path));
         fprintf(part,
                 "/* Generated by impl/lttp-c/gen from %s: do not edit.\n"
                 "   Case %s, events %zu to %zu. */\n"
@@ -1061,95 +806,25 @@ static int gen_case(char const *header, char const *path, char const *outdir)
                 first + EVENTS_PER_FILE < nevents ? first + EVENTS_PER_FILE : nevents);
         for (size_t i = 0; i < nproviders; i++)
             if (!unusable[i][0])
-                fprintf(part, "TRACELOGGING_DECLARE_PROVIDER(gencase_%s_p%zu);\n", g_ident, i);
+                fprintf(part, "TRACELOGGING_DECLARE_PROVIDER(gencase_%s_p%zu);\n", g_src.ident, i);
         for (size_t i = first; i < nevents && i < first + EVENTS_PER_FILE; i++)
-            gen_event(part, g_events[i], (char const *const *)unusable,
+            gen_event(part, g_src.events[i], (char const *const *)unusable,
                       (char const *const *)tokens);
-        status |= close_out(part, part_path);
+        status |= gen_close_out(part, part_path);
     }
-    fprintf(out, "\n");
-    for (size_t i = 0; i < nevents; i++)
-        fprintf(out, "int gencase_%s_e%zu(char const **call);\n", g_ident, i + 1);
-
-    fprintf(out, "\nstatic const struct gencase_provider gencase_providers[] = {\n");
-    for (size_t i = 0; i < nproviders; i++) {
-        struct sb token = {NULL, 0, 0}, group = {NULL, 0, 0};
-        sb_cstr(&token, tokens[i]);
-        sb_cstr(&group, g_desc.providers[i]->group ? g_desc.providers[i]->group : "");
-        if (unusable[i][0])
-            fprintf(out, "    {%s, %s, NULL, NULL},\n", token.p, group.p);
-        else
-            fprintf(out, "    {%s, %s, gencase_reg%zu, gencase_unreg%zu},\n", token.p, group.p, i,
-                    i);
-        free(token.p);
-        free(group.p);
-    }
-    if (!nproviders)
-        fprintf(out, "    {\"\", \"\", NULL, NULL},\n");
-    fprintf(out, "};\n\nstatic const gencase_event_fn gencase_events[] = {");
-    for (size_t i = 0; i < nevents; i++)
-        fprintf(out, "%sgencase_%s_e%zu",
-                i == 0  ? "\n    "
-                : i % 6 ? ", "
-                        : ",\n    ",
-                g_ident, i + 1);
-    if (!nevents)
-        fprintf(out, "NULL");
-    fprintf(out, "\n};\n\nstatic const struct gencase_step gencase_steps[] = {\n");
-    for (size_t i = 0; i < g_nsteps; i++)
-        fprintf(out, "    {%s, %d, %d},\n", STEP_NAMES[g_steps[i].kind], g_steps[i].line,
-                g_steps[i].arg);
-    if (!g_nsteps)
-        fprintf(out, "    {GENCASE_END, 0, 0},\n");
-    fprintf(out, "};\n\nstatic const struct gencase_item gencase_items_[] = {\n");
-    for (size_t i = 0; i < items.n; i++) {
-        if (items.p[i].is_event)
-            item_ordinals(&items.p[i]);
-        fprintf(out, "    {%d, %d, UINT64_C(0x%016llx), %d, %d, %d},\n", items.p[i].is_event,
-                items.p[i].line, (unsigned long long)items.p[i].hash, items.p[i].first,
-                items.p[i].count, items.p[i].stride);
-    }
-    struct sb cname = {NULL, 0, 0}, cpath = {NULL, 0, 0};
-    sb_cstr(&cname, g_case);
-    sb_cstr(&cpath, path);
-    fprintf(out,
-            "};\n\nconst struct gencase_case gencase_case_%s = {\n"
-            "    %s, %s,\n    gencase_items_, %zu,\n    gencase_steps, %zu,\n"
-            "    gencase_providers, %zu,\n    gencase_events, %zu,\n};\n",
-            g_ident, cname.p, cpath.p, items.n, g_nsteps, nproviders, nevents);
-    return status | close_out(out, main_path);
-}
-
-/* gen --table FILE...: the case table, from each file's `case` statement. */
-static int gen_table(int n, char **paths)
-{
-    char **idents = xrealloc(NULL, (size_t)(n + 1) * sizeof(char *));
-    for (int i = 0; i < n; i++) {
-        struct desc d;
-        char err[1024], token[1024];
-        if (desc_parse(paths[i], &d, err, sizeof(err))) {
-            fprintf(stderr, "%s\n", err);
-            exit(2);
-        }
-        idents[i] = ident_of(desc_name_token(d.case_name, token, sizeof(token)));
-        desc_free(&d);
-    }
-    printf("/* Generated by impl/lttp-c/gen --table: do not edit. */\n#include \"gencase.h\"\n\n");
-    for (int i = 0; i < n; i++)
-        printf("extern const struct gencase_case gencase_case_%s;\n", idents[i]);
-    printf("\nconst struct gencase_case *const gencase_cases[] = {\n");
-    for (int i = 0; i < n; i++)
-        printf("    &gencase_case_%s,\n", idents[i]);
-    printf("    NULL,\n};\n");
-    printf("\nconst struct gencase_api gencase_api = {\"TraceLoggingRegister\", "
-           "\"impl/lttp-c/build\"};\n");
-    return fflush(stdout) == 0 ? 0 : 1;
+    unsigned char *usable = gen_xrealloc(NULL, nproviders + 1);
+    for (size_t i = 0; i < nproviders; i++)
+        usable[i] = !unusable[i][0];
+    gen_source_tables(out, &g_src, "gencase", usable);
+    free(usable);
+    return status | gen_close_out(out, main_path);
 }
 
 int main(int argc, char **argv)
 {
     if (argc >= 2 && strcmp(argv[1], "--table") == 0)
-        return gen_table(argc - 2, argv + 2);
+        return gen_cases_table(argc - 2, argv + 2, "impl/lttp-c/gen", "#include \"gencase.h\"",
+                               &(struct gencase_api){"TraceLoggingRegister", "impl/lttp-c/build"});
     if (argc != 4) {
         fprintf(stderr, "usage: gen TraceLoggingProvider.h FILE.events OUTDIR | "
                         "gen --table FILE.events...\n");
