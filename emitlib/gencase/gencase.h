@@ -91,7 +91,8 @@ static inline double gencase_f64(uint64_t bits)
 }
 
 /* A value whose bytes are in a fixed order (a port, an IPv4 address: network order) from
- * those bytes, on a target of either byte order. */
+ * those bytes, on a target of either byte order: the number a caller would hold, which
+ * the macro's native store puts back in that order. */
 static inline uint16_t gencase_u16_at(uint8_t const *bytes)
 {
     uint16_t v;
@@ -102,6 +103,13 @@ static inline uint16_t gencase_u16_at(uint8_t const *bytes)
 static inline uint32_t gencase_u32_at(uint8_t const *bytes)
 {
     uint32_t v;
+    memcpy(&v, bytes, sizeof(v));
+    return v;
+}
+
+static inline uint64_t gencase_u64_at(uint8_t const *bytes)
+{
+    uint64_t v;
     memcpy(&v, bytes, sizeof(v));
     return v;
 }

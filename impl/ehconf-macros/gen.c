@@ -383,14 +383,14 @@ static int has_zero_unit(struct desc_field const *f)
 }
 
 /* A value passed by value: a C literal of the row's type, or for bytes the format fixes,
- * the number a caller would hold for them (ehm_load*). */
+ * the number a caller would hold for them (gencase_u<N>_at). */
 static void scalar_value(struct gen *g, struct desc_field const *f, struct row const *r)
 {
     struct gen_sb *a = &g->args;
     size_t unit = f->unit == 1 ? 1 : desc_order_unit(f); /* one byte has no order */
     if (!unit) {
         int k = gen_data(g, f->data, f->size, 1);
-        gen_sb_printf(a, "ehm_load%u(d%d)", f->unit * 8, k);
+        gen_sb_printf(a, "gencase_u%u_at(d%d)", f->unit * 8, k);
     } else if (strcmp(r->ctype, "float") == 0) {
         gen_sb_printf(a, "gencase_f32(UINT32_C(0x%llx))",
                       (unsigned long long)host_value(f->data, 4));

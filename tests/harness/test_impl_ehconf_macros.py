@@ -84,14 +84,14 @@ def test_numbers_are_c_values_and_fixed_order_bytes_stay_bytes(macros):
     """u16_slice's `9210,0000,0100,ffff` (little-endian in the description) is the numbers
     0x1092, 0, 1, 0xffff of a uint16_t array; str16's code units are uint16_t too; a port's
     `01bb` is the bytes 01 bb in network order whatever the machine, read as the number a
-    caller holds (ehm_load16)."""
+    caller holds (gencase_u16_at)."""
     u16 = event_source(macros, "field_5ftypes", event_line("field_types", "u16_slice"))
     assert "static const uint16_t d3[] = {0x1092,0x0,0x1,0xffff};" in u16, u16
     str16 = event_source(macros, "field_5ftypes", event_line("field_types", "str16"))
     assert "static const uint16_t d1[] = {0x68,0x65,0x6c,0x6c,0x6f};" in str16, str16
     port = event_source(macros, "field_5ftypes", event_line("field_types", "port"))
     assert "static const _Alignas(8) uint8_t d1[] = {0x1,0xbb};" in port, port
-    assert 'EH_PORT("port", ehm_load16(d1))' in port, port
+    assert 'EH_PORT("port", gencase_u16_at(d1))' in port, port
 
 
 def test_a_char16_string_read_as_hex_bytes_is_bytes(macros):
