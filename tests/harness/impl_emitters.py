@@ -260,6 +260,25 @@ def emit(j: Judged, arg: str, dat: str) -> Run:
                merge_stderr=False)
 
 
+def stale_description_line(j: Judged, tmp_path) -> str:
+    """A generated emitter (built from the descriptions) given one changed since its build
+    (attributes, one value): one line on stderr naming the file, exit 2, nothing printed
+    or written. Returns that line, for the caller to check what it names."""
+    with open(os.path.join(EVENTS_DIR, "attributes.events"), encoding="utf-8") as f:
+        text = f.read()
+    assert "  u8 level 03\n" in text
+    path = tmp_path / "attributes.events"
+    path.write_text(text.replace("  u8 level 03\n", "  u8 level 04\n", 1))
+    dat = tmp_path / "stale.dat"
+    r = emit(j, str(path), str(dat))
+    assert r.returncode == 2 and r.output == "", f"{r.how()}\n{r.output}\n{r.stderr}"
+    lines = r.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"{path}:") and "changed since the build" \
+        in lines[0], r.stderr
+    assert not dat.exists()
+    return lines[0]
+
+
 def emit_text(j: Judged, tmp_path, text: str) -> Tuple[Dict[int, Tuple[str, str]],
                                                        List[dict], Run]:
     """A description written by a test: (the per-event lines, the decoded events, the

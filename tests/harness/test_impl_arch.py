@@ -67,9 +67,13 @@ def test_the_reference_runs_makes_build_for_that_architecture(monkeypatch, tmp_p
     assert plan == {"emitter": str(guest), "host_emitter": "/host/emit", "arch": "s390x"}
 
 
-def test_a_c_row_is_cross_built_by_its_build_script(monkeypatch, tmp_path):
+@pytest.mark.parametrize("name,language,checkout", [("lttp-c", "c", "LTTP"),
+                                                    ("rust-dynamic", "rust", "RUST")])
+def test_a_row_is_cross_built_by_its_build_script(monkeypatch, tmp_path, name, language,
+                                                  checkout):
+    """C and Rust rows alike: run_impl runs the row's own build for the guest's architecture."""
     monkeypatch.setattr(run_impl, "foreign_arch", lambda: "s390x")
-    monkeypatch.setenv("IMPL_SRC_LTTP", str(tmp_path))
+    monkeypatch.setenv(f"IMPL_SRC_{checkout}", str(tmp_path))
     folder = tmp_path / "impl"
     folder.mkdir()
     # A build script that says which architecture it was asked for, and builds nothing else.
@@ -77,26 +81,9 @@ def test_a_c_row_is_cross_built_by_its_build_script(monkeypatch, tmp_path):
                                   'chmod +x "$2/emit"\necho "for=$EHCONF_CROSS_ARCH"\necho "$2/emit"\n')
     (folder / "build").chmod(0o755)
     plan = {"emitter": "/host/emit"}
-    [e] = run_impl.guest_emitter(impl("lttp-c", "c", folder=str(folder)), str(tmp_path / "gcc"),
-                                 str(tmp_path), plan)
-    assert (e["id"], e["status"]) == ("impl/lttp-c/build-s390x", "pass"), e
-    assert plan["emitter"] == str(tmp_path / "build-s390x" / "emit")
-    with open(tmp_path / "build-s390x.log", encoding="utf-8") as f:
-        assert "for=s390x" in f.read()
-
-
-def test_a_rust_row_is_cross_built_by_its_build_script(monkeypatch, tmp_path):
-    monkeypatch.setattr(run_impl, "foreign_arch", lambda: "s390x")
-    monkeypatch.setenv("IMPL_SRC_RUST", str(tmp_path))
-    folder = tmp_path / "impl"
-    folder.mkdir()
-    (folder / "build").write_text('#!/bin/sh\nmkdir -p "$2"\nprintf "#!/bin/sh\\n" >"$2/emit"\n'
-                                  'chmod +x "$2/emit"\necho "for=$EHCONF_CROSS_ARCH"\necho "$2/emit"\n')
-    (folder / "build").chmod(0o755)
-    plan = {"emitter": "/host/emit"}
-    [e] = run_impl.guest_emitter(impl("rust-dynamic", "rust", "RUST", str(folder)),
+    [e] = run_impl.guest_emitter(impl(name, language, checkout, str(folder)),
                                  str(tmp_path / "gcc"), str(tmp_path), plan)
-    assert (e["id"], e["status"]) == ("impl/rust-dynamic/build-s390x", "pass"), e
+    assert (e["id"], e["status"]) == (f"impl/{name}/build-s390x", "pass"), e
     assert plan["emitter"] == str(tmp_path / "build-s390x" / "emit") and "no_emitter" not in plan
     with open(tmp_path / "build-s390x.log", encoding="utf-8") as f:
         assert "for=s390x" in f.read()
