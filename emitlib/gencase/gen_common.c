@@ -70,6 +70,17 @@ void gen_sb_cstr(struct gen_sb *s, char const *text)
     gen_sb_literal(s, (unsigned char const *)text, strlen(text));
 }
 
+void gen_reason_set(struct gen_reason *r, char const *fmt, ...)
+{
+    if (r->why)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->buf, sizeof(r->buf), fmt, ap);
+    va_end(ap);
+    r->why = r->buf;
+}
+
 /* ---- the header the reasons cite ----------------------------------------------------------- */
 
 static char *g_header;

@@ -33,6 +33,16 @@ void gen_sb_printf(struct gen_sb *s, char const *fmt, ...) __attribute__((format
 void gen_sb_literal(struct gen_sb *s, unsigned char const *p, size_t n);
 void gen_sb_cstr(struct gen_sb *s, char const *text);
 
+/* Why an event cannot be written: the first reason given stands (why stays NULL until
+ * then), so a field deep in an event cannot replace the reason its first problem gave. */
+struct gen_reason {
+    char const *why;
+    char buf[1024];
+};
+
+void gen_reason_set(struct gen_reason *r, char const *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 /* The API's header, read once, so that a reason can cite the line holding `what` (0 when
  * it is not there). */
 void gen_header_load(char const *path);

@@ -124,21 +124,8 @@ struct gen {
     struct gen_sb decls; /* the event function's static data */
     struct gen_sb args;  /* ",\n        item" each */
     int ndata;
-    char const *problem; /* why the event cannot be written */
-    char problem_buf[1024];
+    struct gen_reason problem; /* why the event cannot be written */
 };
-
-static void gen_problem(struct gen *g, char const *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void gen_problem(struct gen *g, char const *fmt, ...)
-{
-    if (g->problem)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(g->problem_buf, sizeof(g->problem_buf), fmt, ap);
-    va_end(ap);
-    g->problem = g->problem_buf;
-}
 
 /* The initializer of n bytes at p: numbers of `unit` bytes read little-endian ("{0x1,0x2}"),
  * or bytes when unit < 2. */
@@ -270,10 +257,10 @@ static void raw_meta(struct gen *g, struct desc_field const *f)
         uint32_t n = f->kind == DESC_STRUCT ? f->n_members : f->members[0].n_members;
         struct desc_field const *m = f->kind == DESC_STRUCT ? f->members : f->members[0].members;
         if (!n) {
-            gen_problem(g,
-                        "EH_RAW_STRUCT takes 1 to 127 members, and this struct has none "
-                        "(eventheader.h:%d)",
-                        gen_header_line("A struct whose next n"));
+            gen_reason_set(&g->problem,
+                           "EH_RAW_STRUCT takes 1 to 127 members, and this struct has none "
+                           "(eventheader.h:%d)",
+                           gen_header_line("A struct whose next n"));
             return;
         }
         gen_sb_printf(a, "EH_RAW_STRUCT%s(", f->kind == DESC_STRUCT ? "" : "_SLICE");
@@ -449,10 +436,10 @@ static void gen_field(struct gen *g, struct desc_field const *f)
     struct gen_sb *a = &g->args;
     if (f->kind == DESC_STRUCT) {
         if (!f->n_members) {
-            gen_problem(g,
-                        "EH_STRUCT needs at least one member: an empty one does not "
-                        "compile (eventheader.h:%d): struct %s",
-                        gen_header_line("A struct needs at"), f->name);
+            gen_reason_set(&g->problem,
+                           "EH_STRUCT needs at least one member: an empty one does not "
+                           "compile (eventheader.h:%d): struct %s",
+                           gen_header_line("A struct needs at"), f->name);
             return;
         }
         begin_item(g);
@@ -475,8 +462,9 @@ static void gen_field(struct gen *g, struct desc_field const *f)
     int override = 0;
     struct row const *r = find_row(f, &override);
     if (!r) {
-        gen_problem(g, "no EH_<T> field macro writes encoding %u (eh_field_types.def): field %s",
-                    f->encoding, f->name);
+        gen_reason_set(&g->problem,
+                       "no EH_<T> field macro writes encoding %u (eh_field_types.def): field %s",
+                       f->encoding, f->name);
         return;
     }
     if (f->kind == DESC_STRING) {
@@ -484,10 +472,10 @@ static void gen_field(struct gen *g, struct desc_field const *f)
         return;
     }
     if (f->kind == DESC_CARRAY && !f->count) {
-        gen_problem(g,
-                    "EH_%s_ARRAY takes a constant N of 1 to 65535 (eventheader.h:%d): "
-                    "the empty constant-length array %s does not compile",
-                    r->name, gen_header_line("constant-length arrays EH_U32_ARRAY"), f->name);
+        gen_reason_set(&g->problem,
+                       "EH_%s_ARRAY takes a constant N of 1 to 65535 (eventheader.h:%d): "
+                       "the empty constant-length array %s does not compile",
+                       r->name, gen_header_line("constant-length arrays EH_U32_ARRAY"), f->name);
         return;
     }
     begin_item(g);
@@ -520,9 +508,9 @@ static void gen_event(FILE *out, struct desc_event const *ev)
         gen_field(&g, &ev->fields[i]);
     fprintf(out, "\n/* event %u, line %u */\nint ehm_%s_e%u(char const **call)\n{\n", ev->ordinal,
             ev->line, g_src.ident, ev->ordinal);
-    if (g.problem) {
+    if (g.problem.why) {
         struct gen_sb why = {0};
-        gen_sb_cstr(&why, g.problem);
+        gen_sb_cstr(&why, g.problem.why);
         fprintf(out, "    *call = %s;\n    return -1;\n}\n", why.p);
         free(why.p);
     } else {

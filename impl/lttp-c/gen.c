@@ -270,21 +270,8 @@ struct gen {
     struct gen_sb args;  /* ",\n        arg" each */
     int nargs;
     int ndata;
-    char const *problem; /* why the event cannot be written */
-    char problem_buf[1024];
+    struct gen_reason problem; /* why the event cannot be written */
 };
-
-static void gen_problem(struct gen *g, char const *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void gen_problem(struct gen *g, char const *fmt, ...)
-{
-    if (g->problem)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(g->problem_buf, sizeof(g->problem_buf), fmt, ap);
-    va_end(ap);
-    g->problem = g->problem_buf;
-}
 
 static void printable_name(char *out, size_t size, char const *name)
 {
@@ -463,13 +450,13 @@ static void gen_field(struct gen *g, struct desc_field const *f)
     printable_name(name, sizeof(name), f->name);
     if (f->kind == DESC_STRUCT) {
         if (!f->n_members) {
-            gen_problem(g,
-                        "TraceLoggingStruct cannot write a struct without members: its "
-                        "fieldCount must be 1 to 127 (static assert `TraceLoggingStruct "
-                        "fieldCount must be greater than 0.`, TraceLoggingProvider.h:%d): "
-                        "struct %s",
-                        gen_header_line("TraceLoggingStruct fieldCount must be greater than 0"),
-                        name);
+            gen_reason_set(&g->problem,
+                           "TraceLoggingStruct cannot write a struct without members: its "
+                           "fieldCount must be 1 to 127 (static assert `TraceLoggingStruct "
+                           "fieldCount must be greater than 0.`, TraceLoggingProvider.h:%d): "
+                           "struct %s",
+                           gen_header_line("TraceLoggingStruct fieldCount must be greater than 0"),
+                           name);
             return;
         }
         begin_arg(g);
@@ -525,15 +512,15 @@ static void gen_field(struct gen *g, struct desc_field const *f)
         char what[80];
         snprintf(what, sizeof(what), "%s + %s", ENC_NAMES[f->encoding],
                  (size_t)f->format < NFMT ? FMT_NAMES[f->format] : "format 0x..");
-        gen_problem(g,
-                    "no macro writes a constant-length array of %s: the "
-                    "TraceLogging*FixedArray macros (TraceLoggingProvider.h:%d-%d) have no "
-                    "such type, and TraceLoggingPackedField refuses the carray flag (static "
-                    "assert `Invalid packed metadata encoding`, TraceLoggingProvider.h:%d): "
-                    "field %s",
-                    what, gen_header_line("#define TraceLoggingInt8FixedArray"),
-                    gen_header_line("#define TraceLoggingTime64FixedArray"),
-                    gen_header_line("#define _tlg_AssertValidPackedMetadataEncoding"), name);
+        gen_reason_set(&g->problem,
+                       "no macro writes a constant-length array of %s: the "
+                       "TraceLogging*FixedArray macros (TraceLoggingProvider.h:%d-%d) have no "
+                       "such type, and TraceLoggingPackedField refuses the carray flag (static "
+                       "assert `Invalid packed metadata encoding`, TraceLoggingProvider.h:%d): "
+                       "field %s",
+                       what, gen_header_line("#define TraceLoggingInt8FixedArray"),
+                       gen_header_line("#define TraceLoggingTime64FixedArray"),
+                       gen_header_line("#define _tlg_AssertValidPackedMetadataEncoding"), name);
         return;
     } else if (f->kind == DESC_STRING) {
         struct bytes const *v = &first;
@@ -607,11 +594,11 @@ static void gen_metadata(struct gen *g, struct desc_field const *f, char const *
         struct desc_field const *members =
             f->kind == DESC_STRUCT_SLICE ? element(f, 0, &n) : f->members;
         if (!n) {
-            gen_problem(g,
-                        "TraceLoggingPackedStruct cannot write a struct without members "
-                        "(static assert, TraceLoggingProvider.h:%d): struct %s in %s",
-                        gen_header_line("TraceLoggingStruct fieldCount must be greater than 0"),
-                        name, where);
+            gen_reason_set(&g->problem,
+                           "TraceLoggingPackedStruct cannot write a struct without members "
+                           "(static assert, TraceLoggingProvider.h:%d): struct %s in %s",
+                           gen_header_line("TraceLoggingStruct fieldCount must be greater than 0"),
+                           name, where);
             return;
         }
         begin_arg(g);
@@ -624,11 +611,12 @@ static void gen_metadata(struct gen *g, struct desc_field const *f, char const *
         return;
     }
     if (is_carray(f)) {
-        gen_problem(g,
-                    "TraceLoggingPackedMetadata refuses the carray flag (static assert "
-                    "`Invalid packed metadata encoding`, TraceLoggingProvider.h:%d) and has no "
-                    "element count: constant-length array %s in the array of structs %s",
-                    gen_header_line("#define _tlg_AssertValidPackedMetadataEncoding"), name, where);
+        gen_reason_set(&g->problem,
+                       "TraceLoggingPackedMetadata refuses the carray flag (static assert "
+                       "`Invalid packed metadata encoding`, TraceLoggingProvider.h:%d) and has no "
+                       "element count: constant-length array %s in the array of structs %s",
+                       gen_header_line("#define _tlg_AssertValidPackedMetadataEncoding"), name,
+                       where);
         return;
     }
     begin_arg(g);
@@ -670,7 +658,7 @@ static void gen_event(FILE *out, struct desc_event const *ev, char const *const 
     int provider = gen_provider_index(&g_src, ev->provider);
     snprintf(sym, sizeof(sym), "gencase_%s_p%d", g_src.ident, provider);
     if (unusable[provider][0])
-        gen_problem(&g, "provider %s: %s", tokens[provider], unusable[provider]);
+        gen_reason_set(&g.problem, "provider %s: %s", tokens[provider], unusable[provider]);
     if (ev->level != 5) {
         begin_arg(&g);
         gen_sb_printf(&g.args, "TraceLoggingLevel(%u)", ev->level);
@@ -695,21 +683,22 @@ static void gen_event(FILE *out, struct desc_event const *ev, char const *const 
     for (size_t i = 0; i < ev->n_fields; i++)
         gen_field(&g, &ev->fields[i]);
     if (ev->has_related && !ev->has_activity)
-        gen_problem(&g, "TraceLoggingWriteActivity requires pRelatedActivityId to be NULL when "
-                        "pActivityId is (eventheader_write asserts it)");
+        gen_reason_set(&g.problem,
+                       "TraceLoggingWriteActivity requires pRelatedActivityId to be NULL when "
+                       "pActivityId is (eventheader_write asserts it)");
     if (g.nargs > MAX_ARGS)
-        gen_problem(&g,
-                    "TraceLoggingWrite takes at most %d arguments (TraceLoggingProvider.h:%d: "
-                    "\"Supports up to 99 args\"; _tlg_NARGS counts to 99, "
-                    "TraceLoggingProvider.h:%d): this event needs %d (its fields, struct "
-                    "members included, and its level/keyword/opcode/tag/id options)",
-                    MAX_ARGS, gen_header_line("Supports up to 99 args"),
-                    gen_header_line("99, 98, 97, 96"), g.nargs);
+        gen_reason_set(&g.problem,
+                       "TraceLoggingWrite takes at most %d arguments (TraceLoggingProvider.h:%d: "
+                       "\"Supports up to 99 args\"; _tlg_NARGS counts to 99, "
+                       "TraceLoggingProvider.h:%d): this event needs %d (its fields, struct "
+                       "members included, and its level/keyword/opcode/tag/id options)",
+                       MAX_ARGS, gen_header_line("Supports up to 99 args"),
+                       gen_header_line("99, 98, 97, 96"), g.nargs);
     fprintf(out, "\n/* event %u, line %u */\nint gencase_%s_e%u(char const **call)\n{\n",
             ev->ordinal, ev->line, g_src.ident, ev->ordinal);
-    if (g.problem) {
+    if (g.problem.why) {
         struct gen_sb why = {0};
-        gen_sb_cstr(&why, g.problem);
+        gen_sb_cstr(&why, g.problem.why);
         fprintf(out, "    *call = %s;\n    return -1;\n}\n", why.p);
         free(why.p);
     } else {
