@@ -11,7 +11,9 @@ shown as an earlier run, labelled with its checkout, commit and time, never as c
 --vm: whether this run had the real-kernel half (the impl-vm items), as make's IMPL_VM.
 
 Sections: the runs (with each implementation's cost per event from make bench-impls'
-bench-impls.json under RESULTS, "not measured" without it); every difference (each failed or expected-failure item) in bold; per
+bench-impls.json under RESULTS, "not measured" without it); where each implementation's
+expected events come from (documented, upstream test, source only, current behaviour:
+harness/provenance.py's counts of the provenance files); every difference (each failed or expected-failure item) in bold; per
 implementation and case the golden events reproduced, left out, declared different and
 failed, counted per event, with the real kernel's verdict; the contract rows side by side
 (the promise of the kernel they ran on); what was not run; and last every item with its
@@ -33,6 +35,7 @@ from bench_figures import cost_cell  # noqa: E402
 from contract_rows import ROWS, promise_for  # noqa: E402
 from expectations import for_kernel  # noqa: E402
 from impls import read_registry  # noqa: E402
+from provenance import CASES, KINDS, ProvenanceError, read_family  # noqa: E402
 from report_items import section  # noqa: E402
 from results import read_summary, runner_dir  # noqa: E402
 from verdicts import ResultItem, collect_results, golden_verdict, outcome  # noqa: E402
@@ -116,6 +119,52 @@ def runs_table(runs: List[ImplRun], bench: Optional[dict] = None) -> List[str]:
                    f"{r.offline.get('commit') or '-'} | {r.offline.get('finished', 'not run')} "
                    f"| {vm} | {cost_cell(bench, r.name)} |")
     return out + [""]
+
+
+SHORT = {"doc": "documented", "test": "upstream test", "source": "source only",
+         "current": "current behaviour"}
+
+
+def _kinds_cell(counts: dict) -> str:
+    return " / ".join(str(counts[k]) for k in KINDS)
+
+
+def provenance_table(root: Optional[str] = None) -> List[str]:
+    """Per implementation, where its expected events come from, counted from the
+    provenance files (descriptions/provenance.txt for the cases,
+    descriptions/<family>/provenance.txt for a producer's own inputs; harness/provenance.py).
+    An event counts as the weakest of its own line and the parts every event of its
+    family shares; the last columns give its own lines alone and those shared parts."""
+    out = ["| implementation | inputs | expected events | documented | upstream test | "
+           "source only | of which current behaviour | own lines alone (doc / test / "
+           "source / current) | parts every event shares |",
+           "|---|---|---|---|---|---|---|---|---|"]
+    fams: dict = {}
+    for impl in read_registry():
+        fam = CASES if impl.inputs == "cases" else impl.inputs
+        if fam not in fams:
+            try:
+                fams[fam] = read_family(fam, root) if root else read_family(fam)
+            except ProvenanceError as e:
+                fams[fam] = e
+        f = fams[fam]
+        if isinstance(f, ProvenanceError):
+            first = f.problems[0].replace("|", "\\|")
+            out.append(f"| {impl.name} | {fam} | **provenance unreadable: {first}** "
+                       "| | | | | | |")
+            continue
+        c = f.counts()
+        shared = ", ".join(f"{n} {SHORT[k]}" for k in KINDS
+                           for n in [sum(1 for s in f.common if s.kind == k)] if n)
+        shared = f"{shared} ({f.path})" if shared else "-"
+        out.append(f"| {impl.name} | {fam} | {sum(c.values())} | {c['doc']} | {c['test']} | "
+                   f"{c['source'] + c['current']} | {c['current']} | "
+                   f"{_kinds_cell(f.counts(own_only=True))} | {shared} |")
+    return out + ["", "Documented: a line of the producer's documentation (for the cases: the "
+                  "EventHeader format's definition) promises it; upstream test: a test of the "
+                  "producer asserts it; source only: nothing but the producer's source says "
+                  "so; current behaviour: merely what the producer does today, not a promise. "
+                  "An event counts as the weakest of its parts.", ""]
 
 
 def differences(runs: List[ImplRun]) -> List[str]:
@@ -238,6 +287,7 @@ def report(results: str, run: List[str], vm: bool) -> str:
            "(`make check-impl`). Every verdict below is an item of the JUnit files make "
            "writes (one per implementation), and every item is listed at the end.", "", "## Runs", ""]
     out += runs_table(runs, bench_results(results))
+    out += ["## Where the expectations come from", ""] + provenance_table()
     out += ["## Differences", ""] + differences(runs) + [""]
     out += ["## Events per case", "",
             "Counted per golden event: one event that differs costs that event, not the case.",

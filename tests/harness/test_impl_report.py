@@ -10,15 +10,21 @@ into JUnit files as `make check-impl` does, and the report is rendered from the 
     declares something else) shows as a failure, not as plain text;
   * an offline "declared difference not seen" is a failure in the report's differences;
   * a run of one implementation labels the other's rows as an earlier run;
-  * a case whose golden comparison fails on one event counts one failed event, not all.
+  * a case whose golden comparison fails on one event counts one failed event, not all;
+  * the provenance counts per implementation are those of the provenance files
+    (harness/provenance.py), and a changed or missing file shows in the row.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 
+from common import REPO_ROOT
 from contract_rows import BY_NAME, ROWS
-from impl_report import report
+from impl_report import provenance_table, report
+from impls import read_registry
+from provenance import CASES, family_inputs, read_family
 from report_items import check, disagreements, read_junit, read_section
 from results import check_entry, golden_entry, write_summary
 from test_results_plugin import pytest_in_checkout
@@ -140,3 +146,39 @@ def test_the_promise_column_is_the_booted_kernels(tmp_path):
     line = next(ln for ln in text.splitlines() if ln.startswith("| thread |"))
     assert "| ok 0 9 lost |" in line, line
     assert BY_NAME["thread"].kernel[0] == "thread_exit_drops_enablers"
+
+
+def _provenance_rows(text):
+    sec = text.split("## Where the expectations come from", 1)[1].split("\n## ", 1)[0]
+    return {ln.split("|")[1].strip(): [c.strip() for c in ln.split("|")[1:-1]]
+            for ln in sec.splitlines() if ln.startswith("| ") and "---" not in ln
+            and not ln.startswith("| implementation |")}
+
+
+def test_the_provenance_counts_come_from_the_provenance_files(tmp_path):
+    """Per implementation, its expected events as documented / upstream test / source
+    only / current behaviour, counted from descriptions/**/provenance.txt: the same as
+    harness/provenance.py reads, and a changed file changes the row."""
+    rows = _provenance_rows(report(make_results(tmp_path), ["lttp-c"], True))
+    for impl in read_registry():
+        fam = CASES if impl.inputs == "cases" else impl.inputs
+        c = read_family(fam).counts()
+        assert rows[impl.name][2:7] == [str(sum(c.values())), str(c["doc"]), str(c["test"]),
+                                        str(c["source"] + c["current"]), str(c["current"])], \
+            rows[impl.name]
+    # a copy of the tree whose tracing file says every event is documented
+    root = tmp_path / "tree"
+    for sub in ("golden/tracing", "descriptions/tracing"):
+        os.makedirs(root / sub)
+    for name in os.listdir(os.path.join(REPO_ROOT, "golden", "tracing")):
+        shutil.copy(os.path.join(REPO_ROOT, "golden", "tracing", name), root / "golden/tracing")
+    (root / "descriptions/tracing/provenance.txt").write_text(
+        "".join(f"{n[:-5]} all doc README.md:1\n"
+                for n in os.listdir(root / "golden/tracing")))
+    row = next(ln for ln in provenance_table(str(root)) if ln.startswith("| tracing-etw |"))
+    cells = [c.strip() for c in row.split("|")[1:-1]]
+    n = str(sum(family_inputs("tracing").values()))
+    assert cells[2:7] == [n, n, "0", "0", "0"], row
+    # ... and a family whose file is missing is said so, not counted
+    row = next(ln for ln in provenance_table(str(root)) if ln.startswith("| otel-logs |"))
+    assert "**provenance unreadable: descriptions/otel-logs/provenance.txt: cannot read" in row
