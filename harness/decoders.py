@@ -124,8 +124,19 @@ class Profile:
     pattern that matches a failing item declares it (an expected failure); a pattern that
     matches no failing item fails, so a fixed decoder drops its declaration. `?pattern`
     declares a failure that the run's inputs may not show (a damaged input made from this
-    run's captures): unused, it is no failure."""
+    run's captures): unused, it is no failure.
+
+    A pattern of `events` items (its last part is `events`) declares events, not items:
+    `<pattern> observed/<file>.json <reason>`, the file beside the profile stating which
+    events it excuses and the exact output accepted for each (harness/decoder_declared.py);
+    every other event of the capture is compared as usual. Such a pattern declares only
+    events items, and no other pattern declares an events item."""
     declared: Dict[str, str] = field(default_factory=dict)
+    observed: Dict[str, str] = field(default_factory=dict)  # events pattern -> its file
+
+
+def is_events_pattern(pattern: str) -> bool:
+    return pattern.lstrip("?").rsplit("/", 1)[-1] == "events"
 
 
 def read_profile(d: Decoder) -> Profile:
@@ -140,5 +151,16 @@ def read_profile(d: Decoder) -> Profile:
                 continue
             if len(words) != 2 or not words[1].strip():
                 raise ValueError(f"{path}:{n}: expected `<item> <reason>`")
-            p.declared[words[0]] = words[1].strip()
+            why = words[1].strip()
+            if is_events_pattern(words[0]):
+                obs, _, why = why.partition(" ")
+                if not obs.startswith("observed/") or not obs.endswith(".json") or \
+                        not why.strip():
+                    raise ValueError(f"{path}:{n}: an events pattern is `<pattern> "
+                                     f"observed/<file>.json <reason>`")
+                if not os.path.isfile(os.path.join(d.folder, obs)):
+                    raise ValueError(f"{path}:{n}: {obs} is not in {display_path(d.folder)}")
+                p.observed[words[0]] = os.path.join(d.folder, obs)
+                why = why.strip()
+            p.declared[words[0]] = why
     return p

@@ -23,7 +23,9 @@ Items, under decoder/<name>/ (Documentation/decoders.md §4, §5):
                          still decoded
 A failing item that a pattern of decoders/<name>/profile.txt declares is an expected
 failure; a pattern that no failing item matches is a failed item profile/<pattern> (the
-declaration is stale).
+declaration is stale). An events item is not excused whole: its pattern names an
+observation file (harness/decoder_declared.py), whose events must be exactly as declared
+while every other event is compared; an entry that names no event fails as stale.
 """
 
 from __future__ import annotations
@@ -43,8 +45,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from common import REPO_ROOT, display_path, one_line, safe_id  # noqa: E402
 from decoder_compare import Comparison, Document, compare, read_document  # noqa: E402
+from decoder_declared import Declared, Judgement, judge, read_observation  # noqa: E402
 from decoder_inputs import Capture, captures, damaged  # noqa: E402
-from decoders import Built, Decoder, build, read_profile, read_registry  # noqa: E402
+from decoders import (Built, Decoder, Profile, build, is_events_pattern,  # noqa: E402
+                      read_profile, read_registry)
 from perf_samples import read_layout  # noqa: E402
 from results import check_entry, write_summary  # noqa: E402
 from runner import run  # noqa: E402
@@ -123,9 +127,9 @@ def describe(cmp: Comparison, total: int, capture: str, limit: int = 5) -> str:
     return "\n".join(lines)
 
 
-def meta_message(cmp: Comparison) -> str:
-    return "; ".join(f"meta.{k} differs in {n} events (first: {cmp.meta_example[k]})"
-                     for k, n in sorted(cmp.meta.items()))
+def meta_message(meta: Dict[str, int], example: Dict[str, str]) -> str:
+    return "; ".join(f"meta.{k} differs in {n} events (first: {example[k]})"
+                     for k, n in sorted(meta.items()))
 
 
 @dataclass
@@ -137,8 +141,80 @@ class Judged:
         self.entries.append(check_entry(ident, status, message))
 
 
+class EventsDeclarations:
+    """The events patterns of a decoder's profile with their observation files: which
+    declares a capture's events item (the first that matches it), and which of their
+    entries named an event of some capture (an entry that never does is stale)."""
+
+    def __init__(self, profile: Optional[Profile]):
+        self.patterns = [(p, why) for p, why in (profile.declared.items() if profile else ())
+                         if is_events_pattern(p)]
+        self.files = dict(profile.observed) if profile else {}
+        self.loaded: Dict[str, List[Declared]] = {}
+        self.used: Dict[str, set] = {}
+        self.covered: Dict[str, List[str]] = {}  # pattern -> the captures it judged
+
+    def for_capture(self, ident: str):
+        """(pattern, reason, entries) for <ident>/events, or None."""
+        for p, why in self.patterns:
+            if fnmatch.fnmatchcase(f"{ident}/events", p.lstrip("?")):
+                if p not in self.loaded:
+                    self.loaded[p] = read_observation(self.files[p])
+                return p, why, self.loaded[p]
+        return None
+
+    def stale(self, prefix: str) -> List[dict]:
+        """A failed item per events pattern (not `?`) whose entries named no event of the
+        captures it covered, and per entry that named none."""
+        out = []
+        for p, why in self.patterns:
+            if p.startswith("?") or p not in self.covered:
+                continue
+            rel = os.path.relpath(self.files[p], REPO_ROOT)
+            for d in self.loaded.get(p, []):
+                if d.source not in self.used.get(p, set()):
+                    out.append(check_entry(
+                        safe_id(f"{prefix}profile/{p.replace('*', 'any')}/{d.source}"), "fail",
+                        f"{rel} ({p}) declares {d.label()} ({d.source}), but no capture it "
+                        f"covers ({', '.join(self.covered[p][:4])}) has that event: drop or "
+                        f"correct the entry"))
+        return out
+
+
+def declared_message(c: Capture, why: str, j: Judgement, total: int) -> str:
+    by: Dict[str, List[str]] = {}
+    for d, ev in j.held:
+        by.setdefault(d.source, []).append(ev.name)
+    shown = "; ".join(f"{n} x{len(v)} ({s})" if len(v) > 1 else f"{v[0]} ({s})"
+                      for s, v in by.items() for n in [v[0]])
+    return (f"declared: {why}\nobserved: {c.ident}: {len(j.held)} of {total} events as "
+            f"declared, the others as the reference: {shown[:600]}")
+
+
+def findings_message(c: Capture, j: Judgement, total: int, limit: int = 5) -> str:
+    """A failing events item: undeclared differences, declarations that do not hold, and
+    declared events that the decoder now prints as the reference does (fixed)."""
+    kinds = Counter(f.kind for f in j.findings)
+    fixed = [f for f in j.findings if f.kind == "fixed"]
+    head = (f"{len(j.findings)} of {total} events differ from the reference or from their "
+            f"declaration ({', '.join(f'{n} {k}' for k, n in sorted(kinds.items()))})")
+    lines = [f"fixed: remove the declaration: {fixed[0].what}"] if fixed else []
+    lines.append(head)
+    raw = sample_bytes(c.path)
+    order = sorted(j.findings, key=lambda f: f.kind != "fixed")
+    for f in order[:limit]:
+        b = raw.get(_ns(f.event.time), b"")
+        shown = b[:BYTES_SHOWN].hex(" ") + (" ..." if len(b) > BYTES_SHOWN else "")
+        lines.append(f"- {f.event.name} at {f.event.time}: {f.kind}: {f.what}")
+        if b:
+            lines.append(f"  bytes ({len(b)}): {shown}")
+    if len(j.findings) > limit:
+        lines.append(f"- and {len(j.findings) - limit} more")
+    return "\n".join(lines)
+
+
 def capture_items(j: Judged, d: Decoder, c: Capture, o: Output,
-                  ref: Optional[Output]) -> None:
+                  ref: Optional[Output], decl: Optional[EventsDeclarations] = None) -> None:
     base = f"decoder/{d.name}/{c.ident}"
     why = o.crashed or o.how
     j.add(f"{base}/run", "fail" if why else "pass",
@@ -153,13 +229,31 @@ def capture_items(j: Judged, d: Decoder, c: Capture, o: Output,
                 j.add(f"{base}/{k}", "skip", f"{c.ident}: the reference did not decode it "
                                              f"({ref.crashed or ref.how or ref.doc.problem})")
         else:
-            cmp = compare(ref.doc.events, o.doc.events)
-            j.add(f"{base}/events", "fail" if cmp.differences else "pass",
-                  f"{c.ident}: " + describe(cmp, len(ref.doc.events), c.path)
-                  if cmp.differences else "")
-            j.add(f"{base}/meta", "fail" if cmp.meta else "pass",
-                  f"{c.ident}: {meta_message(cmp)}" if cmp.meta else "")
-            row.update(reference=len(ref.doc.events), differ=len(cmp.differences))
+            found = decl.for_capture(c.ident) if decl else None
+            total = len(ref.doc.events)
+            if found is None:
+                cmp = compare(ref.doc.events, o.doc.events)
+                j.add(f"{base}/events", "fail" if cmp.differences else "pass",
+                      f"{c.ident}: " + describe(cmp, total, c.path)
+                      if cmp.differences else "")
+                meta, example, differ = cmp.meta, cmp.meta_example, len(cmp.differences)
+            else:
+                pattern, reason, entries = found
+                jd = judge(ref.doc.events, o.doc.events, entries, sample_bytes(c.path)
+                           if any(e.raw is not None for e in entries) else {})
+                decl.used.setdefault(pattern, set()).update(jd.used)
+                decl.covered.setdefault(pattern, []).append(c.ident)
+                if jd.findings:
+                    j.add(f"{base}/events", "fail", f"{c.ident}: "
+                          + findings_message(c, jd, total))
+                elif jd.held:
+                    j.add(f"{base}/events", "xfail", declared_message(c, reason, jd, total))
+                else:
+                    j.add(f"{base}/events", "pass")
+                meta, example, differ = jd.meta, jd.meta_example, len(jd.findings) + len(jd.held)
+            j.add(f"{base}/meta", "fail" if meta else "pass",
+                  f"{c.ident}: {meta_message(meta, example)}" if meta else "")
+            row.update(reference=total, differ=differ)
     j.table[c.ident] = row
 
 
@@ -219,24 +313,31 @@ def robust_items(j: Judged, d: Decoder, runs: List[tuple], undamaged: Dict[str, 
         j.table[f"damaged/{s}"] = dict(inputs=len(items), **counts)
 
 
-def apply_profile(d: Decoder, entries: List[dict]) -> List[dict]:
+def apply_profile(d: Decoder, entries: List[dict],
+                  decl: Optional[EventsDeclarations] = None) -> List[dict]:
     """decoders/<name>/profile.txt applied: a failing item a pattern declares becomes an
     expected failure carrying the declared reason; a pattern that no failing item matches
     any more is one failed item of its own (the decoder changed: drop or fix the line), but
-    a pattern written `?pattern`, which declares a failure this run's inputs may not show."""
-    declared = read_profile(d).declared
+    a pattern written `?pattern`, which declares a failure this run's inputs may not show.
+    An events item is not declared here: its events were judged against the observation
+    file of its pattern (capture_items), and no other pattern declares it."""
+    profile = read_profile(d)
+    declared = {p: why for p, why in profile.declared.items() if not is_events_pattern(p)}
     prefix = f"decoder/{d.name}/"
     used = set()
     for e in entries:
         if e["status"] != "fail":
             continue
         rel = e["id"][len(prefix):]
+        if rel.endswith("/events") and not rel.startswith("damaged/"):
+            continue
         pattern = next((p for p in declared if fnmatch.fnmatchcase(rel, p.lstrip("?"))), None)
         if pattern is not None:
             used.add(pattern)
             e["status"] = "xfail"
             e["message"] = f"declared: {declared[pattern]}\nobserved: {e['message']}"
-    ran = {e["id"][len(prefix):] for e in entries}
+    ran = {e["id"][len(prefix):] for e in entries
+           if not (e["id"].endswith("/events") and "/damaged/" not in e["id"])}
     for pattern, why in declared.items():
         # "?pattern": a failure that may or may not show in this run (the damaged set is
         # made from this run's captures), so an unused one is no sign of a change.
@@ -247,6 +348,8 @@ def apply_profile(d: Decoder, entries: List[dict]) -> List[dict]:
                 safe_id(f"{prefix}profile/{pattern.replace('*', 'any')}"), "fail",
                 f"decoders/{d.name}/profile.txt declares `{pattern}` ({why[:120]}...), but no "
                 f"item it names failed: drop or correct the declaration"))
+    if decl is not None:
+        entries += decl.stale(prefix)
     return entries
 
 
@@ -300,6 +403,7 @@ def main(argv=None) -> int:
     for d in order:
         dt = time.monotonic()
         j = Judged()
+        decl = None if args.no_profile or d.reference else EventsDeclarations(read_profile(d))
         b = (Built(os.path.abspath(use[d.name]), "pass", f"{use[d.name]} (given)")
              if d.name in use else build(d, asan_dir, out, asan=True))
         j.add(f"decoder/{d.name}/build", b.status, b.message)
@@ -319,7 +423,7 @@ def main(argv=None) -> int:
                                           TIMEOUT)
                 if d.reference:
                     refs[c.ident] = o
-                capture_items(j, d, c, o, None if d.reference else refs.get(c.ident))
+                capture_items(j, d, c, o, None if d.reference else refs.get(c.ident), decl)
             runs = []
             for c in dmg:
                 if c.format not in d.reads:
@@ -330,7 +434,7 @@ def main(argv=None) -> int:
             robust_items(j, d, runs, own, sources)
         if d.name not in names:
             continue  # the reference ran only to be compared with
-        entries = j.entries if args.no_profile else apply_profile(d, j.entries)
+        entries = j.entries if args.no_profile else apply_profile(d, j.entries, decl)
         write_summary(folder, RUNNER, f"make check-decoders DECODER={d.name}", entries,
                       time.monotonic() - dt, {"decoder": d.name, "upstream": d.upstream,
                                               "checkout": os.environ.get(d.variable, "")

@@ -224,15 +224,19 @@ def test_robust_items_count_per_check_and_leave_inherited_json_to_its_capture():
 def test_profile_declares_the_first_match_and_a_stale_pattern_fails(monkeypatch):
     d = Decoder("demo", "c", "X", "up", ("perf",), "demo")
     monkeypatch.setattr(rd, "read_profile", lambda _: Profile({
-        "offline-pipe/*/events": "pipe reason", "*/structs/events": "depth reason",
-        "*/attributes/json": "fixed upstream"}))
+        "offline-pipe/*/json": "pipe reason", "*/structs/json": "depth reason",
+        "*/attributes/json": "fixed upstream", "vm/limits_127/*": "any item"}))
     entries = [{"kind": "check", "id": f"decoder/demo/{i}", "status": s, "message": "m"}
-               for i, s in (("offline-pipe/structs/events", "fail"), ("vm/structs/events", "fail"),
-                            ("vm/attributes/json", "pass"))]
+               for i, s in (("offline-pipe/structs/json", "fail"), ("vm/structs/json", "fail"),
+                            ("vm/attributes/json", "pass"), ("vm/limits_127/run", "fail"),
+                            ("vm/limits_127/events", "fail"))]
     got = {e["id"]: (e["status"], e["message"]) for e in rd.apply_profile(d, entries)}
-    assert got["decoder/demo/offline-pipe/structs/events"][1].startswith("declared: pipe reason")
-    assert got["decoder/demo/vm/structs/events"][0] == "xfail"
+    assert got["decoder/demo/offline-pipe/structs/json"][1].startswith("declared: pipe reason")
+    assert got["decoder/demo/vm/structs/json"][0] == "xfail"
     assert got["decoder/demo/vm/attributes/json"][0] == "pass"
+    assert got["decoder/demo/vm/limits_127/run"][0] == "xfail"
+    # an events item is judged against an observation file, never declared by a pattern
+    assert got["decoder/demo/vm/limits_127/events"][0] == "fail"
     stale = [k for k in got if "/profile/" in k]
     assert stale == ["decoder/demo/profile/any/attributes/json"]
     assert got[stale[0]][0] == "fail"
@@ -252,10 +256,21 @@ def test_an_optional_pattern_declares_when_it_shows_and_is_no_failure_when_not(m
 
 
 def test_every_declaration_names_its_upstream_source_line():
-    from decoders import read_profile
+    from decoder_declared import read_observation
+    from decoders import is_events_pattern, read_profile
     for d in read_registry():
-        for pattern, why in read_profile(d).declared.items():
+        prof = read_profile(d)
+        for pattern, why in prof.declared.items():
             assert re.search(r"\.(rs|cpp|h):\d+", why), (d.name, pattern)
+            # an events pattern names its observation file, whose every entry has its own
+            # reason and line (read_observation refuses one without)
+            assert is_events_pattern(pattern) == (pattern in prof.observed), pattern
+            if pattern in prof.observed:
+                assert read_observation(prof.observed[pattern]), pattern
+        used = {os.path.basename(p) for p in prof.observed.values()}
+        here = set(os.listdir(os.path.join(d.folder, "observed"))) \
+            if os.path.isdir(os.path.join(d.folder, "observed")) else set()
+        assert here == used, (d.name, "observation files no profile line names", here - used)
 
 
 # ---- the planted faults (make test-decoder-mutants) -------------------------------------

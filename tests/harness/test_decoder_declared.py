@@ -1,0 +1,285 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The declared events of make check-decoders (harness/decoder_declared.py, Documentation/
+decoders.md §6.1): an events declaration lets through exactly the output it states for the
+events it names, and nothing else. Offline and fast: no decoder runs. The captures'
+reference events come from the repository (golden/<case>.json, tests/data/perf), the
+decoder's output is the declared observation itself; every declaration of every profile is
+then perturbed once outside what it declares (the item must fail) and restored (xfail again)."""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import os
+from decimal import Decimal
+
+import pytest
+
+import decoder_compare as dc
+import decoder_declared as dd
+import run_decoders as rd
+from common import REPO_ROOT
+from decoder_inputs import Capture
+from decoders import Decoder, Profile, is_events_pattern, read_profile, read_registry
+from perf_samples import read_layout
+
+DATA = os.path.join(REPO_ROOT, "tests", "data", "perf")
+HELLO_PIPE = os.path.join(DATA, "hello-pipe-mode.perf.data")
+
+
+def ev(name, time, *members, meta=None):
+    return dc.Event(name, Decimal(time), [("n", name)] + [(k, dc._normalize(v)) for k, v in
+                                                         members],
+                    dict(meta or {"time": Decimal(time), "pid": Decimal(1), "tid": Decimal(1)}))
+
+
+def golden_events(case: str):
+    """golden/<case>.json as the reference prints it, event i at time (i + 1) ms."""
+    out = []
+    with open(os.path.join(REPO_ROOT, "golden", case + ".json"), encoding="utf-8") as f:
+        lines = [ln for ln in f if ln.strip() and not ln.startswith('{"ehconf"')]
+    for i, line in enumerate(lines):
+        e = dc._event(dc._loads(line), line)
+        t = Decimal(i + 1) / 1000
+        e.time = t
+        e.meta = dict(e.meta, time=t, pid=Decimal(7), tid=Decimal(7))
+        out.append(e)
+    return out
+
+
+def hello_events():
+    """tests/data/perf/hello-pipe-mode.perf.data's 5 events as gen_captures.c writes them
+    (tests/data/perf/README.md), at the times of its samples."""
+    with open(HELLO_PIPE, "rb") as f:
+        lay = read_layout(f.read())
+    return [ev("Sample_Provider:Hello", Decimal(s.time) / 1000000000, ("n", i),
+               ("msg", f"hello #{i}"), ("pt", dc._Obj([("x", i * 10 - 20), ("y", -i)])),
+               meta={"time": Decimal(s.time) / 1000000000, "cpu": Decimal(0),
+                     "pid": Decimal(73), "tid": Decimal(73), "level": Decimal(5),
+                     "keyword": "0x1"})
+            for i, s in enumerate(lay.samples)]
+
+
+def reference_for(pattern: str):
+    """(capture id, its path, the reference's events) for the captures an events pattern
+    covers, from the repository's data."""
+    case = pattern.split("/")[1]
+    if case == "s390x-activity":
+        return "data/s390x-activity", os.path.join(DATA, "s390x-activity.perf.data"), \
+            golden_events("activity")
+    if case in ("hello-pipe-mode", "*"):
+        return pattern.replace("*", "hello")[:-len("/events")], HELLO_PIPE, hello_events()
+    return pattern.replace("*", "offline")[:-len("/events")], HELLO_PIPE, golden_events(case)
+
+
+def decoded(reference, declared, raw):
+    """What a decoder printing exactly the declared observation gives: each declared event
+    as its declaration states, every other as the reference."""
+    out = []
+    decl = dd.resolve(reference, declared)
+    for i, ref in enumerate(reference):
+        d = decl.get(i)
+        if d is None:
+            out.append(dc.Event(ref.name, ref.time, list(ref.fields), dict(ref.meta)))
+        elif not d.lost:
+            name, members = dd.expected(ref, d, raw)
+            meta = dict(ref.meta) if d.raw is None else \
+                {k: v for k, v in ref.meta.items() if k in dd.SAMPLE_META}
+            out.append(dc.Event(name, ref.time, members, meta))
+    return out
+
+
+def item(dec, capture, reference, events, profile):
+    """The events item of capture_items, the runner's own code, for these outputs."""
+    j = rd.Judged()
+    ref = rd.Output("", "", False, dc.Document(reference), "", 0.0)
+    got = rd.Output("", "", False, dc.Document(events), "", 0.0)
+    rd.capture_items(j, dec, capture, got, ref, rd.EventsDeclarations(profile))
+    e = next(x for x in j.entries if x["id"].endswith("/events"))
+    return e["status"], e["message"]
+
+
+def declarations():
+    out = []
+    for d in read_registry():
+        if d.reference:
+            continue
+        prof = read_profile(d)
+        for pattern in prof.declared:
+            if is_events_pattern(pattern):
+                out.append(pytest.param(d, prof, pattern, id=f"{d.name}:{pattern}"))
+    return out
+
+
+def _change(v):
+    """A value that is surely not v, of a kind a decoder could print."""
+    if isinstance(v, Decimal):
+        return v + 1
+    if isinstance(v, str):
+        return v + "x"
+    if isinstance(v, bool):
+        return not v
+    return "changed"
+
+
+def _perturb_outside(reference, events, declared):
+    """(events with one value changed that no declaration states, what was changed); the
+    changed value is a member of a declared event outside its declared paths when there is
+    one, else of an undeclared event, else (every event declared) the declared output
+    itself."""
+    decl = dd.resolve(reference, declared)
+    by_time = {e.time: k for k, e in enumerate(events)}
+    candidates = []
+    for i, ref in enumerate(reference):
+        d = decl.get(i)
+        k = by_time.get(ref.time)
+        if d is not None and (d.lost or d.raw is not None or d.event is not None):
+            continue
+        if k is None:
+            continue
+        stated = {p for p, _ in d.set} | set(d.drop) if d else set()
+        keep = d.first if d and d.first else None
+        leaves = [(p, v) for p, v in dd.flat(events[k].fields)[:keep] if p != "n"
+                  and not any(p == s or p.startswith(s + "/") for s in stated)]
+        if leaves:
+            candidates.append((d is None, k, leaves[0]))
+    if candidates:
+        candidates.sort(key=lambda c: c[0])  # inside a declared event first
+        _, k, (path, v) = candidates[0]
+        out = list(events)
+        e = out[k]
+        out[k] = dc.Event(e.name, e.time, dd._edit(e.fields, dd._split(path), _change(v),
+                                                   False), e.meta)
+        return out, f"{e.name} at {e.time}: {path} {dc.show(v)} -> {dc.show(_change(v))}"
+    # every event declared: a lost one comes back changed, or a raw one changes a byte
+    for i, ref in enumerate(reference):
+        d = decl[i]
+        if d.lost:
+            changed = dc.Event(ref.name, ref.time, list(ref.fields[:1]) + [("extra", "x")],
+                               dict(ref.meta))
+            return events + [changed], f"{ref.name} at {ref.time}: declared lost, printed"
+        k = by_time[ref.time]
+        e = events[k]
+        path, v = dd.flat(e.fields)[-1]
+        out = list(events)
+        out[k] = dc.Event(e.name, e.time, dd._edit(e.fields, dd._split(path), _change(v),
+                                                   False), e.meta)
+        return out, f"{e.name} at {e.time}: declared {path} {dc.show(v)[:40]} changed"
+    raise AssertionError("nothing to perturb")
+
+
+@pytest.mark.parametrize("dec,profile,pattern", declarations())
+def test_every_declaration_sees_outside_what_it_declares(dec, profile, pattern, capsys):
+    ident, path, reference = reference_for(pattern)
+    assert fnmatch.fnmatchcase(f"{ident}/events", pattern)
+    cap = Capture(ident, path)
+    declared = dd.read_observation(profile.observed[pattern])
+    raw = rd.sample_bytes(path)
+    events = decoded(reference, declared, raw)
+    only = Profile({pattern: profile.declared[pattern]}, {pattern: profile.observed[pattern]})
+    status, message = item(dec, cap, reference, events, only)
+    assert status == "xfail", message
+    changed, what = _perturb_outside(reference, events, declared)
+    status, message = item(dec, cap, reference, changed, only)
+    assert status == "fail", (what, message)
+    with capsys.disabled():
+        print(f"\n  {dec.name} {pattern} ({os.path.basename(profile.observed[pattern])}): "
+              f"perturbed {what}: fail; restored: xfail", end="")
+    assert item(dec, cap, reference, events, only)[0] == "xfail"
+    # without the declaration the same output fails: the declaration is what lets it through
+    assert item(dec, cap, reference, events, Profile())[0] == "fail"
+
+
+# ---- the judge, piece by piece ------------------------------------------------------------
+
+def obs(tmp_path, *entries):
+    p = tmp_path / "o.json"
+    p.write_text(json.dumps({"declares": list(entries)}))
+    return dd.read_observation(str(p))
+
+
+REF = [ev("P:A", "1", ("v", 1), ("s", "x")), ev("P:A", "2", ("v", 2), ("s", "y")),
+       ev("P:B", "3", ("w", 3))]
+WHY = "because (x.rs:1)"
+
+
+def test_a_set_declaration_holds_only_for_the_declared_value(tmp_path):
+    d = obs(tmp_path, {"n": "P:A", "nth": "2", "set": {"v": "TWO"}, "why": WHY})
+    got = [ev("P:A", "1", ("v", 1), ("s", "x")), ev("P:A", "2", ("v", "TWO"), ("s", "y")),
+           ev("P:B", "3", ("w", 3))]
+    j = dd.judge(REF, got, d)
+    assert not j.findings and [e.time for _, e in j.held] == [Decimal(2)]
+    got[1] = ev("P:A", "2", ("v", "TWO"), ("s", "z"))  # outside the declared path
+    assert [f.kind for f in dd.judge(REF, got, d).findings] == ["broken"]
+    got[1] = ev("P:A", "2", ("v", "THREE"), ("s", "y"))  # another value on the path
+    assert [f.kind for f in dd.judge(REF, got, d).findings] == ["broken"]
+    got[1] = ev("P:A", "2", ("v", "TWO"), ("s", "y"))
+    got[0] = ev("P:A", "1", ("v", 9), ("s", "x"))  # an undeclared event
+    assert [f.kind for f in dd.judge(REF, got, d).findings] == ["differs"]
+
+
+def test_a_declared_event_printed_as_the_reference_is_fixed(tmp_path):
+    d = obs(tmp_path, {"n": "P:B", "lost": True, "why": WHY})
+    assert not dd.judge(REF, REF[:2], d).findings
+    j = dd.judge(REF, REF, d)
+    assert [f.kind for f in j.findings] == ["fixed"] and "remove" in j.findings[0].what
+    d = obs(tmp_path, {"n": "P:A", "nth": "1", "set": {"v": 5}, "why": WHY})
+    assert [f.kind for f in dd.judge(REF, REF, d).findings] == ["fixed"]
+
+
+def test_renamed_first_and_raw_declarations(tmp_path):
+    d = obs(tmp_path, {"n": "P:B", "set": {"n": "P:B;x=y"}, "why": WHY})
+    got = REF[:2] + [ev("P:B;x=y", "3", ("w", 3))]
+    assert not dd.judge(REF, got, d).findings
+    d = obs(tmp_path, {"n": "P:A", "nth": "1", "first": 2, "why": WHY})
+    got = [ev("P:A", "1", ("v", 1))] + REF[1:]
+    assert not dd.judge(REF, got, d).findings
+    got = [ev("P:A", "1")] + REF[1:]
+    assert [f.kind for f in dd.judge(REF, got, d).findings] == ["broken"]
+    d = obs(tmp_path, {"n": "*", "raw": ":", "why": WHY})
+    raw = {3000000000: b"\x01\xab"}
+    got = REF[:2] + [dc.Event(":", Decimal(3), [("n", ":"), ("raw", dc._normalize("01 AB"))],
+                              {"time": Decimal(3), "pid": Decimal(1), "tid": Decimal(1)})]
+    j = dd.judge(REF, got, d, raw)
+    # P:A x2 have no sample bytes: not as declared, and what was printed for them is extra
+    assert sorted(f.kind for f in j.findings) == ["broken", "broken", "extra", "extra"]
+    j = dd.judge(REF[2:], got[2:], d, raw)
+    assert not j.findings and not j.meta  # the sample's meta only: no level expected
+
+
+@pytest.mark.parametrize("entry,why", [
+    ({"n": "P:A", "lost": True, "why": "no source line"}, "upstream source line"),
+    ({"n": "P:A", "why": WHY}, "one of"),
+    ({"n": "P:A", "lost": True, "set": {"v": 1}, "why": WHY}, "one of"),
+    ({"n": "P:A", "nth": "0", "lost": True, "why": WHY}, "from 1"),
+    ({"n": "P:A", "lost": True, "why": WHY, "typo": 1}, "unknown"),
+])
+def test_a_malformed_entry_is_an_error(tmp_path, entry, why):
+    with pytest.raises(ValueError, match=why):
+        obs(tmp_path, entry)
+
+
+def test_an_entry_that_names_no_event_is_stale(tmp_path):
+    (tmp_path / "o.json").write_text(json.dumps({"declares": [
+        {"n": "P:A", "nth": "2", "set": {"v": "TWO"}, "why": WHY},
+        {"n": "P:Gone", "lost": True, "why": WHY}]}))
+    dec = Decoder("demo", "c", "X", "up", ("perf",), "demo")
+    prof = Profile({"*/c/events": "reason"}, {"*/c/events": str(tmp_path / "o.json")})
+    decl = rd.EventsDeclarations(prof)
+    j = rd.Judged()
+    got = [REF[0], ev("P:A", "2", ("v", "TWO"), ("s", "y")), REF[2]]
+    rd.capture_items(j, dec, Capture("vm/c", HELLO_PIPE), rd.Output(
+        "", "", False, dc.Document(got), "", 0.0), rd.Output(
+        "", "", False, dc.Document(REF), "", 0.0), decl)
+    assert {e["id"].rsplit("/", 1)[1]: e["status"] for e in j.entries}["events"] == "xfail"
+    stale = decl.stale("decoder/demo/")
+    assert len(stale) == 1 and "P:Gone" in stale[0]["message"] and stale[0]["status"] == "fail"
+
+
+def test_observe_prints_entries_that_declare_what_it_saw():
+    got = [ev("P:A", "1", ("v", 1), ("s", "x")), ev("P:A", "2", ("v", "TWO"), ("s", "y"))]
+    entries = dd.observe(REF, got)
+    assert entries == [
+        {"n": "P:A", "nth": "2", "set": {"v": "TWO"}, "why": entries[0]["why"]},
+        {"n": "P:B", "nth": "1", "lost": True, "why": entries[1]["why"]}]
+    assert "TODO" in entries[0]["why"]  # a reviewer writes the reason
