@@ -100,10 +100,38 @@ def _event(obj, line: str) -> Optional[Event]:
     if "pid" in meta and "tid" not in meta:
         meta["tid"] = meta["pid"]
     time = meta.get("time")
+    if isinstance(time, str):
+        # §3 rule 8: a wall-clock time (perf.data with clock data) as seconds since 1970
+        time = wall_seconds(time)
+        if time is not None:
+            meta["time"] = time
     name = next((v for k, v in pairs if k == "n"), "")
     return Event(name if isinstance(name, str) else json.dumps(str(name)),
                  time if isinstance(time, Decimal) else None,
                  [(k, v) for k, v in pairs if k != "meta"], meta, line)
+
+
+WALL_TIME = re.compile(r"^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(\.\d+)?Z?$")
+
+
+def wall_seconds(text: str) -> Optional[Decimal]:
+    """§3 rule 8: meta's wall-clock time ("2024-01-01T00:00:00.123456789Z", what a decoder
+    prints from perf's clock data) as a decimal number of seconds since 1970 (UTC), so
+    that 7 and 9 fractional digits of one instant are one value; None for another shape."""
+    m = WALL_TIME.match(text)
+    if not m:
+        return None
+    y, mo, d, h, mi, sec = (int(g) for g in m.groups()[:6])
+    if not (1 <= mo <= 12 and 1 <= d <= 31):
+        return None
+    # days from 1970-01-01 (the proleptic Gregorian calendar)
+    yy = y - (mo <= 2)
+    era = yy // 400
+    doe = yy - era * 400
+    doy = (153 * (mo + (-3 if mo > 2 else 9)) + 2) // 5 + d - 1
+    days = era * 146097 + doe * 365 + doe // 4 - doe // 100 + doy - 719468
+    frac = Decimal(m.group(7)) if m.group(7) else Decimal(0)
+    return (Decimal(days * 86400 + h * 3600 + mi * 60 + sec) + frac).normalize()
 
 
 def _where(text: str, pos: int) -> str:
@@ -196,6 +224,22 @@ def _first_difference(ref: Pairs, got: Pairs) -> str:
     return ""
 
 
+# A decoder that prints fewer fractional digits of a time (the Rust decoder's wall-clock
+# time has 7) still pairs with the reference's event; meta.time then differs (§4).
+NEAR = Decimal("0.000001")
+
+
+def near(pending: Dict[Tuple[str, Optional[Decimal]], List[Event]], ref: Event):
+    """The pending list of the decoder's events of ref's name whose time lies within NEAR
+    below ref's (a time cut to fewer digits), or None."""
+    if ref.time is None:
+        return None
+    for (name, t), evs in pending.items():
+        if evs and name == ref.name and t is not None and ref.time - NEAR < t <= ref.time:
+            return evs
+    return None
+
+
 def compare(reference: List[Event], events: List[Event]) -> Comparison:
     """§4: events paired by name and time (in order among equal ones), then compared
     member by member; meta members counted apart (a decoder may print less meta)."""
@@ -204,7 +248,7 @@ def compare(reference: List[Event], events: List[Event]) -> Comparison:
     for ev in events:
         pending.setdefault((ev.name, ev.time), []).append(ev)
     for ref in reference:
-        mine = pending.get((ref.name, ref.time))
+        mine = pending.get((ref.name, ref.time)) or near(pending, ref)
         if not mine:
             c.differences.append(Difference("missing", ref, None, "not decoded"))
             continue

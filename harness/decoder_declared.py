@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Dict, List, Optional, Tuple
 
-from decoder_compare import Event, _loads, _normalize, show
+from decoder_compare import Event, _loads, _normalize, near, show
 
 KINDS = ("lost", "set", "drop", "first", "event", "raw")
 # What a raw fallback's meta keeps: the perf sample's own members, none of the EventHeader's.
@@ -324,7 +324,7 @@ def judge(reference: List[Event], events: List[Event], declared: List[Declared],
         pending.setdefault((ev.name, ev.time), []).append(ev)
 
     def take(name, time) -> Optional[Event]:
-        got = pending.get((name, time))
+        got = pending.get((name, time)) or near(pending, Event(name, time, [], {}))
         return got.pop(0) if got else None
 
     decl = resolve(reference, declared)

@@ -10,6 +10,9 @@ Captures (id: where from):
   offline/<case>       build/results/offline-<variant>/<case>.dat, the offline capture,
                        as perf.data (mkperfdata: no decoder but ehdecode reads .dat)
   offline-pipe/<case>  the same in perf's pipe mode (mkperfdata --pipe)
+  offline-clock/<case>, offline-clock-pipe/<case>
+                       the same with perf's clock data (mkperfdata --clock: the CLOCK_DATA
+                       feature), so times print as wall-clock dates; CLOCK_CASES only
   data/<name>          tests/data/perf/*.perf.data, real captures kept in the repository
                        (one of them pipe mode, recorded by perf itself)
 Damaged (id: damaged/<set>/<name>):
@@ -36,6 +39,7 @@ from runner import run
 
 MUTATED_PER_CAPTURE = 12
 TRUNCATED_PER_CAPTURE = 6
+CLOCK_CASES = ("activity",)  # offline-clock/, offline-clock-pipe/: with clock data
 CORPUS_LIMIT = 150  # inputs per fuzz target (seeds first, then the corpus by name)
 
 
@@ -70,11 +74,12 @@ def fuzz_corpora() -> str:
         os.environ.get("EHCONF_CACHE", "/var/cache/ehconf"), "fuzz-corpora")
 
 
-def _mkperfdata(mkperfdata: str, dat: str, out: str, pipe: bool) -> str:
+def _mkperfdata(mkperfdata: str, dat: str, out: str, pipe: bool, clock: bool = False) -> str:
     """"" or why not."""
     if os.path.exists(out) and os.path.getmtime(out) >= os.path.getmtime(dat):
         return ""
-    r = run([mkperfdata] + (["--pipe"] if pipe else []) + ["-o", out, dat], 30)
+    r = run([mkperfdata] + (["--pipe"] if pipe else []) + (["--clock"] if clock else [])
+            + ["-o", out, dat], 30)
     # Exit 1 with the file written: events a perf sample cannot hold (over 64 KB) were
     # left out, as perf itself would; every decoder then reads the same file.
     if r.returncode == 1 and os.path.getsize(out) if os.path.exists(out) else False:
@@ -102,6 +107,20 @@ def captures(results: str, variant: str, mkperfdata: str, out: str) -> (List[Cap
             kind = "offline-pipe" if pipe else "offline"
             path = os.path.join(out, f"{kind}-{case}.perf.data")
             why = _mkperfdata(mkperfdata, dat, path, pipe)
+            if why:
+                problems.append(why)
+            else:
+                found.append(Capture(f"{kind}/{case}", path))
+    # With perf's clock data (the CLOCK_DATA feature of perf record -k): every decoder
+    # prints wall-clock dates, which are compared too.
+    for pipe in (False, True):
+        for dat in dats:
+            case = os.path.basename(dat)[:-len(".dat")]
+            if case not in CLOCK_CASES:
+                continue
+            kind = "offline-clock-pipe" if pipe else "offline-clock"
+            path = os.path.join(out, f"{kind}-{case}.perf.data")
+            why = _mkperfdata(mkperfdata, dat, path, pipe, clock=True)
             if why:
                 problems.append(why)
             else:

@@ -22,6 +22,11 @@ RECORD_HEADER_ATTR = 64
 # Pipe mode: the tracing data follows this record's 16 bytes, its size in the record (u32 at
 # byte 8), padded to 8 bytes.
 RECORD_HEADER_TRACING_DATA = 66
+# Pipe mode: a feature section as a record (u64 feature bit, then the section's bytes).
+RECORD_HEADER_FEATURE = 80
+# The CLOCK_DATA feature (perf record -k/--clockid): u32 version, u32 clockid, u64 wall-clock
+# ns, u64 ns of that clock at the same instant; sample times are in that clock.
+FEAT_CLOCK_DATA = 29
 
 # perf_event_attr.sample_type bits, in the order their values follow one another in a
 # sample record (include/uapi/linux/perf_event.h: "struct { ... } && PERF_SAMPLE_*").
@@ -46,6 +51,36 @@ class Layout:
     data_end: int
     samples: List[Sample]
     problem: str = ""  # why reading stopped early ("" when it reached the end)
+    clock_offset: Optional[int] = None  # wall-clock ns minus perf clock ns (CLOCK_DATA)
+
+    def wall(self, time: Optional[int]) -> Optional[int]:
+        """A sample time as the wall-clock ns a decoder prints from the clock data."""
+        if time is None or self.clock_offset is None:
+            return time
+        return time + self.clock_offset
+
+
+def _clock(data: bytes, at: int, size: int, e: str) -> Optional[int]:
+    if size < 24 or at + 24 > len(data):
+        return None
+    _version, _clockid, wall, clk = struct.unpack_from(e + "IIQQ", data, at)
+    return wall - clk
+
+
+def _file_clock(data: bytes, e: str, data_off: int, data_size: int) -> Optional[int]:
+    """The CLOCK_DATA feature of a file-mode header: the feature bits at byte 72, one
+    (offset, size) section per set bit, in bit order, after the data section."""
+    if len(data) < 104:
+        return None
+    bits = struct.unpack_from(e + "4Q", data, 72)
+    if not bits[0] >> FEAT_CLOCK_DATA & 1:
+        return None
+    index = bin(bits[0] & ((1 << FEAT_CLOCK_DATA) - 1)).count("1")
+    at = data_off + data_size + 16 * index
+    if at + 16 > len(data):
+        return None
+    off, size = struct.unpack_from(e + "2Q", data, at)
+    return _clock(data, off, size, e)
 
 
 def _sample(buf: bytes, at: int, end: int, sample_type: int, e: str) -> Sample:
@@ -77,12 +112,14 @@ def read_layout(data: bytes) -> Layout:
     header_size = struct.unpack_from(e + "Q", data, 8)[0]
     pipe = header_size == 16
     sample_type = 0
+    clock = None
     if pipe:
         start, stop = 16, len(data)
     else:
         attr_size, attrs_off, attrs_size, data_off, data_size = struct.unpack_from(
             e + "5Q", data, 16)
         start, stop = data_off, min(len(data), data_off + data_size)
+        clock = _file_clock(data, e, data_off, data_size)
         if attrs_size >= attr_size > 32:
             sample_type = struct.unpack_from(e + "Q", data, attrs_off + 24)[0]
     samples: List[Sample] = []
@@ -98,10 +135,13 @@ def read_layout(data: bytes) -> Layout:
                 sample_type = struct.unpack_from(e + "Q", data, at + 8 + 24)[0]
             elif rtype == RECORD_SAMPLE:
                 samples.append(_sample(data, at, at + size, sample_type, e))
+            elif rtype == RECORD_HEADER_FEATURE and size >= 16 and \
+                    struct.unpack_from(e + "Q", data, at + 8)[0] == FEAT_CLOCK_DATA:
+                clock = _clock(data, at + 16, size - 16, e)
         except (ValueError, struct.error) as err:
             problem = f"offset {at}: {err}"
             break
         if rtype == RECORD_HEADER_TRACING_DATA and size >= 12:
             at += (struct.unpack_from(e + "I", data, at + 8)[0] + 7) & ~7
         at += size
-    return Layout(pipe, start, stop, samples, problem)
+    return Layout(pipe, start, stop, samples, problem, clock)

@@ -100,7 +100,8 @@ def sample_bytes(capture: str) -> Dict[int, bytes]:
             lay = read_layout(f.read())
     except (OSError, ValueError):
         return {}
-    return {s.time: s.raw for s in lay.samples if s.time is not None}
+    # keyed by the time a decoder prints: the wall-clock time when the file has clock data
+    return {lay.wall(s.time): s.raw for s in lay.samples if s.time is not None}
 
 
 def _ns(t: Optional[Decimal]) -> Optional[int]:
@@ -270,7 +271,7 @@ def lost_events(own: Output, source: str, c: Capture, got: Document) -> List[str
         return []
     if not lay.data_start <= c.damage <= c.damage_last < lay.data_end:
         return []
-    before = Counter(s.time for s in lay.samples if s.end <= c.damage)
+    before = Counter(lay.wall(s.time) for s in lay.samples if s.end <= c.damage)
     want = Counter()
     for ev in own.doc.events:
         t = _ns(ev.time)

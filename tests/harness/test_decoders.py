@@ -393,3 +393,32 @@ def test_a_decoder_runs_only_on_the_formats_its_row_reads(tmp_path, monkeypatch)
     ids = {e["id"] for e in read_summary(str(tmp_path / "results" / "decoders" / "fileonly"))["entries"]}
     assert "decoder/fileonly/data/hello-file-mode/events" in ids
     assert not any("hello-pipe-mode" in i for i in ids)
+
+
+# ---- perf's clock data: wall-clock times -------------------------------------------------
+
+def test_wall_clock_times_are_seconds_and_a_shorter_fraction_still_pairs():
+    import calendar
+    assert dc.wall_seconds("2024-01-01T00:00:00.000000000Z") == calendar.timegm((2024, 1, 1, 0, 0, 0))
+    assert dc.wall_seconds("2000-02-29T12:00:01.5Z") == \
+        calendar.timegm((2000, 2, 29, 12, 0, 1)) + dc.Decimal("0.5")
+    assert dc.wall_seconds("not a time") is None
+    ref = dc.read_document(doc('{ "n": "P:A", "meta": { "time": "2026-11-28T22:19:30.123456789Z" } }')).events
+    got = dc.read_document(doc('{ "n": "P:A", "meta": { "time": "2026-11-28T22:19:30.1234567Z" } }')).events
+    c = dc.compare(ref, got)
+    assert not c.differences and c.meta == {"time": 1}  # paired; the cut digits are meta's
+
+
+def test_perf_samples_reads_the_clock_data_of_both_modes(tmp_path):
+    """mkperfdata --clock writes CLOCK_DATA as perf record -k does: a feature section in
+    file mode, a HEADER_FEATURE record in pipe mode (built here from a file-mode copy's
+    bytes, so no tool runs)."""
+    e = "<"
+    clock = struct.pack(e + "IIQQ", 1, 1, 1704067199000000000, 0)
+    pipe = (b"PERFILE2" + struct.pack(e + "Q", 16)
+            + struct.pack(e + "IHHQ", 80, 0, 16 + len(clock), 29) + clock)
+    lay = read_layout(pipe)
+    assert lay.pipe and lay.clock_offset == 1704067199000000000
+    assert lay.wall(1000000000) == 1704067200000000000
+    with open(os.path.join(DATA, "hello-file-mode.perf.data"), "rb") as f:
+        assert read_layout(f.read()).clock_offset is None
