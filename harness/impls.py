@@ -71,9 +71,16 @@ class Profile:
     # but differs from golden; ordinal 0 (`all`): the input as a whole differs (events
     # added or missing), so it is compared whole
     differs: Dict[Tuple[str, int], str] = field(default_factory=dict)
+    # (case, ordinal) -> the patch of the golden line that is written instead (harness/
+    # declared.py: one operation per indented line under the `differs` line); ordinal 0:
+    # the observed sequence's file, impl/<name>/observed/<case>.json
+    observed: Dict[Tuple[str, int], list] = field(default_factory=dict)
     # (case, ordinal) -> reason: the implementation cannot or will not write the event
     # (its API refuses it, or the emitter cannot express it): not written
     refuses: Dict[Tuple[str, int], str] = field(default_factory=dict)
+    # (case, ordinal) -> [state, the emitter's words]: how the refusal shows, exactly (the
+    # indented line under the `refuses` line, a JSON array: ["failed", "..."])
+    refused_as: Dict[Tuple[str, int], list] = field(default_factory=dict)
     # (case, ordinal) -> reason: the API reports the event written (or returns nothing to say
     # otherwise) but it never arrives: dropped silently
     loses: Dict[Tuple[str, int], str] = field(default_factory=dict)
@@ -101,32 +108,50 @@ def undo_alters(profile: "Profile", lines: List[str]) -> Tuple[List[str], Dict[s
     return out, seen
 
 
+def observed_sequence_path(impl: Impl, case: str) -> str:
+    """Where a `differs <case> all` declaration keeps the observed events, one per line."""
+    return os.path.join(impl.folder, "observed", case + ".json")
+
+
 def read_profile(impl: Impl) -> Profile:
     """impl/<name>/profile.txt: `lacks <feature> <reason>`,
     `refuses <case> <event ordinal> <reason>`, `loses <case> <event ordinal> <reason>`,
     `differs <case> <event ordinal>|all <reason>`,
     `alters <label> <regex> => <replacement> | <reason>` (Python re syntax; the replacement
     may name groups as \\1) and `contract <row> <observation> | <reason>`; a missing file is
-    an empty profile."""
+    an empty profile. Under a `differs <case> <n>` line, indented lines hold the observed
+    form, one patch operation each (harness/declared.py); under a `refuses` line, one
+    indented line says how the refusal shows: ["failed"|"skipped", "the emitter's words"].
+    `differs <case> all` keeps its observed events in impl/<name>/observed/<case>.json."""
+    from declared import DeclarationError, parse_op
     p = Profile()
     path = os.path.join(impl.folder, "profile.txt")
     if not os.path.exists(path):
         return p
+    last = None  # the (kind, key) an indented line belongs to
     with open(path, encoding="utf-8") as f:
         for n, line in enumerate(f, 1):
             words = line.split(None, 3)
             if not words or words[0].startswith("#"):
                 continue
+            if line[0] in " \t":
+                try:
+                    _continuation(p, last, line, parse_op)
+                except (DeclarationError, ValueError) as e:
+                    raise ValueError(f"{path}:{n}: {e}") from e
+                continue
+            last = None
             if words[0] == "lacks" and len(words) >= 3:
                 p.lacks[words[1]] = " ".join(words[2:]).strip()
             elif words[0] == "refuses" and len(words) == 4 and words[2].isdigit():
-                p.refuses[(words[1], int(words[2]))] = words[3].strip()
+                last = ("refuses", (words[1], int(words[2])))
+                p.refuses[last[1]] = words[3].strip()
             elif words[0] == "loses" and len(words) == 4 and words[2].isdigit():
                 p.loses[(words[1], int(words[2]))] = words[3].strip()
             elif words[0] == "differs" and len(words) == 4 and (words[2].isdigit()
                                                                 or words[2] == "all"):
-                p.differs[(words[1], 0 if words[2] == "all" else int(words[2]))] = \
-                    words[3].strip()
+                last = ("differs", (words[1], 0 if words[2] == "all" else int(words[2])))
+                p.differs[last[1]] = words[3].strip()
             elif words[0] == "alters" and ALTERS.match(line.strip()):
                 label, pattern, replacement, why = ALTERS.match(line.strip()).groups()
                 try:
@@ -142,9 +167,49 @@ def read_profile(impl: Impl) -> Profile:
                                  f"`refuses <case> <ordinal> <reason>`, "
                                  f"`loses <case> <ordinal> <reason>`, "
                                  f"`differs <case> <ordinal>|all <reason>`, "
-                                 f"`alters <label> <regex> => <replacement> | <reason>` or "
-                                 f"`contract <row> <observation> | <reason>`")
+                                 f"`alters <label> <regex> => <replacement> | <reason>`, "
+                                 f"`contract <row> <observation> | <reason>` or an indented "
+                                 f"observation under a differs or refuses line")
+    _check_observed(p, impl, path)
     return p
+
+
+def _continuation(p: Profile, last, line: str, parse_op) -> None:
+    if last is None:
+        raise ValueError("an indented line belongs under a `differs <case> <n>` or "
+                         "`refuses` line")
+    kind, key = last
+    if kind == "refuses":
+        import json
+        state = json.loads(line)
+        if key in p.refused_as or not (isinstance(state, list) and len(state) == 2 and
+                                       state[0] in ("failed", "skipped")
+                                       and isinstance(state[1], str)):
+            raise ValueError('a refusal shows as one line ["failed"|"skipped", "words"]')
+        p.refused_as[key] = state
+    elif key[1] == 0:
+        raise ValueError(f"`differs {key[0]} all` keeps its observation in "
+                         f"observed/{key[0]}.json, not in the profile")
+    else:
+        p.observed.setdefault(key, []).append(parse_op(line.strip()))
+
+
+def _check_observed(p: Profile, impl: Impl, path: str) -> None:
+    """Every declaration states what it lets through."""
+    for (case, o), why in p.differs.items():
+        if o == 0:
+            p.observed[(case, 0)] = observed_sequence_path(impl, case)
+            if not os.path.exists(p.observed[(case, 0)]):
+                raise ValueError(f"{path}: differs {case} all: no observed sequence "
+                                 f"{os.path.relpath(p.observed[(case, 0)], REPO_ROOT)}")
+        elif not p.observed.get((case, o)):
+            raise ValueError(f"{path}: differs {case} {o} states no observation: add the "
+                             f"patch of what is written as indented lines under it "
+                             f"(harness/declared.py)")
+    for key in p.refuses:
+        if key not in p.refused_as:
+            raise ValueError(f"{path}: refuses {key[0]} {key[1]} states no observation: add "
+                             f'["failed"|"skipped", "the emitter\'s words"] under it')
 
 
 @dataclass

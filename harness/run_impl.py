@@ -10,8 +10,9 @@ For the implementation <name> of impl/implementations.txt:
                           rest are emitted under the user_events stand-in
                           (tools/standin, LD_PRELOAD) into a capture file, decoded by ehdecode
                           and compared with the same golden events (a "golden" entry)
-  impl/<name>/<case>/<n>  an event the profile declares different (xfail, with the
-                          reason and what differed), or one the API refused (fail)
+  impl/<name>/<case>/<n>  an event the profile declares different or refused: xfail only
+                          when it shows exactly as declared (harness/declared.py), else
+                          fail; or an event the API refused undeclared (fail)
 Writes <results>/impl-<name>/ (builds, captures, the expected and decoded JSON per case,
 summary.json with the counts impls.md reports).
 """
@@ -25,6 +26,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
+from declared import expected_line, judge_event, judge_sequence, patch_lines
 from decoding import decode, decoder_script, definitions
 from common import REPO_ROOT, display_path, safe_id
 from golden import compare, line_key
@@ -266,13 +268,16 @@ def _one_case(impl: Impl, profile: Profile, emitter: str, standin: str, ehdecode
         # Declared different as a whole (events added or missing): the comparison is made
         # here, and the VM holds the same emitter to what it wrote offline.
         mine["declared_all"] = decoded
-        res = compare("\n".join(directives + [golden[o - 1] for o in judged]),
-                      "\n".join(decoded), case, REFERENCE)
-        c["declared"].append(f"{case}: {whole}")
-        return entries + [check_entry(base, "fail", f"declared different as a whole "
-                                      f"(impl/{impl.name}/profile.txt: {whole}), but every "
-                                      f"event matches golden now") if res.ok and not problem
-                          else check_entry(base, "xfail", f"{whole}\n{problem or res.message}")]
+        with open(profile.observed[(case, 0)], encoding="utf-8",
+                  errors="surrogateescape") as f:
+            observed = f.read()
+        status, seen = ("fail", f"the decoder failed: {problem}") if problem else judge_sequence(
+            directives, [golden[o - 1] for o in judged], decoded, observed, case)
+        if status == "xfail":
+            c["declared"].append(f"{case}: {whole}")
+        return entries + [check_entry(base, status, f"{whole}\n{seen}" if status == "xfail" else
+                                      f"{seen}\n(impl/{impl.name}/profile.txt declares the "
+                                      f"whole input different: {whole})")]
     entries.append(golden_entry(base, case, REFERENCE, case + ".json", expected, problem))
     c["reproduced"] = len(judged)  # counts.json: provisional until pytest judges it
     return entries
@@ -282,9 +287,10 @@ def _unordered_declared(impl: Impl, profile: Profile, case: str, base: str, gold
                         written: List[int], declared: List[int], decoded: List[str],
                         directives: List[str], c: dict, mine: dict, out: str) -> List[dict]:
     """An unordered input with events declared different: every undeclared golden event
-    must be matched by a decoded event exactly (the input's golden entry), and the decoded
-    events left over, exactly as many as the declared ones, are theirs (one xfail each,
-    none of them equal to its golden line). The VM holds them to these decodings."""
+    must be matched by a decoded event exactly (the input's golden entry), and each declared
+    one by a decoded event left over that is exactly its golden line with its declared patch
+    (an xfail each; a declared event no leftover is written as fails, shown against the
+    leftovers no declaration took). The VM holds them to these decodings."""
     judged = [o for o in written if o not in declared and (case, o) not in profile.refuses]
     want = Counter(line_key(golden[o - 1]) for o in judged)
     keep, rest = [], []
@@ -295,25 +301,43 @@ def _unordered_declared(impl: Impl, profile: Profile, case: str, base: str, gold
             keep.append(ln)
         else:
             rest.append(ln)
-    entries = []
-    rest_keys = {line_key(x) for x in rest}
-    seen_golden = [o for o in declared if line_key(golden[o - 1]) in rest_keys]
+    # Each declared event is the golden line with its declared patch: one leftover must be
+    # exactly that; the leftovers no declaration takes are shown against the others.
+    pool = Counter(line_key(x) for x in rest)
+    entries, unmatched = [], []
     for o in declared:
-        ident = safe_id(f"impl/{impl.name}/{case}/{o}")
-        why = profile.differs[(case, o)]
-        if len(rest) != len(declared):
-            entries.append(check_entry(ident, "fail", f"{len(rest)} decoded event(s) match no "
-                                       f"undeclared golden event, {len(declared)} declared "
-                                       f"different in impl/{impl.name}/profile.txt ({why})"))
-        elif o in seen_golden:
-            entries.append(check_entry(ident, "fail", f"declared difference not seen: event {o}"
-                                       f"'s golden line was decoded as it is; impl/{impl.name}/"
-                                       f"profile.txt declares: {why}"))
-        else:
+        try:
+            key = line_key(expected_line(golden[o - 1], profile.observed[(case, o)]))
+        except ValueError as e:
+            key = None
+            entries.append(check_entry(safe_id(f"impl/{impl.name}/{case}/{o}"), "fail",
+                                       f"the declaration does not fit golden event {o}: {e}"))
+        if key and pool[key] > 0:
+            pool[key] -= 1
+            why = profile.differs[(case, o)]
             c["declared"].append(f"{case} event {o}: {why}")
-            entries.append(check_entry(ident, "xfail", f"{why}\n(unordered: one of the "
-                                       f"{len(rest)} decoded event(s) no undeclared golden event "
-                                       f"matches)"))
+            entries.append(check_entry(safe_id(f"impl/{impl.name}/{case}/{o}"), "xfail",
+                                       f"{why}\nwritten as declared (unordered: one of the "
+                                       f"decoded events no undeclared golden event matches):\n"
+                                       + patch_lines(profile.observed[(case, o)])))
+        elif key:
+            unmatched.append(o)
+    left = []  # the leftovers no declaration took, in decoded order
+    for x in rest:
+        if pool[line_key(x)] > 0:
+            pool[line_key(x)] -= 1
+            left.append(x)
+    for k, o in enumerate(unmatched):
+        why = profile.differs[(case, o)]
+        if k < len(left):
+            _, seen = judge_event(golden[o - 1], left[k], profile.observed[(case, o)])
+        else:
+            seen = "no decoded event is left for it"
+        entries.append(check_entry(safe_id(f"impl/{impl.name}/{case}/{o}"), "fail",
+                                   f"no decoded event is written as event {o} is declared "
+                                   f"({len(rest)} decoded event(s) match no undeclared golden "
+                                   f"event, {len(declared)} declared); the closest: {seen}\n"
+                                   f"(impl/{impl.name}/profile.txt declares: {why})"))
     mine["declared_unordered"] = rest
     expected = os.path.join(out, case + ".expected.json")
     write_text(expected, "\n".join(directives + [golden[o - 1] for o in judged]) + "\n")
@@ -337,35 +361,46 @@ def _only_declared_errors(profile: Profile, case: str, written: List[int],
 
 def _declared_event(impl: Impl, profile: Profile, case: str, o: int, state_why, c: dict,
                     golden: Optional[str], got: Optional[str], directives: List[str]):
-    """The item of event o when the profile declares it (or when it was not written):
-    refused and not written, or written and different, is the declaration (xfail); a
-    declaration that no longer shows fails with the evidence; an undeclared event that was
-    not written fails. None: the event is judged with the rest of its case."""
+    """The item of event o when the profile declares it (or when it was not written): a
+    refusal shown exactly as declared, or an event written exactly as its declared patch of
+    the golden line says (harness/declared.py), is the declaration (xfail); a declaration
+    that no longer shows, or shows otherwise, fails with the evidence; an undeclared event
+    that was not written fails. None: the event is judged with the rest of its case."""
     state, why = state_why
     ident = safe_id(f"impl/{impl.name}/{case}/{o}")
     refused, differs = profile.refuses.get((case, o)), profile.differs.get((case, o))
     where = f"impl/{impl.name}/profile.txt"
-    matches = None
-    if state == "written" and golden is not None and got is not None:
-        res = compare("\n".join(directives + [golden]), got, case, REFERENCE)
-        matches, why = res.ok, res.message
     if refused:
         if state != "written":
+            declared_as = profile.refused_as.get((case, o))
+            if declared_as != [state, why]:
+                return check_entry(ident, "fail", f"event {o} was refused otherwise than "
+                                   f"{where} declares ({refused}): declared "
+                                   f"{json.dumps(declared_as)}, observed "
+                                   f"{json.dumps([state, why])}")
             c["declared"].append(f"{case} event {o}: {refused}")
             return check_entry(ident, "xfail", f"{refused}\n{state}: {why}")
+        matches = None
+        if golden is not None and got is not None:
+            matches = compare("\n".join(directives + [golden]), got, case, REFERENCE)
         return check_entry(ident, "fail", f"event {o} was written, but {where} declares it "
-                           f"refused ({refused})" + {True: "; it matches golden",
-                                                     False: f"; it differs from golden: {why}",
-                                                     None: ""}[matches])
+                           f"refused ({refused})" + ("" if matches is None else
+                                                     "; it matches golden" if matches.ok else
+                                                     f"; it differs from golden: "
+                                                     f"{matches.message}"))
     if differs:
         if state != "written":
             return check_entry(ident, "fail", f"event {o} was {state} ({why}), but {where} "
                                f"declares it written differently ({differs})")
-        if matches:
-            return check_entry(ident, "fail", f"declared difference not seen: event {o} "
-                               f"matches golden now; {where} declares: {differs}")
-        c["declared"].append(f"{case} event {o}: {differs}")
-        return check_entry(ident, "xfail", f"{differs}\n{why if matches is False else state}")
+        if golden is None or got is None:
+            return check_entry(ident, "fail", f"event {o} cannot be judged against its "
+                               f"declaration ({differs}): the decoded events do not line up "
+                               f"with the written ones (see the input's item)")
+        status, seen = judge_event(golden, got, profile.observed[(case, o)])
+        if status == "xfail":
+            c["declared"].append(f"{case} event {o}: {differs}")
+            return check_entry(ident, "xfail", f"{differs}\n{seen}")
+        return check_entry(ident, "fail", f"event {o}: {seen}\n({where} declares: {differs})")
     if state != "written":
         c["failed"].append(f"{case} event {o}: {state}: {why}")
         return check_entry(ident, "fail", f"{impl.name} {state} event {o} of {case}: {why} "

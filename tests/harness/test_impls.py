@@ -104,23 +104,42 @@ def test_emitter_lines_and_noise(tmp_path):
 
 
 def test_profile_lacks_refuses_and_differs(tmp_path, monkeypatch):
+    """Each declaration states what it lets through: a `differs` line its patch of the
+    golden line (indented lines), a `refuses` line how the refusal shows, `differs ... all`
+    its observed sequence file; a declaration without its observation is an error."""
     folder = tmp_path / "impl" / "x"
-    folder.mkdir(parents=True)
+    (folder / "observed").mkdir(parents=True)
+    (folder / "observed" / "spans.json").write_text('{ "n": "p:e" }\n')
     (folder / "profile.txt").write_text(
         "# comment\nlacks carray no constant-length arrays in this API\n"
         "refuses size_64k 12 65,535 bytes: ERANGE (source.h:42)\n"
+        '    ["failed", "write returned 34"]\n'
         "differs size_64k 13 the tag is written big-endian (source.h:50)\n"
+        '    ["set", "meta/tag", "0x3412"]\n'
+        '\t["drop", "size"]\n'
         "differs spans all a start and a stop per enter (span.rs:7)\n")
     impl = impls.Impl("x", "c", "X", "up/x", "cases", "emit", "ehdecode", "demo")
     monkeypatch.setattr(impls, "REPO_ROOT", str(tmp_path))
     p = read_profile(impl)
     assert p.lacks == {"carray": "no constant-length arrays in this API"}
     assert p.refuses == {("size_64k", 12): "65,535 bytes: ERANGE (source.h:42)"}
+    assert p.refused_as == {("size_64k", 12): ["failed", "write returned 34"]}
     assert p.differs == {("size_64k", 13): "the tag is written big-endian (source.h:50)",
                          ("spans", 0): "a start and a stop per enter (span.rs:7)"}
-    for bad in ("differs size_64k twelve why\n", "refuses size_64k all why\n"):
+    assert p.observed[("size_64k", 13)] == [["set", "meta/tag", "0x3412"], ["drop", "size"]]
+    assert p.observed[("spans", 0)] == str(folder / "observed" / "spans.json")
+    for bad, says in (("differs size_64k twelve why\n", "profile.txt:1"),
+                      ("refuses size_64k all why\n", "profile.txt:1"),
+                      ("differs size_64k 13 why\n", "states no observation"),
+                      ("refuses size_64k 12 why\n", "states no observation"),
+                      ("differs other all why\n", "no observed sequence"),
+                      ('    ["drop", "size"]\n', "profile.txt:1: an indented line"),
+                      ('differs size_64k 13 why\n    ["move", "size"]\n', "profile.txt:2"),
+                      ('differs size_64k 13 why\n    ["set", "size"]\n', "profile.txt:2"),
+                      ('differs spans all why\n    ["drop", "size"]\n', "profile.txt:2"),
+                      ('refuses size_64k 12 why\n    ["lost", "x"]\n', "profile.txt:2")):
         (folder / "profile.txt").write_text(bad)
-        with pytest.raises(ValueError, match="profile.txt:1"):
+        with pytest.raises(ValueError, match=says):
             read_profile(impl)
 
 
@@ -194,11 +213,13 @@ def test_profile_loses(tmp_path, monkeypatch):
 
 
 def test_unordered_input_with_declared_events(tmp_path):
-    """An unordered input: the decoded events no undeclared golden event matches belong to
-    the declared ones, exactly as many; one more difference anywhere fails."""
+    """An unordered input: each declared event must be one of the decoded events no
+    undeclared golden event matches, written exactly as its patch says; a leftover written
+    otherwise, one more difference anywhere, or the golden line itself fails."""
     from run_impl import _unordered_declared
     impl = impls.Impl("x", "rust", "crates", "up/x", "fam", "-", "ehdecode", "demo")
-    p = impls.Profile(differs={("c", 2): "why (x.rs:1)"})
+    p = impls.Profile(differs={("c", 2): "why (x.rs:1)"},
+                      observed={("c", 2): [["set", "v", impls_num("-2")]]})
     golden = ['{ "n": "a", "v": 1 }', '{ "n": "b", "v": 2 }', '{ "n": "c", "v": 3 }']
     d = ['{"ehconf": {"order": "unordered", "why": "w"}}']
 
@@ -214,6 +235,16 @@ def test_unordered_input_with_declared_events(tmp_path):
     with open(tmp_path / "c.json") as f:
         assert sorted(f.read().split("\n")[:2]) == ['{ "n": "a", "v": 1 }', '{ "n": "c", "v": 3 }']
     got, _ = run(['{ "n": "c", "v": 4 }', '{ "n": "b", "v": -2 }', '{ "n": "a", "v": 1 }'])
-    assert got["impl/x/c/2"] == "fail"  # two left over for one declared
+    assert got["impl/x/c/2"] == "xfail" and got["impl/x/c"] == "golden"  # c's item fails
     got, _ = run(['{ "n": "c", "v": 3 }', '{ "n": "b", "v": 2 }', '{ "n": "a", "v": 1 }'])
     assert got["impl/x/c/2"] == "fail"  # the declared difference is gone
+    got, _ = run(['{ "n": "c", "v": 3 }', '{ "n": "b", "v": -3 }', '{ "n": "a", "v": 1 }'])
+    assert got["impl/x/c/2"] == "fail"  # different, but not as declared
+    got, _ = run(['{ "n": "c", "v": 3 }', '{ "n": "b", "v": -2, "w": 0 }',
+                  '{ "n": "a", "v": 1 }'])
+    assert got["impl/x/c/2"] == "fail"  # the declared change and one more
+
+
+def impls_num(text):
+    from golden import Num
+    return Num(text)
