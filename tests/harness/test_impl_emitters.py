@@ -34,6 +34,7 @@ from desc_snippets import malformed
 from impl_emitters import (BUILD_TIMEOUT, PARSERS, build_script, declared_not_shown,
                            golden_failures, judged, table, unaccounted, with_build_script)
 from runner import run
+from standin import standin_env
 
 IMPLS = with_build_script()
 BY_NAME = {i.name: i for i in IMPLS}
@@ -189,8 +190,11 @@ def test_malformed_description(name, snippet, pytestconfig, tmp_path_factory, tm
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "wb") as f:
         f.write(snippet.text)
+    # Under the stand-in, as a real run is: an emitter that wrote an event before refusing
+    # its input would leave a capture behind.
     dat = tmp_path / "bad.dat"
-    env = {"EHCONF_STANDIN_CAPTURE": str(dat), **parser.env(j, str(tmp_path))}
+    env = {**standin_env(j.standin, str(dat)),
+           **parser.env(j, str(tmp_path))}
     r = run(parser.argv(j, path, str(tmp_path)), BUILD_TIMEOUT, merge_stderr=False, env=env)
     assert r.returncode == 2, f"{snippet.name}: {r.how()}\n{r.output}\n{r.stderr}"
     assert r.output == "", r.output
