@@ -134,7 +134,7 @@ check-newcomer:
 # Builds run in parallel (one job per core); the test runs themselves stay serial.
 NPROC := $(shell nproc 2>/dev/null || echo 2)
 
-## test: lint, gcc/clang/fuzz builds (-Werror), unit tests and fuzz seeds under ASan/UBSan, check-offline, check-wine, test-install, ci-lint
+## test: lint, gcc/clang/fuzz builds (-Werror), unit tests and fuzz seeds under ASan/UBSan, check-offline, check-wine, test-install, ci-lint, test-declarations
 test:
 	$(MAKE) lint
 	$(MAKE) -j$(NPROC) VARIANT=gcc all
@@ -146,12 +146,19 @@ test:
 	$(MAKE) check-wine
 	$(MAKE) -j$(NPROC) VARIANT=gcc test-install
 	$(MAKE) ci-lint
+	$(MAKE) test-declarations
+
+# Every declared difference of impl/*/profile.txt judged as declared, then with each value
+# outside it changed (each must fail): the judge sees inside what a declaration excuses.
+## test-declarations: every profile declaration lets through its stated observation and nothing else (one line each)
+test-declarations:
+	@/usr/bin/python3 harness/perturb_declarations.py
 
 ## clean: remove the build folder (O=build); the kernel cache in /var/cache/ehconf stays
 clean:
 	rm -rf $(O)
 
-.PHONY: all unit unit-build test clean check check-newcomer check-offline check-vm golden bench fuzz fuzz-build deps
+.PHONY: all unit unit-build test test-declarations clean check check-newcomer check-offline check-vm golden bench fuzz fuzz-build deps
 
 DEPFILES := $(shell find $(B)/obj -name '*.d' 2>/dev/null)
 -include $(DEPFILES)
