@@ -95,9 +95,10 @@ def outcomes(results: str, name: str, vm: bool) -> Dict[str, Tuple[str, str]]:
 def control_passes(control: Dict[str, Tuple[str, str]], item: str) -> bool:
     """The unchanged checkout passes the item: its own outcome, or, for an event's item
     (impl/<name>/<case>/<n>, made only when that event is not judged with its case), the
-    case's outcome."""
+    case's outcome. A declared difference's item holds as declared (xfail): the mutant must
+    make it fail, which a declaration that excused anything in the event would not."""
     if item in control:
-        return control[item][0] == "pass"
+        return control[item][0] in ("pass", "xfail")
     parent = item.rsplit("/", 1)[0]
     return item.rsplit("/", 1)[1].isdigit() and control.get(parent, ("missing",))[0] == "pass"
 

@@ -126,3 +126,11 @@ def test_the_control_passes_an_event_item_through_its_case():
     assert not im.control_passes(control, "impl/x/activity/1")
     assert not im.control_passes(control, "impl/x/activity")
     assert im.control_passes({"impl/x/activity": ("pass", "")}, "impl/x/activity")
+
+
+def test_a_declared_item_of_the_control_holds_as_declared():
+    """A declared difference's item is xfail in the control; a mutant inside that event must
+    make it fail (the judge sees inside the declaration)."""
+    assert im.control_passes({"impl/x/spans/3": ("xfail", "declared")}, "impl/x/spans/3")
+    assert not im.control_passes({"impl/x/spans/3": ("fail", "why")}, "impl/x/spans/3")
+    assert not im.control_passes({"impl/x/spans/3": ("skip", "lacks")}, "impl/x/spans/3")
