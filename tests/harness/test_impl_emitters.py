@@ -32,7 +32,8 @@ import pytest
 
 from desc_snippets import malformed
 from impl_emitters import (BUILD_TIMEOUT, PARSERS, build_script, declared_not_shown,
-                           golden_failures, judged, table, unaccounted, with_build_script)
+                           ehconf_build, golden_failures, judged, standin_of, table,
+                           unaccounted, with_build_script)
 from runner import run
 from standin import standin_env
 
@@ -190,13 +191,38 @@ def test_malformed_description(name, snippet, pytestconfig, tmp_path_factory, tm
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "wb") as f:
         f.write(snippet.text)
-    # Under the stand-in, as a real run is: an emitter that wrote an event before refusing
-    # its input would leave a capture behind.
     dat = tmp_path / "bad.dat"
-    env = {**standin_env(j.standin, str(dat)),
-           **parser.env(j, str(tmp_path))}
-    r = run(parser.argv(j, path, str(tmp_path)), BUILD_TIMEOUT, merge_stderr=False, env=env)
+    r = run(parser.argv(j, path, str(tmp_path)), BUILD_TIMEOUT, merge_stderr=False,
+            env=_captured(j, parser, str(dat), str(tmp_path)))
     assert r.returncode == 2, f"{snippet.name}: {r.how()}\n{r.output}\n{r.stderr}"
     assert r.output == "", r.output
     assert r.stderr.splitlines() == [snippet.refusal(path)], r.stderr
     assert not dat.exists()
+
+
+def _captured(j, parser, dat: str, scratch: str):
+    """Under the stand-in, as a real run is: an emitter that wrote an event before refusing
+    its input would leave a capture behind."""
+    return _under_standin(j.standin, dat, parser.env(j, scratch))
+
+
+def _under_standin(standin: str, dat: str, extra):
+    return {**standin_env(standin, dat), **extra}
+
+
+def test_the_malformed_runs_would_see_a_capture(pytestconfig, tmp_path):
+    """The environment test_malformed_description runs in captures what an emitter writes:
+    the reference emitter (built by make) given a good description leaves the capture the
+    refusals must not (so `assert not dat.exists()` there can fail)."""
+    build = ehconf_build(pytestconfig)
+    emitter = os.path.join(build, "impl", "ehconf", "emit")
+    if not os.access(emitter, os.X_OK):
+        pytest.skip(f"{emitter} is not built (make VARIANT={os.path.basename(build)} all)")
+    good = tmp_path / "good.events"
+    good.write_text("case good\nprovider EhconfGood\nregister\n"
+                    "event E level=4 keyword=0x1\n  u8 x 01\nend\n")
+    dat = tmp_path / "good.dat"
+    r = run([emitter, str(good)], BUILD_TIMEOUT, merge_stderr=False,
+            env=_under_standin(standin_of(build), str(dat), {}))
+    assert r.returncode == 0, f"{r.how()}\n{r.output}\n{r.stderr}"
+    assert dat.exists() and dat.stat().st_size > 0
