@@ -6,8 +6,8 @@ and their outcomes as harness/verdicts.py gives them, the very outcomes pytest w
 
     harness/decoder_report.py RESULTS OUT.md
 
-Sections: every difference (each failed or declared item) in bold at the top; the captures
-side by side; the damaged inputs side by side; the builds; last every item with its
+Sections: every difference (each failed or declared item) in bold at the top; what the
+expectations rest on (harness/provenance.py's decoder_basis()); the captures side by side; the damaged inputs side by side; the builds; last every item with its
 outcome, which harness/report_items.py check holds to the JUnit files."""
 
 from __future__ import annotations
@@ -15,11 +15,12 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Dict, List, Tuple
+from typing import Dict, List, Optional, Tuple
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from decoders import read_registry  # noqa: E402
+from provenance import ProvenanceError, decoder_basis  # noqa: E402
 from report_items import section  # noqa: E402
 from results import read_summary, runner_dir  # noqa: E402
 from verdicts import collect_results, outcome  # noqa: E402
@@ -140,7 +141,21 @@ def builds_table(runs) -> List[str]:
     return out + [""]
 
 
-def report(results: str) -> str:
+def basis_section(root: Optional[str] = None) -> List[str]:
+    """What the reference's JSON, the expectation every decoder is held to, rests on:
+    decoder_basis() from descriptions/provenance.txt; an unreadable file is said in bold."""
+    try:
+        line = decoder_basis(root) if root else decoder_basis()
+    except ProvenanceError as e:
+        line = f"**provenance unreadable: {e.problems[0]}**"
+    return [line, "",
+            "The real captures of `tests/data/perf` (`data/`) are held to the same reference, "
+            "which the tests named in `tests/data/perf/README.md` check against the programs "
+            "that wrote them and `perf script`; a damaged input to the reference's output for "
+            "its undamaged capture (Documentation/decoders.md §1, §5).", ""]
+
+
+def report(results: str, root: Optional[str] = None) -> str:
     runs = gather(results)
     out = ["# Decoders side by side", "",
            "Every capture ehconf has, and damaged copies of them, through each decoder of "
@@ -148,6 +163,7 @@ def report(results: str) -> str:
            "Documentation/decoders.md). Every verdict below is an item of the JUnit files make "
            "writes (`decoder-<name>.xml`), and every item is listed at the end.", "",
            "## Differences", ""] + differences(runs) + [""]
+    out += ["## Where the expectations come from", ""] + basis_section(root)
     out += ["## Captures", ""] + captures_table(runs)
     out += ["## Damaged input", ""] + damaged_table(runs)
     out += ["## Builds", ""] + builds_table(runs)

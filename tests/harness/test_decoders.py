@@ -422,3 +422,52 @@ def test_perf_samples_reads_the_clock_data_of_both_modes(tmp_path):
     assert lay.wall(1000000000) == 1704067200000000000
     with open(os.path.join(DATA, "hello-file-mode.perf.data"), "rb") as f:
         assert read_layout(f.read()).clock_offset is None
+
+
+# ---- decoders.md: what the expectations rest on ----------------------------------------
+
+def _basis_section(text: str) -> str:
+    assert "## Where the expectations come from" in text, "decoders.md has no basis section"
+    return text.split("## Where the expectations come from", 1)[1].split("\n## ", 1)[0]
+
+
+def test_decoders_md_says_what_the_expectations_rest_on(tmp_path):
+    """decoders.md carries harness/provenance.py's decoder_basis() line, with the counts of
+    descriptions/provenance.txt (counted here from the file itself, not through the
+    function); a tree whose provenance file changes a case's kind changes the line, and an
+    unreadable file is said in bold, not dropped."""
+    import decoder_report
+    from provenance import CASES, family_inputs
+    sec = _basis_section(decoder_report.report(str(tmp_path / "none")))
+    per_case = family_inputs(CASES)
+    total = sum(per_case.values())
+    kinds = {}
+    with open(os.path.join(REPO_ROOT, "descriptions", "provenance.txt"), encoding="utf-8") as f:
+        for ln in f:
+            w = ln.split()
+            if w and not w[0].startswith("#"):
+                assert w[1] == "all", ln  # every case is one line today
+                kinds[w[2]] = kinds.get(w[2], 0) + per_case[w[0]]
+    assert (f"the {total} golden events of the {len(per_case)} cases are "
+            f"{kinds.get('doc', 0)} documented") in sec, sec
+    assert (f"{kinds.get('test', 0)} from an upstream test, "
+            f"{kinds.get('source', 0) + kinds.get('current', 0)} source only") in sec, sec
+    assert f"{total} on Documentation/eventheader-wire.md" in sec, sec
+
+    # a copy of the tree in which the structs case rests on the source only
+    root = tmp_path / "tree"
+    (root / "golden").mkdir(parents=True)
+    (root / "descriptions").mkdir()
+    for name in per_case:
+        (root / "golden" / f"{name}.json").write_bytes(
+            open(os.path.join(REPO_ROOT, "golden", f"{name}.json"), "rb").read())
+    text = open(os.path.join(REPO_ROOT, "descriptions", "provenance.txt"), encoding="utf-8").read()
+    changed = re.sub(r"(?m)^structs all doc ", "structs all source cases/structs.c ", text)
+    assert changed != text
+    (root / "descriptions" / "provenance.txt").write_text(changed)
+    sec = _basis_section(decoder_report.report(str(tmp_path / "none"), root=str(root)))
+    n = per_case["structs"]
+    assert f"are {total - n} documented" in sec and f"{n} source only" in sec, sec
+    (root / "descriptions" / "provenance.txt").write_text(changed.replace(" all ", " 1-0 ", 1))
+    sec = _basis_section(decoder_report.report(str(tmp_path / "none"), root=str(root)))
+    assert "**provenance unreadable: descriptions/provenance.txt:" in sec, sec
