@@ -33,6 +33,13 @@ prints. Lines before the first event may be directives, objects with the single 
   {"ehconf": {"perf": {"#3": {"why": "size-limit: ...", "dropped": true}}}}
       the same for ONE event, the file's third (counted from 1 among its events), where
       the events share one "n" (a producer's events: every log record is "P:Log").
+  {"ehconf": {"allows": {"#12": {"why": "...", "refused": true, "or": [[["set", "n", "P:E"]]]}}}}
+      OUTCOMES THE FORMAT ALLOWS for one event (the file's 12th) where what the producer was
+      asked for cannot be written as asked (a ';' in an event name, a tag above 16 bits, a
+      struct of 128 fields): the golden line is one conforming outcome, each patch of "or"
+      (harness/declared.py operations on the golden line) another, and "refused" lets the
+      event be refused or never arrive. harness/run_impl.py judges a producer's event
+      against the outcome it chose; "why" names the format's rule.
   Free-text keys "why"/"note" explain a directive; any other key is an error, so a typo
   can never loosen the comparison silently.
 
@@ -183,6 +190,11 @@ def parse_lines(text: str, source: str, allow_directives: bool) -> Data:
                         if k in d.directives:
                             d.errors.append(f"{source}:{no}: directive {k!r} given twice")
                         d.errors += _check_declared(x, f"{source}:{no}: {k}")
+                    if k == "allows":
+                        ok = True
+                        if k in d.directives:
+                            d.errors.append(f"{source}:{no}: directive 'allows' given twice")
+                        d.errors += _check_allows(x, f"{source}:{no}: allows")
                     if not ok:
                         d.errors.append(f"{source}:{no}: unknown directive {k!r}")
                     d.directives[k] = x
@@ -195,6 +207,49 @@ def parse_lines(text: str, source: str, allow_directives: bool) -> Data:
     if order not in ("ordered", "unordered"):
         d.errors.append(f"{source}: directive order must be \"ordered\" or \"unordered\", not {order!r}")
     return d
+
+
+def _check_allows(allows, where: str) -> List[str]:
+    """Shape of the outcomes the format allows for single events where what the producer
+    was asked for cannot be written: {"#k": {"why": text, "refused": true, "or": [patch,
+    ...]}}, each patch a list of harness/declared.py operations on the golden line."""
+    if not isinstance(allows, Obj) or not allows:
+        return [f"{where}: must be a non-empty object {{\"#<event>\": {{...}}}}"]
+    errs = []
+    for key, spec in allows:
+        if not (key.startswith("#") and key[1:].isdigit()):
+            errs.append(f"{where}: {key!r}: name one event as \"#<n>\"")
+        keys = [k for k, _ in spec] if isinstance(spec, Obj) else []
+        if not keys or any(k not in ("why", "refused", "or") or keys.count(k) > 1 for k in keys):
+            errs.append(f"{where}: {key}: takes \"why\" and \"refused\": true and/or \"or\"")
+            continue
+        spec = dict(spec)
+        if not isinstance(spec.get("why"), str) or not spec["why"].strip():
+            errs.append(f"{where}: {key}: needs a non-empty \"why\" (the format's rule)")
+        if "refused" in spec and spec["refused"] is not True:
+            errs.append(f"{where}: {key}: \"refused\" can only be true")
+        if "refused" not in spec and "or" not in spec:
+            errs.append(f"{where}: {key}: allows nothing besides the golden line")
+        if "or" in spec:
+            errs += _check_patches(spec["or"], f"{where}: {key}: or")
+    return errs
+
+
+def _check_patches(patches, where: str) -> List[str]:
+    from declared import DeclarationError, parse_op  # declared.py builds on this module
+    if not isinstance(patches, list) or isinstance(patches, Obj) or not patches:
+        return [f"{where}: a non-empty list of patches"]
+    errs = []
+    for patch in patches:
+        if not isinstance(patch, list) or isinstance(patch, Obj) or not patch:
+            errs.append(f"{where}: each patch is a non-empty list of operations")
+            continue
+        for op in patch:
+            try:
+                parse_op(canonical(op))
+            except DeclarationError as e:
+                errs.append(f"{where}: {e}")
+    return errs
 
 
 def _check_declared(decl, where: str) -> List[str]:

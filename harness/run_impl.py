@@ -29,7 +29,7 @@ from typing import Dict, List, Optional, Tuple
 from declared import expected_line, judge_event, judge_sequence, patch_lines
 from decoding import decode, decoder_script, definitions
 from common import REPO_ROOT, display_path, safe_id
-from golden import compare, line_key
+from golden import _loads, compare, line_key
 from impls import (CRATES, EVENTS_DIR, Description, Impl, Profile, description_path, parse_emitter_output,
                    read_description, read_profile, read_registry, undo_alters, without_events)
 from results import check_entry, golden_entry, runner_dir, write_text
@@ -160,6 +160,7 @@ def _one_case(impl: Impl, profile: Profile, emitter: str, standin: str, ehdecode
                             f"expected events {src.golden}")]
     desc = src.desc
     directives, golden = golden_parts(src.golden)
+    allows = allowed_outcomes(src.golden)
     c = counts.setdefault(case, {"events": len(golden), "reproduced": 0, "skipped": {},
                                  "declared": [], "failed": []})
     if desc and (desc.problems or len(desc.events) != len(golden)):
@@ -211,6 +212,13 @@ def _one_case(impl: Impl, profile: Profile, emitter: str, standin: str, ehdecode
     decoded = [ln for ln in (d.text if d else "").split("\n") if ln.strip()]
     arrived = lost and len(decoded) == len(reported)  # the lost events came after all
     written = reported if arrived else [o for o in reported if o not in lost]
+    # Reported written, never arrived, and the format lets the producer refuse it: when
+    # exactly those are missing, they were refused (a producer whose API returns nothing).
+    unseen = [o for o in written if allows.get(o, {}).get("refused")]
+    if unseen and d is not None and len(decoded) == len(written) - len(unseen):
+        written = [o for o in written if o not in unseen]
+        for o in unseen:
+            status[o] = ("refused", "reported written, never arrived")
     position = {o: k for k, o in enumerate(written)}  # ordinal -> its decoded event
     for o in lost:
         why = profile.loses[(case, o)]
@@ -231,6 +239,8 @@ def _one_case(impl: Impl, profile: Profile, emitter: str, standin: str, ehdecode
     aligned = d is not None and (d.ok or excused) and len(decoded) == len(written)
     unordered = any('"unordered"' in ln for ln in directives)
     paired = aligned and not unordered
+    if aligned:
+        golden = _allowed_chosen(golden, allows, written, position, decoded, unordered, mine)
     if paired:
         mine["declared"] = {str(o): decoded[position[o]] for o in written
                             if (case, o) in profile.differs}
@@ -240,7 +250,7 @@ def _one_case(impl: Impl, profile: Profile, emitter: str, standin: str, ehdecode
         # golden event matches, and there must be exactly as many of them.
         for o in kept:  # the events not written, refused or lost: as everywhere
             entry = None if o in declared_here else _declared_event(
-                impl, profile, case, o, status[o], c, None, None, directives)
+                impl, profile, case, o, status[o], c, None, None, directives, allows.get(o))
             if entry:
                 entries.append(entry)
         return entries + _unordered_declared(impl, profile, case, base, golden, written,
@@ -249,7 +259,7 @@ def _one_case(impl: Impl, profile: Profile, emitter: str, standin: str, ehdecode
         entry = _declared_event(impl, profile, case, o, status[o], c,
                                 golden[o - 1] if paired else None,
                                 decoded[position[o]] if paired and o in position else None,
-                                directives)
+                                directives, allows.get(o))
         if entry:
             entries.append(entry)
     # The events that must match: written and declared neither different nor refused.
@@ -359,8 +369,40 @@ def _only_declared_errors(profile: Profile, case: str, written: List[int],
     return bool(bad) and all((case, o) in profile.differs for o in bad)
 
 
+def allowed_outcomes(golden: str) -> Dict[int, dict]:
+    """Event ordinal -> the outcomes the format allows it besides its golden line (the
+    golden file's `allows` directive, harness/golden.py): {"why", "refused", "or"}."""
+    out: Dict[int, dict] = {}
+    for d in golden_parts(golden, ("allows",))[0]:
+        for key, spec in dict(dict(_loads(d))["ehconf"])["allows"]:
+            out[int(key[1:])] = dict(spec)
+    return out
+
+
+def _allowed_chosen(golden: List[str], allows: Dict[int, dict], written: List[int],
+                    position: Dict[int, int], decoded: List[str], unordered: bool,
+                    mine: dict) -> List[str]:
+    """The golden lines with each event the format lets be written otherwise replaced by
+    the allowed form its decoded event is (ordered: the event at its position; unordered:
+    an allowed form among the decoded events where the golden line is not). The VM run
+    expects the same (plan: "allowed")."""
+    keys = Counter(line_key(x) for x in decoded)
+    out = list(golden)
+    for o in written:
+        for patch in allows.get(o, {}).get("or", []):
+            alt = expected_line(golden[o - 1], patch)
+            got = decoded[position[o]] if not unordered else None
+            if (line_key(got) == line_key(alt) if got is not None else
+                    keys[line_key(alt)] > 0 and keys[line_key(golden[o - 1])] == 0):
+                out[o - 1] = alt
+                mine.setdefault("allowed", {})[str(o)] = alt
+                break
+    return out
+
+
 def _declared_event(impl: Impl, profile: Profile, case: str, o: int, state_why, c: dict,
-                    golden: Optional[str], got: Optional[str], directives: List[str]):
+                    golden: Optional[str], got: Optional[str], directives: List[str],
+                    allows: Optional[dict] = None):
     """The item of event o when the profile declares it (or when it was not written): a
     refusal shown exactly as declared, or an event written exactly as its declared patch of
     the golden line says (harness/declared.py), is the declaration (xfail); a declaration
@@ -401,11 +443,19 @@ def _declared_event(impl: Impl, profile: Profile, case: str, o: int, state_why, 
             c["declared"].append(f"{case} event {o}: {differs}")
             return check_entry(ident, "xfail", f"{differs}\n{seen}")
         return check_entry(ident, "fail", f"event {o}: {seen}\n({where} declares: {differs})")
+    if state != "written" and allows and allows.get("refused") and not crashed(why):
+        return check_entry(ident, "pass", f"{state}: {why}: an outcome the format allows "
+                           f"({allows['why']})")
     if state != "written":
         c["failed"].append(f"{case} event {o}: {state}: {why}")
         return check_entry(ident, "fail", f"{impl.name} {state} event {o} of {case}: {why} "
                            f"(not declared in {where})")
     return None
+
+
+def crashed(why: str) -> bool:
+    """A panic the emitter caught is a crash of the caller, never a refusal."""
+    return why.startswith("panicked")
 
 
 def alters_entries(prefix: str, profile: Profile, altered: Dict[str, int]) -> List[dict]:

@@ -65,3 +65,19 @@ def test_expected_events_are_the_written_ones(tmp_path):
                 if not ln.startswith('{"ehconf"')]
     want = [golden[o - 1] for o in (1, 2, 3, 4, 6, 8)] + [offline_9, golden[9]]
     assert [json.loads(x) for x in expected] == [json.loads(x) for x in want]
+
+
+def test_the_outcomes_the_format_allows_hold_on_the_kernel(tmp_path):
+    """An event the golden file's `allows` lets be refused is no failure when refused with
+    an error, but is when the emitter panicked; an event written in an allowed form is
+    expected in the form it took offline (plan "allowed")."""
+    family = "golden/otel-logs/limits.json"  # allows #2 (refused, or forms) and #4 (refused)
+    p = {"events": "unused", "kept": [1, 2, 3, 4], "declared": {}, "golden": family,
+         "allowed": {"3": '{"n": "the allowed form offline"}'}}
+    (tmp_path / f"{CASE}.log").write_text("event 1 written\nevent 2 failed EINVAL\n"
+                                          "event 3 written\nevent 4 failed panicked: x\n")
+    entries = judge_case("x", Profile(), CASE, p, ok_res(), str(tmp_path))
+    assert [(e["id"], e["status"]) for e in entries if e["kind"] == "check"] == \
+        [("impl-vm/x/activity/4", "fail")]
+    expected = (tmp_path / "activity.expected.json").read_text()
+    assert "the allowed form offline" in expected
