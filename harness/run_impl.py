@@ -526,10 +526,22 @@ def run_impl(name: str, build: str, results: str, timeout: float):
         entries += guest_emitter(impl, build, out, whole)
         with open(os.path.join(out, PLAN), "w", encoding="utf-8") as f:
             json.dump(whole, f, indent=1)
-    checkout = {"-": REPO_ROOT, CRATES: "crates.io (impl/%s/Cargo.lock)" % name}.get(
-        impl.checkout, os.environ.get(impl.variable, ""))
+    checkout = built_from(impl)
     return out, entries, {"implementation": name, "counts": counts,
                           "checkout": checkout, "commit": commit_of(checkout)}
+
+
+def built_from(impl: Impl) -> str:
+    """The source the emitter was really built from, for the report's Runs table: the
+    reference's tree, the checkout named, or for a crate-registry producer the published
+    crates at its Cargo.lock's versions unless IMPL_SRC named a source tree (a patched
+    copy) to build in the crate's place."""
+    if impl.checkout == "-":
+        return REPO_ROOT
+    src = os.environ.get(impl.variable, "")
+    if impl.checkout == CRATES and src in ("", "-"):
+        return f"the Rust crate registry (impl/{impl.name}/Cargo.lock)"
+    return os.path.abspath(src) if src else ""
 
 
 def commit_of(checkout: str) -> str:

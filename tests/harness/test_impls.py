@@ -248,3 +248,14 @@ def test_unordered_input_with_declared_events(tmp_path):
 def impls_num(text):
     from golden import Num
     return Num(text)
+
+
+def test_the_runs_table_names_the_source_really_built(monkeypatch, tmp_path):
+    """A crate-registry producer built from a patched source names that source, not the
+    published crate."""
+    from run_impl import built_from
+    row = impls.Impl("p", "rust", "crates", "up/p", "fam", "-", "ehdecode", "demo")
+    monkeypatch.delenv("IMPL_SRC_crates", raising=False)
+    assert built_from(row).startswith("the Rust crate registry (impl/p/Cargo.lock)")
+    monkeypatch.setenv("IMPL_SRC_crates", str(tmp_path))
+    assert built_from(row) == str(tmp_path)
