@@ -25,6 +25,11 @@ one of:
   raw: NAME       the event as {"n": NAME, "raw": the sample's raw bytes in hex} (the
                   fallback of a decoder that knows no format for it), its meta the sample's
                   time, cpu, pid and tid only
+and, alone or with one of those but lost:
+  time_digits: N  meta.time, a wall-clock date, printed with only N fractional digits: the
+                  reference's time cut (not rounded) to N digits; judged in the capture's
+                  meta item (xfail when every such event shows it, an event whose time has
+                  more digits than N, printed with all of them, is fixed)
 and `why`: the reason, with the upstream source line. Anything else the decoder prints for
 a declared event fails, and so does any other event that differs; a declared event that
 now matches the reference fails as fixed (the declaration is to be removed).
@@ -36,7 +41,7 @@ import json
 import os
 import re
 from dataclasses import dataclass, field
-from decimal import Decimal
+from decimal import ROUND_FLOOR, Decimal
 from typing import Dict, List, Optional, Tuple
 
 from decoder_compare import Event, _loads, _normalize, near, show
@@ -60,6 +65,12 @@ class Declared:
     first: Optional[int] = None
     event: Optional[list] = None  # normalized member pairs
     raw: Optional[str] = None
+    time_digits: Optional[int] = None
+
+    def members_declared(self) -> bool:
+        """Whether the entry states the event's members (or its loss), not only its meta."""
+        return self.lost or bool(self.set or self.drop) or self.first is not None or \
+            self.event is not None or self.raw is not None
 
     def label(self) -> str:
         which = "" if self.nth is None else " #" + ",".join(map(str, _ranges(self.nth)))
@@ -113,7 +124,7 @@ def read_observation(path: str) -> List[Declared]:
         if not getattr(entry, "is_object", False):
             raise ValueError(f"{where}: an entry is an object")
         e = dict(entry)
-        unknown = set(e) - {"n", "nth", "why"} - set(KINDS)
+        unknown = set(e) - {"n", "nth", "why", "time_digits"} - set(KINDS)
         if unknown:
             raise ValueError(f"{where}: unknown member(s) {sorted(unknown)}")
         if not isinstance(e.get("n"), str) or not e["n"]:
@@ -123,9 +134,18 @@ def read_observation(path: str) -> List[Declared]:
             raise ValueError(f"{where}: \"why\" gives the reason with the upstream source line "
                              f"(file.rs:N, file.cpp:N or file.h:N)")
         kinds = [k for k in KINDS if k in e]
-        if not kinds or ("lost" in kinds or "event" in kinds or "raw" in kinds) and len(kinds) > 1:
-            raise ValueError(f"{where}: one of lost, event, raw, or set/drop/first")
+        if not kinds and "time_digits" not in e or \
+                ("lost" in kinds or "event" in kinds or "raw" in kinds) and len(kinds) > 1:
+            raise ValueError(f"{where}: one of lost, event, raw, or set/drop/first "
+                             f"(or time_digits alone)")
         d = Declared(where, e["n"], _parse_nth(e.get("nth"), where), why)
+        if "time_digits" in e:
+            td = e["time_digits"]
+            if not isinstance(td, int) or isinstance(td, bool) or not 0 <= td < 9 or \
+                    "lost" in e:
+                raise ValueError(f"{where}: time_digits is a count of fractional digits, "
+                                 f"0 to 8, of an event that is printed (not lost)")
+            d.time_digits = td
         if "lost" in e:
             if e["lost"] is not True:
                 raise ValueError(f"{where}: lost is true")
@@ -248,9 +268,18 @@ class Judgement:
     findings: List[Finding] = field(default_factory=list)
     held: List[Tuple[Declared, Event]] = field(default_factory=list)  # as declared
     used: set = field(default_factory=set)  # the sources of entries that named an event
+    # meta as declared (time_digits) where it differs from the reference's
+    meta_held: List[Tuple[Declared, Event]] = field(default_factory=list)
     meta: Dict[str, int] = field(default_factory=dict)
     meta_example: Dict[str, str] = field(default_factory=dict)
     matched: int = 0
+
+
+def cut_time(t, digits: int):
+    """A time of seconds cut (not rounded: toward the past) to `digits` fractional digits."""
+    if not isinstance(t, Decimal):
+        return t
+    return t.quantize(Decimal(1).scaleb(-digits), rounding=ROUND_FLOOR)
 
 
 def _key_time(ev: Event):
@@ -363,8 +392,17 @@ def judge(reference: List[Event], events: List[Event], declared: List[Declared],
                                                          f"but not decoded", d))
             continue
         j.matched += 1
-        _meta(j, ref, got, SAMPLE_META if d.raw is not None else None)
+        only = SAMPLE_META if d.raw is not None else None
+        if d.time_digits is None:
+            _meta(j, ref, got, only)
+        else:
+            _meta_digits(j, d, ref, got, only)
         mine = _members(got)
+        if not d.members_declared():  # time_digits alone: the members as the reference's
+            if got.name != ref.name or mine != own:
+                j.findings.append(Finding("broken", ref, f"not as declared ({d.source}): "
+                                                         f"{_first_diff(own, mine)}", d))
+            continue
         if got.name == ref.name and mine == own:
             j.findings.append(Finding("fixed", ref, f"now as the reference prints it: remove "
                                                     f"{d.label()} ({d.source})", d))
@@ -380,6 +418,25 @@ def judge(reference: List[Event], events: List[Event], declared: List[Declared],
         for ev in left:
             j.findings.append(Finding("extra", ev, "not in the reference"))
     return j
+
+
+def _meta_digits(j: Judgement, d: Declared, ref: Event, got: Event, only) -> None:
+    """meta with meta.time as d declares it: the reference's cut to d.time_digits digits.
+    An event whose time the cut does not change tells nothing; one printed with the
+    reference's own time is fixed (counted as a meta difference naming the entry)."""
+    full = ref.meta.get("time")
+    cut = cut_time(full, d.time_digits)
+    mine = got.meta.get("time")
+    if cut != full and mine == full:
+        _meta(j, ref, got, only)
+        j.meta["time"] = j.meta.get("time", 0) + 1
+        j.meta_example.setdefault("time", f"fixed: {ref.name} at {show(full)} printed with "
+                                          f"every digit: remove the time_digits of "
+                                          f"{d.label()} ({d.source})")
+        return
+    _meta(j, Event(ref.name, ref.time, ref.fields, dict(ref.meta, time=cut)), got, only)
+    if cut != full and mine == cut:
+        j.meta_held.append((d, ref))
 
 
 def _meta(j: Judgement, ref: Event, got: Event, only=None) -> None:

@@ -60,10 +60,22 @@ def hello_events():
             for i, s in enumerate(lay.samples)]
 
 
+# A wall-clock time with every digit (perf's clock data), 2026-11-28T22:36:29.376763125Z
+WALL = Decimal("1795905389.376763125")
+
+
 def reference_for(pattern: str):
     """(capture id, its path, the reference's events) for the captures an events pattern
-    covers, from the repository's data."""
-    case = pattern.split("/")[1]
+    covers, from the repository's data. A pattern of the captures with perf's clock data
+    (vm-clock/, offline-clock/, data/activity-clock-*) gets golden/activity.json's events at
+    wall-clock times with 9 fractional digits."""
+    kind, case = pattern.split("/")[:2]
+    if "clock" in kind or "clock" in case:
+        evs = golden_events("activity")
+        for i, e in enumerate(evs):
+            e.time = WALL + Decimal(i * 1000037) / 1000000000
+            e.meta = dict(e.meta, time=e.time)
+        return "vm-clock/activity", HELLO_PIPE, evs
     if case == "s390x-activity":
         return "data/s390x-activity", os.path.join(DATA, "s390x-activity.perf.data"), \
             golden_events("activity")
@@ -85,18 +97,23 @@ def decoded(reference, declared, raw):
             name, members = dd.expected(ref, d, raw)
             meta = dict(ref.meta) if d.raw is None else \
                 {k: v for k, v in ref.meta.items() if k in dd.SAMPLE_META}
-            out.append(dc.Event(name, ref.time, members, meta))
+            time = ref.time
+            if d.time_digits is not None:
+                time = meta["time"] = dd.cut_time(ref.time, d.time_digits)
+            out.append(dc.Event(name, time, members, meta))
     return out
 
 
-def item(dec, capture, reference, events, profile):
-    """The events item of capture_items, the runner's own code, for these outputs."""
+def item(dec, capture, reference, events, profile, which=("events", "meta")):
+    """The events and meta items of capture_items, the runner's own code, for these
+    outputs, as one: failed if either fails, else declared if either is, else passed."""
     j = rd.Judged()
     ref = rd.Output("", "", False, dc.Document(reference), "", 0.0)
     got = rd.Output("", "", False, dc.Document(events), "", 0.0)
     rd.capture_items(j, dec, capture, got, ref, rd.EventsDeclarations(profile))
-    e = next(x for x in j.entries if x["id"].endswith("/events"))
-    return e["status"], e["message"]
+    es = [x for x in j.entries if x["id"].rsplit("/", 1)[1] in which]
+    status = next((s for s in ("fail", "xfail") if any(x["status"] == s for x in es)), "pass")
+    return status, "\n".join(x["message"] for x in es if x["message"])
 
 
 def declarations():
@@ -129,10 +146,14 @@ def _perturb_outside(reference, events, declared):
     itself."""
     decl = dd.resolve(reference, declared)
     by_time = {e.time: k for k, e in enumerate(events)}
+
+    def printed_at(ref, d):  # the time the declared output has (time_digits: cut)
+        return dd.cut_time(ref.time, d.time_digits) if d and d.time_digits is not None \
+            else ref.time
     candidates = []
     for i, ref in enumerate(reference):
         d = decl.get(i)
-        k = by_time.get(ref.time)
+        k = by_time.get(printed_at(ref, d))
         if d is not None and (d.lost or d.raw is not None or d.event is not None):
             continue
         if k is None:
@@ -158,7 +179,7 @@ def _perturb_outside(reference, events, declared):
             changed = dc.Event(ref.name, ref.time, list(ref.fields[:1]) + [("extra", "x")],
                                dict(ref.meta))
             return events + [changed], f"{ref.name} at {ref.time}: declared lost, printed"
-        k = by_time[ref.time]
+        k = by_time[printed_at(ref, d)]
         e = events[k]
         path, v = dd.flat(e.fields)[-1]
         out = list(events)
@@ -182,6 +203,16 @@ def test_every_declaration_sees_outside_what_it_declares(dec, profile, pattern, 
     changed, what = _perturb_outside(reference, events, declared)
     status, message = item(dec, cap, reference, changed, only)
     assert status == "fail", (what, message)
+    if any(d.time_digits is not None for d in declared):  # the declared meta, one digit off
+        full = {r.meta["time"] for r in reference}
+        k = next(i for i, e in enumerate(events) if e.meta["time"] not in full)  # a cut one
+        e = events[k]
+        t = e.meta["time"] - Decimal("0.0000001")  # one unit of the 7th digit: still paired
+        wrong = list(events)
+        wrong[k] = dc.Event(e.name, e.time, e.fields, dict(e.meta, time=t))
+        status, message = item(dec, cap, reference, wrong, only)
+        assert status == "fail", message
+        what += f"; meta.time {dc.show(e.meta['time'])} -> {dc.show(t)}"
     with capsys.disabled():
         print(f"\n  {dec.name} {pattern} ({os.path.basename(profile.observed[pattern])}): "
               f"perturbed {what}: fail; restored: xfail", end="")
@@ -257,6 +288,41 @@ def test_renamed_first_and_raw_declarations(tmp_path):
 def test_a_malformed_entry_is_an_error(tmp_path, entry, why):
     with pytest.raises(ValueError, match=why):
         obs(tmp_path, entry)
+
+
+def test_a_time_digits_declaration_holds_only_for_the_cut_time(tmp_path):
+    """time_digits: meta.time cut (not rounded) to N digits, judged in the meta item: held
+    where the cut changes the time, fixed where all digits are printed, failed otherwise;
+    the members are still compared."""
+    d = obs(tmp_path, {"n": "*", "time_digits": 7, "why": WHY})
+    full = [Decimal("1795905389.123456789"), Decimal("1795905389.5")]
+    ref = [ev("P:A", full[0], ("v", 1)), ev("P:B", full[1], ("w", 2))]
+    cut = [ev("P:A", "1795905389.1234567", ("v", 1)), ev("P:B", full[1], ("w", 2))]
+    j = dd.judge(ref, cut, d)
+    assert not j.findings and not j.meta and [e.name for _, e in j.meta_held] == ["P:A"]
+    rounded = [ev("P:A", "1795905389.1234568", ("v", 1)), cut[1]]  # after the event: unpaired
+    assert dd.judge(ref, rounded, d).findings
+    six = [ev("P:A", "1795905389.123456", ("v", 1)), cut[1]]  # 6 digits, not 7
+    assert dd.judge(ref, six, d).meta == {"time": 1}
+    j = dd.judge(ref, ref, d)  # every digit: fixed
+    assert j.meta == {"time": 1} and "fixed" in j.meta_example["time"] and not j.meta_held
+    other = [ev("P:A", "1795905389.1234567", ("v", 9)), cut[1]]
+    assert [f.kind for f in dd.judge(ref, other, d).findings] == ["broken"]
+    dec = Decoder("demo", "c", "X", "up", ("perf",), "demo")
+    (tmp_path / "c.json").write_text(json.dumps({"declares": [
+        {"n": "*", "time_digits": 7, "why": WHY}]}))
+    prof = Profile({"vm-clock/*/events": "seven digits"},
+                   {"vm-clock/*/events": str(tmp_path / "c.json")})
+    cap = Capture("vm-clock/c", HELLO_PIPE)
+    assert item(dec, cap, ref, cut, prof, ("meta",))[0] == "xfail"
+    assert item(dec, cap, ref, cut, prof, ("events",))[0] == "pass"
+    assert item(dec, cap, ref, six, prof)[0] == "fail"
+    assert item(dec, cap, ref, cut, Profile())[0] == "fail"
+    for bad in ({"n": "*", "time_digits": 9, "why": WHY}, {"n": "*", "time_digits": "7",
+                                                           "why": WHY},
+                {"n": "*", "time_digits": 7, "lost": True, "why": WHY}):
+        with pytest.raises(ValueError, match="time_digits"):
+            obs(tmp_path, bad)
 
 
 def test_an_entry_that_names_no_event_is_stale(tmp_path):
