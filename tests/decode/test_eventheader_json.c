@@ -371,6 +371,11 @@ static void test_meta_all_members(void)
     char want[1024];
     snprintf(want, sizeof want, "{\"n\":\"Prov:Ev\",\"v\":9,\"meta\":{%s}}", golden_meta);
     EXPECT_JSON(&e, "Prov_L4Kf123456789abcdef", 0, want);
+    /* the options come last, after relatedActivity (§2) */
+    snprintf(want, sizeof want, "{\"n\":\"Prov:Ev\",\"v\":9,\"meta\":{%s,\"options\":\"Ggrp1\"}}",
+             golden_meta);
+    EXPECT_JSON(&e, "Prov_L4Kf123456789abcdefGgrp1", 0, want);
+    EXPECT_JSON(&e, "Prov_L4Kf123456789abcdefGgrp1", EHD_META_GOLDEN, want);
 
     /* with sample info: time, cpu, pid, tid first (time as given) */
     size_t len;
@@ -446,13 +451,33 @@ static void test_names(void)
     ehb_u8(&e, 3);
     EXPECT_JSON(&e, "Long_Provider_Name_L5K0Gasdf", 0,
                 "{\"n\":\"Long_Provider_Name:Named\",\"f;a=b\":1,\"f;a=b\":2,"
-                "\"q\\\"\\\\\\u0001\":3,\"meta\":{\"level\":5}}");
+                "\"q\\\"\\\\\\u0001\":3,\"meta\":{\"level\":5,\"options\":\"Gasdf\"}}");
     ehb_free(&e);
-    /* options: several items, and no options at all; keyword 0 omitted */
+    /* options (§2): the name's whole options text, as written, after everything else; none
+     * and the member is left out; keyword 0 omitted. Each name is decoded twice: the
+     * second comes from the layout cache, which must keep the options of its own name. */
     ehb_init(&e, 0, 1, "E");
-    EXPECT_JSON(&e, "P_L1K0Gmygroup", 0, "{\"n\":\"P:E\",\"meta\":{\"level\":1}}");
-    EXPECT_JSON(&e, "P_L1K0AbcGx1Z", 0, "{\"n\":\"P:E\",\"meta\":{\"level\":1}}");
-    EXPECT_JSON(&e, "P_L1K23", 0, "{\"n\":\"P:E\",\"meta\":{\"level\":1,\"keyword\":\"0x23\"}}");
+    for (int twice = 0; twice < 2; twice++) {
+        EXPECT_JSON(&e, "P_L1K0Gmygroup", 0,
+                    "{\"n\":\"P:E\",\"meta\":{\"level\":1,\"options\":\"Gmygroup\"}}");
+        EXPECT_JSON(&e, "P_L1K0AbcGx1Z", 0,
+                    "{\"n\":\"P:E\",\"meta\":{\"level\":1,\"options\":\"AbcGx1Z\"}}");
+        EXPECT_JSON(&e, "P_L1K0G", 0, "{\"n\":\"P:E\",\"meta\":{\"level\":1,\"options\":\"G\"}}");
+        EXPECT_JSON(&e, "P_L1K0", 0, "{\"n\":\"P:E\",\"meta\":{\"level\":1}}");
+        EXPECT_JSON(&e, "P_L1K23", 0,
+                    "{\"n\":\"P:E\",\"meta\":{\"level\":1,\"keyword\":\"0x23\"}}");
+        EXPECT_JSON(&e, "P_L1K23Gg", EHD_JSON_SPACE | EHD_META_GOLDEN,
+                    "{ \"n\": \"P:E\", \"meta\": { \"level\": 1, \"keyword\": \"0x23\", "
+                    "\"options\": \"Gg\" } }");
+    }
+    /* a name has no length limit (§2.2): 3000 characters of options are printed whole */
+    static char longname[3100], longwant[3200];
+    memcpy(longname, "P_L1K0G", 7);
+    memset(longname + 7, 'a', 3000);
+    longname[3007] = 0;
+    snprintf(longwant, sizeof longwant, "{\"n\":\"P:E\",\"meta\":{\"level\":1,\"options\":\"%s\"}}",
+             longname + 6);
+    EXPECT_JSON(&e, longname, 0, longwant);
     ehb_free(&e);
 }
 

@@ -380,6 +380,33 @@ static void test_errno_difference(void)
     free(b);
 }
 
+/* group-guid: the tracepoint name's options print as "options"; TraceLogging carries only
+ * the group's GUID (the name hash of "mygroup", worked out from tracelogging.md §2 with
+ * Python's hashlib: SHA-1 over the namespace and UTF-16BE "MYGROUP", byte 7's high nibble
+ * 5), so there the option is G and that GUID's 32 hex digits in text order. Without a group
+ * both paths leave the member out. */
+static void test_group_difference(void)
+{
+    static const uint8_t meta[] = {'E', 0, 'v', 0, 0x02};
+    static const uint8_t data[] = {7};
+    uint8_t ev[64];
+    size_t n = make_eh_event(ev, 0, 4, 0, meta, sizeof meta, data, sizeof data);
+    char *a, *b;
+    both_paths("Prov_L4K1Gmygroup", ev, n, &a, &b);
+    KT_EXPECT_STR(a, "{ \"n\": \"Prov:E\", \"v\": 7, \"meta\": { \"level\": 4, "
+                     "\"keyword\": \"0x1\", \"options\": \"Gmygroup\" } }");
+    KT_EXPECT_STR(b,
+                  "{ \"n\": \"Prov:E\", \"v\": 7, \"meta\": { \"level\": 4, "
+                  "\"keyword\": \"0x1\", \"options\": \"G798d0c7642095932a2af2d94a2e66c45\" } }");
+    free(a);
+    free(b);
+    both_paths("Prov_L4K1", ev, n, &a, &b);
+    KT_EXPECT_STR(b, a);
+    KT_EXPECT(strstr(a, "options") == NULL);
+    free(a);
+    free(b);
+}
+
 /* .tlcap: magic, then records; the reader gives back what the writer put in. */
 static void test_tlcap_roundtrip(void)
 {
@@ -486,5 +513,5 @@ static void test_tlcap_decode_errors(void)
 
 KT_MAIN(KT_CASE(test_scalar_event), KT_CASE(test_reverse_conversions), KT_CASE(test_windows_times),
         KT_CASE(test_malformed), KT_CASE(test_same_json_both_paths), KT_CASE(test_related_activity),
-        KT_CASE(test_errno_difference), KT_CASE(test_tlcap_roundtrip),
-        KT_CASE(test_tlcap_decode_errors))
+        KT_CASE(test_errno_difference), KT_CASE(test_group_difference),
+        KT_CASE(test_tlcap_roundtrip), KT_CASE(test_tlcap_decode_errors))

@@ -56,9 +56,10 @@ int ehd_fail(struct ehd_ctx *c, int err, size_t offset, const char *fmt, ...)
 /* Printable, bounded copy of a field name for messages. */
 const char *ehd_field_name(const struct ehd_node *n, char *dst, size_t cap);
 
-/* "<provider>_L<level>K<keyword><options>" with the header's level. */
+/* "<provider>_L<level>K<keyword><options>" with the header's level. *options_start is
+ * where the options begin in the name (n when there are none). */
 int ehd_parse_tp_name(struct ehd_ctx *c, const char *name, size_t n, unsigned level,
-                      size_t *provider_len, uint64_t *keyword);
+                      size_t *provider_len, uint64_t *keyword, size_t *options_start);
 /* The 8-byte header's size and flags; sets c->be from them. */
 int ehd_parse_header(struct ehd_ctx *c);
 /* The extension chain after the 8-byte header; metadata is required. */
@@ -180,6 +181,7 @@ struct ehd_schema {
     struct ehd_schema_key key;
     size_t provider_len;
     uint64_t keyword;
+    size_t options_start; /* the options' index in key.tp_name, key.tp_len without any */
     const char *head;
     size_t head_len;
     const struct ehd_node *nodes;

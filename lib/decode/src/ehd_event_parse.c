@@ -50,7 +50,7 @@ const char *ehd_field_name(const struct ehd_node *n, char *dst, size_t cap)
 /* ---- tracepoint name --------------------------------------------------- */
 
 int ehd_parse_tp_name(struct ehd_ctx *c, const char *name, size_t n, unsigned level,
-                      size_t *provider_len, uint64_t *keyword)
+                      size_t *provider_len, uint64_t *keyword, size_t *options_start)
 {
     static const char *const why[] = {
         [EH_TP_NAME_NO_UNDERSCORE] = "tracepoint name has no '_' before the level and keyword",
@@ -76,6 +76,7 @@ int ehd_parse_tp_name(struct ehd_ctx *c, const char *name, size_t n, unsigned le
         return ehd_fail(c, EINVAL, 0, "%s", why[r]);
     *provider_len = tp.provider_len;
     *keyword = tp.keyword;
+    *options_start = tp.options_start;
     return 0;
 }
 

@@ -32,10 +32,11 @@ int ehd_view_open(struct ehd_view *v, const char *tp_name, size_t tp_name_len, c
     struct eh_tp_name tp = {0};
     memset(v, 0, sizeof *v);
     view_ctx(&c, data, size, 0, reason, err_offset);
-    size_t provider_len;
+    size_t provider_len, options_start;
     int err = ehd_parse_header(&c);
     if (!err)
-        err = ehd_parse_tp_name(&c, tp_name, tp_name_len, data[7], &provider_len, &v->keyword);
+        err = ehd_parse_tp_name(&c, tp_name, tp_name_len, data[7], &provider_len, &v->keyword,
+                                &options_start);
     if (!err)
         err = ehd_parse_extensions(&c, &ev);
     if (err)

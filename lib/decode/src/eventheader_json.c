@@ -36,6 +36,9 @@
  *    characters); an embedded NUL is rejected.
  *  - Bytes after the last described field are padding (perf pads samples to
  *    8 bytes) and are ignored.
+ *  - The tracepoint name's options ("Gmygroup") are always printed as the last
+ *    meta member, "options"; the reference prints them only when asked
+ *    (EventFormatterMetaFlags_options, off in its default flags).
  *  - *reason points to a thread-local buffer that stays valid until the
  *    calling thread's next call; it names the field where one is involved.
  */
@@ -339,8 +342,10 @@ static int put_fields(struct ehd_ctx *c)
 
 /* ---- meta -------------------------------------------------------------- */
 
+/* opts/opts_len: the tracepoint name's options ("Gmygroup"), checked by the name's grammar
+ * to be [A-Z][0-9a-z]* items, so they need no escaping; empty when the name has none. */
 static void put_meta(struct ehd_ctx *c, const ehd_sample_info *si, uint64_t keyword,
-                     const struct ehd_event_parts *ev)
+                     const char *opts, size_t opts_len, const struct ehd_event_parts *ev)
 {
     const uint8_t *h = c->data;
     uint16_t id = eh_read_u16(h + 2, c->be), tag = eh_read_u16(h + 4, c->be);
@@ -348,8 +353,9 @@ static void put_meta(struct ehd_ctx *c, const ehd_sample_info *si, uint64_t keyw
     uint8_t first = 1, outer_first = 0;
     int with_si = si && !(c->flags & EHD_META_GOLDEN);
     size_t tlen = with_si && si->time_json ? strlen(si->time_json) : 0;
-    /* bounded: 13 members of at most ~60 bytes, plus the caller's time text */
-    char *o = ehd_buf_room(c->out, 1024 + tlen);
+    /* bounded: 14 members of at most ~60 bytes, plus the caller's time text and the
+     * options (a name has no length limit, §2.2) */
+    char *o = ehd_buf_room(c->out, 1024 + tlen + opts_len);
     if (!o)
         return; /* out of memory is sticky: the caller reports it */
     o = W_KEY(c, o, &outer_first, "meta");
@@ -403,6 +409,13 @@ static void put_meta(struct ehd_ctx *c, const ehd_sample_info *si, uint64_t keyw
             o = w_uuid(o, ev->activity + 16);
         }
     }
+    if (opts_len) {
+        o = W_KEY(c, o, &first, "options");
+        *o++ = '"';
+        memcpy(o, opts, opts_len);
+        o += opts_len;
+        *o++ = '"';
+    }
     o = ehd_json_put_close(o, spaced(c), '}');
     ehd_buf_commit(c->out, o);
 }
@@ -427,9 +440,11 @@ static void put_head(struct ehd_ctx *c, const char *tp_name, size_t provider_len
 /* The full path: tracepoint name, extensions, event name and field tree, then
  * the head of the object. */
 static int parse_layout(struct ehd_ctx *c, const char *tp_name, size_t tp_name_len,
-                        struct ehd_event_parts *ev, size_t *provider_len, uint64_t *keyword)
+                        struct ehd_event_parts *ev, size_t *provider_len, uint64_t *keyword,
+                        size_t *options_start)
 {
-    int err = ehd_parse_tp_name(c, tp_name, tp_name_len, c->data[7], provider_len, keyword);
+    int err = ehd_parse_tp_name(c, tp_name, tp_name_len, c->data[7], provider_len, keyword,
+                                options_start);
     if (err)
         return err;
     err = ehd_parse_extensions(c, ev);
@@ -452,7 +467,8 @@ static int parse_layout(struct ehd_ctx *c, const char *tp_name, size_t tp_name_l
 /* Keeps the layout just parsed (its head is the last thing written to c->out)
  * for the next events of this thread; returns the cached copy or NULL. */
 static const struct ehd_schema *remember_layout(struct ehd_ctx *c, const struct ehd_schema_key *k,
-                                                size_t provider_len, uint64_t keyword)
+                                                size_t provider_len, uint64_t keyword,
+                                                size_t options_start)
 {
     uint32_t off_small[33];
     uint32_t *off = c->n_nodes < 33 ? off_small : malloc((c->n_nodes + 1) * sizeof *off);
@@ -472,6 +488,7 @@ static const struct ehd_schema *remember_layout(struct ehd_ctx *c, const struct 
         .key = *k,
         .provider_len = provider_len,
         .keyword = keyword,
+        .options_start = options_start,
         .head = c->out->data + c->out_start,
         .head_len = c->out->len - c->out_start,
         .nodes = c->nodes,
@@ -522,25 +539,26 @@ int ehd_eventheader_json(ehd_buf *out, const char *tp_name, size_t tp_name_len, 
         have_key = 1;
         c.schema = ehd_schema_find(&key);
     }
-    size_t provider_len = 0;
+    size_t provider_len = 0, options_start = tp_name_len;
     uint64_t keyword = 0;
     if (c.schema) {
         provider_len = c.schema->provider_len;
         keyword = c.schema->keyword;
+        options_start = c.schema->options_start;
         c.fields = c.schema->nodes;
         c.n_nodes = c.schema->n_nodes;
         ehd_buf_append_fast(out, c.schema->head, c.schema->head_len);
     } else {
-        err = parse_layout(&c, tp_name, tp_name_len, &ev, &provider_len, &keyword);
+        err = parse_layout(&c, tp_name, tp_name_len, &ev, &provider_len, &keyword, &options_start);
         if (!err && have_key)
-            c.schema = remember_layout(&c, &key, provider_len, keyword);
+            c.schema = remember_layout(&c, &key, provider_len, keyword, options_start);
     }
     if (!err) {
         c.pos = ev.payload;
         err = put_fields(&c);
     }
     if (!err) {
-        put_meta(&c, si, keyword, &ev);
+        put_meta(&c, si, keyword, tp_name + options_start, tp_name_len - options_start, &ev);
         put_close(&c, '}');
         if (out->oom)
             err = ehd_fail(&c, ENOMEM, c.pos, "out of memory");

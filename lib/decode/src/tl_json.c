@@ -23,14 +23,19 @@
  * | size-limit            | events up to 65535 bytes               | over 64 KB in total (header, ext     |
  * |                       |                                        | items, payload): EventWriteTransfer  |
  * |                       |                                        | fails, the write returns E2BIG       |
+ * | group-guid            | meta "options": "Ggrp1" (the tracepoint| the provider-group trait holds only  |
+ * |                       | name's options, decoder-json.md §2)    | the GUID hashed from the group name: |
+ * |                       |                                        | "options": "G" + the GUID's 32 hex   |
+ * |                       |                                        | digits, lowercase, in text order     |
  * No JSON difference (transcoded, checked by tests/tl): char32 strings and value32
  * string_utf -> UTF-16 (invalid code points are U+FFFD in both paths); value16 boolean ->
  * Bool32 (zero-extended); value128 ip -> Binary+IPv6; uuid -> Guid (Data1-3 swapped);
  * time -> FILETIME; id/version -> EVENT_DESCRIPTOR Id/Version. Big-endian EventHeader
  * events are not translated (EINVAL).
- * Measured with EHCONF_CAPTURE_TL on every case: 7 of 8 golden files identical;
+ * Measured with EHCONF_CAPTURE_TL on every case: 6 of 9 golden files identical;
  * field_types differs in 6 events (declared in its golden directive line): errno-lost (4), time-range (1),
- * fixed-format-string + utf-bom-lost (1, event "format_override").
+ * fixed-format-string + utf-bom-lost (1, event "format_override"); attributes in 3 and
+ * lifecycle in 2 (group-guid, the events of a provider with a group).
  * FileTime fractions and SystemTime (Windows writers, .etl files) print as dates with a
  * fraction (Documentation/tracelogging.md §5, "Times from Windows writers").
  * The OutTypes of libeventheader's type hints (tl_typemap.c: hresult I32+HResult, tid
@@ -544,8 +549,25 @@ static void uuid_member(struct tctx *c, int *first, const char *k, const uint8_t
                    p[14], p[15]);
 }
 
+/* The provider-group GUID of the provider traits after the name (tracelogging.md §3):
+ * each trait u16 size (itself included), u8 type, data; NULL without a group trait or
+ * when the traits do not add up. */
+static const uint8_t *group_guid(const uint8_t *pm, size_t pm_n, size_t pos)
+{
+    while (pos + 3 <= pm_n) {
+        size_t size = eh_read_u16(pm + pos, 0);
+        if (size < 3 || size > pm_n - pos)
+            return NULL;
+        if (pm[pos + 2] == TL_PROVIDER_TRAIT_GROUP && size == 3 + 16)
+            return pm + pos + 3;
+        pos += size;
+    }
+    return NULL;
+}
+
+/* group: the provider-group GUID (Windows layout) or NULL. */
 static void put_meta(struct tctx *c, const ehd_tl_event *ev, const ehd_sample_info *si,
-                     uint32_t event_tags)
+                     uint32_t event_tags, const uint8_t *group)
 {
     int outer = 0, first = 1;
     key(c, &outer, "meta");
@@ -594,6 +616,16 @@ static void put_meta(struct tctx *c, const ehd_tl_event *ev, const ehd_sample_in
         uuid_member(c, &first, "activity", ev->activity);
         if (ev->related)
             uuid_member(c, &first, "relatedActivity", ev->related);
+    }
+    if (group) {
+        /* group-guid: the options member of the EventHeader form, with the GUID in the
+         * group name's place (its text order: Data1-3 byte-reversed, tracelogging.md §2) */
+        const uint8_t *g = group;
+        key(c, &first, "options");
+        ehd_buf_printf(c->out,
+                       "\"G%02x%02x%02x%02x%02x%02x%02x%02x%02x%02x%02x%02x%02x%02x%02x%02x\"",
+                       g[3], g[2], g[1], g[0], g[5], g[4], g[7], g[6], g[8], g[9], g[10], g[11],
+                       g[12], g[13], g[14], g[15]);
     }
     closer(c, '}');
 }
@@ -652,7 +684,7 @@ int ehd_tl_json(ehd_buf *out, const ehd_tl_event *ev, const ehd_sample_info *si,
         }
     }
     if (!err) {
-        put_meta(&c, ev, si, event_tags);
+        put_meta(&c, ev, si, event_tags, group_guid(pm, pm_n, (size_t)(pnul - pm) + 1));
         closer(&c, '}');
         if (out->oom) {
             *reason = "out of memory";

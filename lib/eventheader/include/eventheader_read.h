@@ -127,6 +127,7 @@ struct eh_tp_name {
     unsigned level_digits;
     const char *group; /* into the name, NULL without a G option */
     size_t group_len;
+    size_t options_start; /* index of the options in the name; the name's length without any */
 };
 
 /* In the order the name is read: from EH_TP_NAME_NO_KEYWORD on, level is set. */
@@ -172,6 +173,7 @@ static inline int eh_tp_name_parse(const char *name, size_t n, struct eh_tp_name
     tp->provider_len = us - 1;
     tp->group = NULL;
     tp->group_len = 0;
+    tp->options_start = n;
     i = us;
     if (i >= n || name[i] != 'L')
         return EH_TP_NAME_NO_LEVEL;
@@ -184,6 +186,7 @@ static inline int eh_tp_name_parse(const char *name, size_t n, struct eh_tp_name
     unsigned kdigits;
     if (eh_tp_name_hex_(name, n, &i, &tp->keyword, &kdigits) != 0)
         return EH_TP_NAME_BAD_KEYWORD;
+    tp->options_start = i;
     while (i < n) {
         char opt = name[i++];
         if (opt < 'A' || opt > 'Z')
