@@ -16,13 +16,21 @@ from typing import List, Optional, Tuple
 from common import REPO_ROOT
 
 WORKLOADS_DIR = os.path.join(REPO_ROOT, "tests", "bench", "impls")
+
+
+FAMILIES_DIR = os.path.join(REPO_ROOT, "impl")
+
+
+def _family_bench(family: str) -> str:
+    """A producer's own workloads: impl/<name>/bench/ (its family is its name)."""
+    return os.path.join(FAMILIES_DIR, family, "bench")
 WORKLOADS = os.path.join(WORKLOADS_DIR, "workloads.txt")
 
 
 @dataclass(frozen=True)
 class Workload:
     name: str
-    description: str  # a file name in WORKLOADS_DIR (or its <family>/ folder, .inputs)
+    description: str  # a file name in WORKLOADS_DIR (or impl/<family>/bench/, .inputs)
     listening: bool
     count: int
     callgrind: Tuple[int, int]
@@ -32,12 +40,13 @@ class Workload:
 
     def inputs_for(self, family: str) -> Optional[str]:
         """The workload's file for an implementation whose inputs are `family` ("cases":
-        the description itself; else <family>/<stem>.inputs), None when it has none."""
+        the description itself; else impl/<family>/bench/<stem>.inputs), None when it has
+        none."""
         if family == "cases":
             path = os.path.join(WORKLOADS_DIR, self.description)
         else:
             stem = os.path.splitext(self.description)[0]
-            path = os.path.join(WORKLOADS_DIR, family, stem + ".inputs")
+            path = os.path.join(_family_bench(family), stem + ".inputs")
         return path if os.path.isfile(path) else None
 
 
@@ -68,12 +77,12 @@ MAX_PROCESSES = 9
 
 def for_family(workloads: List[Workload], family: str) -> List[Workload]:
     """The workloads as an implementation whose inputs are `family` runs them: the counts of
-    <family>/counts.txt (rows `name count c1,c2 [processes]`) in place of workloads.txt's for
+    impl/<family>/bench/counts.txt (rows `name count c1,c2 [processes]`) in place of workloads.txt's for
     the workloads it names, for a family whose one repetition costs far more than an event (a
     metrics collection: a round trip to the SDK's reader thread), so that its runs take
     seconds, not hours; `processes` (1 when left out) for a family whose callgrind count is
     not the same from one process to the next (median_figure). ValueError names the line."""
-    path = os.path.join(WORKLOADS_DIR, family, FAMILY_COUNTS)
+    path = os.path.join(_family_bench(family), FAMILY_COUNTS)
     if family == "cases" or not os.path.isfile(path):
         return workloads
     names = {w.name for w in workloads}

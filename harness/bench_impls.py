@@ -7,7 +7,7 @@
 For every implementation of impl/implementations.txt whose emitter builds (checkouts from
 the IMPL_SRC_<X> variables, as make check-impl takes them) and has a workload file for its
 inputs, and for every workload of tests/bench/impls/workloads.txt (with the counts of
-tests/bench/impls/<family>/counts.txt where a family has its own):
+impl/<name>/bench/counts.txt where a producer has its own):
   - ns per event: `emit --bench COUNT FILE` under the stand-in in count mode (every write
     checked, counted and passed to /dev/null, nothing stored), best of N rounds; each round
     also runs replay_writev, a raw writev() of the bytes that implementation wrote for the
@@ -249,7 +249,7 @@ def _listening(w: Workload) -> Workload:
 
 
 def measure(impl: Impl, bench: Bench, workloads: List[Workload], events: str) -> dict:
-    out: dict = {"language": impl.language, "inputs": impl.inputs}
+    out: dict = {"language": impl.language, "inputs": impl.family}
     emitter, why = build_emitter(impl, bench.build, bench.out, events)
     if not emitter:
         return dict(out, status="not measured", why=why)
@@ -260,21 +260,21 @@ def measure(impl: Impl, bench: Bench, workloads: List[Workload], events: str) ->
         out["contract_disabled"] = disabled_write(
             emitter, bench.standin, os.path.join(bench.out, "callgrind", impl.name + "-contract"))
     try:
-        workloads = for_family(workloads, impl.inputs)
+        workloads = for_family(workloads, impl.family)
     except ValueError as e:
         return dict(out, status="not measured", why=str(e))
-    if not any(w.inputs_for(impl.inputs) for w in workloads):
-        # A new family's workload files are tests/bench/impls/<family>/<workload>.inputs.
+    if not any(w.inputs_for(impl.family) for w in workloads):
+        # A new producer's workload files are impl/<name>/bench/<workload>.inputs.
         return dict(out, status="not measured",
-                    why=f"no workload for its inputs ({impl.inputs}): tests/bench/impls/{impl.inputs}/ "
+                    why=f"no workload for its inputs ({impl.family}): impl/{impl.family}/bench/ "
                         f"has none")
     measured: Dict[str, dict] = {}
     captures: Dict[str, Tuple[str, int, str]] = {}
     for w in workloads:
-        path = w.inputs_for(impl.inputs)
+        path = w.inputs_for(impl.family)
         if not path:
-            measured[w.name] = {"error": f"no workload file for inputs {impl.inputs} "
-                                         f"(tests/bench/impls/{impl.inputs}/)"}
+            measured[w.name] = {"error": f"no workload file for inputs {impl.family} "
+                                         f"(impl/{impl.family}/bench/)"}
             continue
         if path not in captures:
             captures[path] = bench.capture(emitter, path, f"{impl.name}-{os.path.basename(path)}")

@@ -35,7 +35,7 @@ from bench_figures import cost_cell  # noqa: E402
 from contract_rows import ROWS, promise_for  # noqa: E402
 from expectations import for_kernel  # noqa: E402
 from impls import read_registry  # noqa: E402
-from provenance import CASES, KINDS, ProvenanceError, read_family  # noqa: E402
+from provenance import KINDS, ProvenanceError, read_family  # noqa: E402
 from report_items import section  # noqa: E402
 from results import read_summary, runner_dir  # noqa: E402
 from verdicts import ResultItem, collect_results, golden_verdict, outcome  # noqa: E402
@@ -132,7 +132,7 @@ def _kinds_cell(counts: dict) -> str:
 def provenance_table(root: Optional[str] = None) -> List[str]:
     """Per implementation, where its expected events come from, counted from the
     provenance files (descriptions/provenance.txt for the cases,
-    descriptions/<family>/provenance.txt for a producer's own inputs; harness/provenance.py).
+    impl/<name>/inputs/provenance.txt for a producer's own inputs; harness/provenance.py).
     An event counts as the weakest of its own line and the parts every event of its
     family shares; the last columns give its own lines alone and those shared parts."""
     out = ["| implementation | inputs | expected events | documented | upstream test | "
@@ -141,7 +141,7 @@ def provenance_table(root: Optional[str] = None) -> List[str]:
            "|---|---|---|---|---|---|---|---|---|"]
     fams: dict = {}
     for impl in read_registry():
-        fam = CASES if impl.inputs == "cases" else impl.inputs
+        fam = impl.family
         if fam not in fams:
             try:
                 fams[fam] = read_family(fam, root) if root else read_family(fam)

@@ -30,8 +30,8 @@ class Impl:
     language: str
     checkout: str  # "-" (built by make), CRATES, or the suffix of its IMPL_SRC_<checkout>
     upstream: str
-    inputs: str  # "cases": the conformance cases' descriptions; else its family's inputs,
-    #              descriptions/<inputs>/*.inputs against golden/<inputs>/*.json
+    inputs: str  # "cases": the conformance cases' descriptions; OWN: inputs of its own
+    #              kind, impl/<name>/inputs/*.inputs against impl/<name>/expected/*.json
     parser: str  # what reads the descriptions: "emit" (the emitter, at run time), "gen" (a
     #              generator in the build, impl/<name>/gen), "build.rs" (cargo's build
     #              script), "-" (it takes no descriptions); the malformed-input tests ask it
@@ -48,6 +48,23 @@ class Impl:
     @property
     def folder(self) -> str:
         return os.path.join(REPO_ROOT, "impl", self.name)
+
+    @property
+    def family(self) -> str:
+        """What its inputs and expectations are keyed by: "cases" (the conformance cases,
+        shared), or its own name (everything in impl/<name>/)."""
+        return "cases" if self.inputs == "cases" else self.name
+
+
+# The inputs column of a producer that takes inputs of its own kind. Its family lives in its
+# folder: inputs/ (the .inputs files and provenance.txt), expected/ (one JSON per input),
+# bench/ (its workloads), mutants.txt, observed/ and profile.txt.
+OWN = "own"
+
+
+def family_folder(family: str, part: str, root: str = REPO_ROOT) -> str:
+    """impl/<family>/<part>: inputs, expected or bench of a producer's own family."""
+    return os.path.join(root, "impl", family, part)
 
 
 def read_registry(path: str = REGISTRY) -> List[Impl]:

@@ -4,8 +4,8 @@
 
     harness/provenance.py [--check] [--counts]
 
-Every golden family of a producer (golden/<family>/<input>.json, the events of
-descriptions/<family>/<input>.inputs) has descriptions/<family>/provenance.txt; the
+Every golden family of a producer (impl/<name>/expected/<input>.json, the events of
+impl/<name>/inputs/<input>.inputs) has impl/<name>/inputs/provenance.txt; the
 conformance cases (golden/<case>.json, from descriptions/<case>.events) have
 descriptions/provenance.txt. One line per event or range of events:
 
@@ -19,7 +19,7 @@ kind, strongest first:
     source    no document or test promises it; the producer's source states the intent
     current   no document or test promises it; it is merely what the producer does today
 
-Event n is the n-th event line of golden/<family>/<input>.json (directive lines
+Event n is the n-th event line of the family's <input>.json (directive lines
 {"ehconf": ...} not counted). `all` is every event of the input. A `*` line is a part
 every event of the family shares (a field every event carries, the member order): an
 event's provenance is the weakest of its own line and the `*` lines, so an event whose
@@ -109,8 +109,9 @@ def family_paths(family: str, root: str = ROOT) -> Tuple[str, str]:
     """(provenance file, golden folder) of a family; CASES is the top-level cases."""
     if family == CASES:
         return (os.path.join(root, "descriptions", FILENAME), os.path.join(root, "golden"))
-    return (os.path.join(root, "descriptions", family, FILENAME),
-            os.path.join(root, "golden", family))
+    # A producer's own family lives in its folder (impl/<name>/inputs, expected).
+    return (os.path.join(root, "impl", family, "inputs", FILENAME),
+            os.path.join(root, "impl", family, "expected"))
 
 
 def family_inputs(family: str, root: str = ROOT) -> Dict[str, int]:
@@ -221,14 +222,14 @@ def families(root: str = ROOT) -> List[str]:
     from impls import read_registry
     out = []
     for impl in read_registry():
-        fam = CASES if impl.inputs == "cases" else impl.inputs
+        fam = impl.family
         if fam not in out:
             out.append(fam)
     return out
 
 
 def counts_for(inputs: str, root: str = ROOT) -> Optional[Dict[str, int]]:
-    """The effective counts of an implementation's inputs column ("cases" or a family);
+    """The effective counts of an implementation's family ("cases" or its name);
     None when the family has no provenance file."""
     fam = CASES if inputs == "cases" else inputs
     path, _ = family_paths(fam, root)

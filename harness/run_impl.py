@@ -30,7 +30,7 @@ from declared import expected_line, judge_event, judge_sequence, patch_lines
 from decoding import decode, decoder_script, definitions
 from common import REPO_ROOT, display_path, safe_id
 from golden import _loads, compare, line_key
-from impls import (CRATES, EVENTS_DIR, Description, Impl, Profile, description_path, parse_emitter_output,
+from impls import (CRATES, Description, Impl, Profile, description_path, family_folder, parse_emitter_output,
                    read_description, read_profile, read_registry, undo_alters, without_events)
 from results import check_entry, golden_entry, runner_dir, write_text
 from run_vm import foreign_arch
@@ -110,8 +110,9 @@ def guest_emitter(impl: Impl, build: str, out: str, plan: dict) -> List[dict]:
 class Source:
     """One input of the emitter: a conformance case's description (impl/implementations.txt's
     inputs column `cases`), or one input file of the implementation's own family (a producer
-    such as tracing-etw takes its own kind of input: descriptions/<family>/<name>.inputs,
-    expected golden/<family>/<name>.json). Event n of the input is golden event n either way."""
+    such as tracing-etw takes its own kind of input: impl/<impl>/inputs/<name>.inputs,
+    expected impl/<impl>/expected/<name>.json). Event n of the input is golden event n either
+    way."""
     name: str  # the item's last part
     description: str  # the file the emitter reads
     golden: str  # relative to the checkout
@@ -125,10 +126,10 @@ def sources(impl: Impl) -> List[Source]:
                        if description_path(case) else None)
                 for case in sorted(f[:-5] for f in os.listdir(os.path.join(REPO_ROOT, "golden"))
                                    if f.endswith(".json"))]
-    folder = os.path.join(EVENTS_DIR, impl.inputs)
+    folder = family_folder(impl.name, "inputs")
     names = sorted(f[:-len(".inputs")] for f in os.listdir(folder) if f.endswith(".inputs")) \
         if os.path.isdir(folder) else []
-    return [Source(n, os.path.join(folder, n + ".inputs"), f"golden/{impl.inputs}/{n}.json")
+    return [Source(n, os.path.join(folder, n + ".inputs"), f"impl/{impl.name}/expected/{n}.json")
             for n in names]
 
 

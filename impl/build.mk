@@ -76,7 +76,7 @@ impl-cross:
 impl_also = $(if $(IMPL_CHECKOUTS),$(MAKE) --no-print-directory check-impl IMPL=all \
 	IMPL_RESULTS=$(1) IMPL_REPORT=$(2) IMPL_JUNIT=$(3) || rc=1;)
 
-# make test-impl-mutants: the planted bugs of scripts/impl-mutants.txt, each in a copy of
+# make test-impl-mutants: the planted bugs of impl/<name>/mutants.txt, each in a copy of
 # the checkout its row names, must be caught by the item it names (scripts/impl-mutants.py;
 # one control run per implementation first; a mutant that expects an impl-vm item boots
 # the kernel). About 3 minutes offline, plus two boots.

@@ -5,7 +5,7 @@ implementations it judges.
 
     scripts/impl-mutants.py [--only NAME[,NAME...]] [--list] [--build DIR]
 
-Each mutant of scripts/impl-mutants.txt is one small edit of an implementation at the
+Each mutant of impl/<name>/mutants.txt is one small edit of an implementation at the
 commit ehconf pins. The checkouts are the ones make check-impl takes (IMPL_SRC_<X> of the
 mutant's registry row); a mutant whose checkout is not given is skipped with the variable
 to pass. First the control: each implementation's unchanged checkout through the runs its
@@ -40,14 +40,26 @@ import mutant_recipes as recipes  # noqa: E402
 from impls import CRATES, read_registry  # noqa: E402
 from verdicts import collect_results, outcome  # noqa: E402
 
-RECIPES = os.path.join(HERE, "impl-mutants.txt")
+RECIPES = "mutants.txt"  # in each implementation's folder, impl/<name>/mutants.txt
 OUT = os.path.join(TOP, "build", "impl-mutants")
 CACHE = os.environ.get("EHCONF_CACHE", "/var/cache/ehconf")
 RUN_TIMEOUT = 1800  # one offline run with its build from scratch, or one boot
 
 
-def parse_recipes(path: str = RECIPES) -> List[recipes.Mutant]:
-    return recipes.parse_recipes(path, ("impl",), optional=("crate",))
+def parse_recipes(top: str = TOP) -> List[recipes.Mutant]:
+    """Every implementation's planted bugs, impl/<name>/mutants.txt in the registry's order;
+    a block must name the folder it is in (its `impl:`)."""
+    out: List[recipes.Mutant] = []
+    for impl in read_registry():
+        path = os.path.join(top, "impl", impl.name, RECIPES)
+        if not os.path.exists(path):
+            continue
+        for m in recipes.parse_recipes(path, ("impl",), optional=("crate",)):
+            if m.impl != impl.name:
+                raise SystemExit(f"{path}: mutant {m.name} is planted in {m.impl}, not in "
+                                 f"{impl.name}: it belongs in impl/{m.impl}/{RECIPES}")
+            out.append(m)
+    return out
 
 
 def published_crate(m: recipes.Mutant) -> str:
@@ -201,7 +213,7 @@ def main(argv=None) -> int:
     with open(os.path.join(OUT, "report.md"), "w", encoding="utf-8") as f:
         f.write("# Planted bugs in the implementations under test\n\n"
                 "`make test-impl-mutants` (scripts/impl-mutants.py, recipes in "
-                "scripts/impl-mutants.txt).\n\n| mutant | implementation | what | verdict | "
+                "impl/<name>/mutants.txt).\n\n| mutant | implementation | what | verdict | "
                 "evidence |\n|---|---|---|---|---|\n")
         for m, verdict, why in rows:
             f.write(f"| {m.name} | {m.impl} | {m.what} | {verdict} | "

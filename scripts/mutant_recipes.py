@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 """The recipe format of ehconf's planted bugs, shared by `make test-kernel-mutants`
-(scripts/kernel-mutants.txt) and `make test-impl-mutants` (scripts/impl-mutants.txt).
+(scripts/kernel-mutants.txt) and `make test-impl-mutants` (impl/<name>/mutants.txt).
 
 Blocks of `key: value` lines separated by blank lines; '#' starts a comment line:
   mutant: <name>        unique, [a-z0-9-]; opens the block

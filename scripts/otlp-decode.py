@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """otlp-decode FILE.dat... | otlp-decode --from-ehdecode PERF.json: the `otlp_metrics` events of OpenTelemetry's user_events metrics
-exporter (impl/otel-metrics/) as JSON lines, the form of golden/otel-metrics/*.json.
+exporter (impl/otel-metrics/) as JSON lines, the form of impl/otel-metrics/expected/*.json.
 
 The exporter does not write EventHeader: it registers the plain tracepoint
 `otlp_metrics u32 protocol;char[8] version;__rel_loc u8[] buffer` and writes one OTLP

@@ -78,6 +78,6 @@ def test_allows_given_twice_is_an_error():
 
 def test_the_golden_files_allows_parse(tmp_path):
     """Every allows directive of the producers' golden files is read into ordinals."""
-    got = run_impl.allowed_outcomes("golden/otel-logs/limits.json")
+    got = run_impl.allowed_outcomes("impl/otel-logs/expected/limits.json")
     assert sorted(got) == [2, 4] and got[2]["refused"] is True and len(got[2]["or"]) == 1
 

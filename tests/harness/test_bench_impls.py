@@ -53,7 +53,7 @@ def test_workloads_file_names_existing_descriptions():
 def test_a_family_takes_its_own_counts(tmp_path, monkeypatch):
     ws = read_workloads()
     # cases and a family without counts.txt run workloads.txt's counts.
-    assert for_family(ws, "cases") == ws and for_family(ws, "tracing") == ws
+    assert for_family(ws, "cases") == ws and for_family(ws, "tracing-etw") == ws
     metrics = {w.name: w for w in for_family(ws, "otel-metrics")}
     base = {w.name: w for w in ws}
     assert set(metrics) == set(base)
@@ -66,9 +66,9 @@ def test_a_family_takes_its_own_counts(tmp_path, monkeypatch):
     trace = {w.name: w for w in for_family(ws, "otel-trace")}
     assert trace["five"] == base["five"] and trace["disabled"].count < base["disabled"].count
     assert trace["disabled"].processes == 1  # left out: one
-    fam = tmp_path / "fam"
-    fam.mkdir()
-    monkeypatch.setattr(bench_figures, "WORKLOADS_DIR", str(tmp_path))
+    fam = tmp_path / "fam" / "bench"
+    fam.mkdir(parents=True)
+    monkeypatch.setattr(bench_figures, "FAMILIES_DIR", str(tmp_path))
     (fam / "counts.txt").write_text("five 10 1,2 3\n")
     assert {w.name: w.processes for w in for_family(ws, "fam")}["five"] == 3
     for text, why in (("five 10\n", "want"), ("nine 10 1,2\n", "no workload 'nine'"),
@@ -282,7 +282,7 @@ def _emitters(build):
                                            impl.name, "**", "emit"), recursive=True)
             found = [p for p in found if os.path.isfile(p) and os.access(p, os.X_OK)]
             path = found[0] if found else ""
-        out.append((impl.name, path, impl.inputs))
+        out.append((impl.name, path, impl.family))
     return out
 
 
@@ -332,7 +332,7 @@ def test_otel_metrics_bench_writes_one_data_point_per_collection(build, tmp_path
     emitter, _ = _emitter(build, "otel-metrics")
     decode = os.path.join(REPO_ROOT, "scripts", "otlp-decode.py")
     dat = str(tmp_path / "three.dat")
-    r = run([emitter, "--bench", "3", os.path.join(WORKLOADS_DIR, "otel-metrics", "five.inputs")],
+    r = run([emitter, "--bench", "3", os.path.join(REPO_ROOT, "impl", "otel-metrics", "bench", "five.inputs")],
             TIMEOUT, standin_env(standin, dat), merge_stderr=False)
     assert [t.count for t in parse_bench(r.output)] == [3], r.stderr
     r = run(["/usr/bin/python3", decode, dat], TIMEOUT)

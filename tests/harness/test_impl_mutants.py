@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Lint of scripts/impl-mutants.txt (the planted bugs of `make test-impl-mutants`): the
+"""Lint of impl/*/mutants.txt (the planted bugs of `make test-impl-mutants`): the
 recipes parse, each names a registered implementation, and each expected item is one that
 make check-impl writes: impl/<name>/<input>[/<event>] for an input with a golden file (a
 case, or one of the producer's family), or impl-vm/<name>/contract/<row> for a contract row;
@@ -53,7 +53,7 @@ def inputs_of(impl) -> set:
     """The golden inputs an implementation's items are named after."""
     if impl.inputs == "cases":
         return CASES
-    folder = os.path.join(REPO_ROOT, "golden", impl.inputs)
+    folder = os.path.join(REPO_ROOT, "impl", impl.name, "expected")
     return {f[:-5] for f in os.listdir(folder) if f.endswith(".json")}
 
 
@@ -134,3 +134,13 @@ def test_a_declared_item_of_the_control_holds_as_declared():
     assert im.control_passes({"impl/x/spans/3": ("xfail", "declared")}, "impl/x/spans/3")
     assert not im.control_passes({"impl/x/spans/3": ("fail", "why")}, "impl/x/spans/3")
     assert not im.control_passes({"impl/x/spans/3": ("skip", "lacks")}, "impl/x/spans/3")
+
+
+def test_a_mutant_lives_in_its_implementations_folder(tmp_path, monkeypatch):
+    """impl/<name>/mutants.txt holds only <name>'s mutants: one naming another row is an
+    error saying where it belongs."""
+    (tmp_path / "impl" / "lttp-c").mkdir(parents=True)
+    (tmp_path / "impl" / "lttp-c" / "mutants.txt").write_text(
+        "mutant: stray\nimpl: lttp-cpp\nwhat: w\nfile: f\nfrom: a\nto: b\nexpect: impl/x/y\n")
+    with pytest.raises(SystemExit, match="belongs in impl/lttp-cpp/mutants.txt"):
+        im.parse_recipes(str(tmp_path))

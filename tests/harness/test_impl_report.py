@@ -24,7 +24,7 @@ from common import REPO_ROOT
 from contract_rows import BY_NAME, ROWS
 from impl_report import provenance_table, report
 from impls import read_registry
-from provenance import CASES, family_inputs, read_family
+from provenance import family_inputs, read_family
 from report_items import check, disagreements, read_junit, read_section
 from results import check_entry, golden_entry, write_summary
 from test_results_plugin import pytest_in_checkout
@@ -157,28 +157,29 @@ def _provenance_rows(text):
 
 def test_the_provenance_counts_come_from_the_provenance_files(tmp_path):
     """Per implementation, its expected events as documented / upstream test / source
-    only / current behaviour, counted from descriptions/**/provenance.txt: the same as
+    only / current behaviour, counted from the provenance files (descriptions/provenance.txt, impl/*/inputs/): the same as
     harness/provenance.py reads, and a changed file changes the row."""
     rows = _provenance_rows(report(make_results(tmp_path), ["lttp-c"], True))
     for impl in read_registry():
-        fam = CASES if impl.inputs == "cases" else impl.inputs
+        fam = impl.family
         c = read_family(fam).counts()
         assert rows[impl.name][2:7] == [str(sum(c.values())), str(c["doc"]), str(c["test"]),
                                         str(c["source"] + c["current"]), str(c["current"])], \
             rows[impl.name]
-    # a copy of the tree whose tracing file says every event is documented
+    # a copy of the tree whose tracing-etw file says every event is documented
     root = tmp_path / "tree"
-    for sub in ("golden/tracing", "descriptions/tracing"):
+    here = os.path.join(REPO_ROOT, "impl", "tracing-etw", "expected")
+    for sub in ("impl/tracing-etw/expected", "impl/tracing-etw/inputs"):
         os.makedirs(root / sub)
-    for name in os.listdir(os.path.join(REPO_ROOT, "golden", "tracing")):
-        shutil.copy(os.path.join(REPO_ROOT, "golden", "tracing", name), root / "golden/tracing")
-    (root / "descriptions/tracing/provenance.txt").write_text(
+    for name in os.listdir(here):
+        shutil.copy(os.path.join(here, name), root / "impl/tracing-etw/expected")
+    (root / "impl/tracing-etw/inputs/provenance.txt").write_text(
         "".join(f"{n[:-5]} all doc README.md:1\n"
-                for n in os.listdir(root / "golden/tracing")))
+                for n in os.listdir(root / "impl/tracing-etw/expected")))
     row = next(ln for ln in provenance_table(str(root)) if ln.startswith("| tracing-etw |"))
     cells = [c.strip() for c in row.split("|")[1:-1]]
-    n = str(sum(family_inputs("tracing").values()))
+    n = str(sum(family_inputs("tracing-etw").values()))
     assert cells[2:7] == [n, n, "0", "0", "0"], row
     # ... and a family whose file is missing is said so, not counted
     row = next(ln for ln in provenance_table(str(root)) if ln.startswith("| otel-logs |"))
-    assert "**provenance unreadable: descriptions/otel-logs/provenance.txt: cannot read" in row
+    assert "**provenance unreadable: impl/otel-logs/inputs/provenance.txt: cannot read" in row

@@ -62,8 +62,9 @@ def test_registry_rows_are_what_check_impl_runs():
         # the case descriptions need a parser; a family's inputs have their own files
         assert (r.inputs == "cases") == (r.parser != "-"), r
         if r.inputs != "cases":
-            assert os.path.isdir(os.path.join(REPO_ROOT, "descriptions", r.inputs)), r
-            assert os.path.isdir(os.path.join(REPO_ROOT, "golden", r.inputs)), r
+            assert r.inputs == impls.OWN, r
+            assert os.path.isdir(os.path.join(REPO_ROOT, "impl", r.name, "inputs")), r
+            assert os.path.isdir(os.path.join(REPO_ROOT, "impl", r.name, "expected")), r
 
 
 def test_registry_row_with_a_missing_column_is_an_error(tmp_path):

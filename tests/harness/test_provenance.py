@@ -38,7 +38,7 @@ def problems(text: str, inputs=INPUTS):
 
 def test_every_event_of_every_family_has_exactly_one_provenance():
     fams = families()
-    assert CASES in fams and "tracing" in fams and "otel-metrics" in fams, fams
+    assert CASES in fams and "tracing-etw" in fams and "otel-metrics" in fams, fams
     for fam in fams:
         f = read_family(fam)  # raises on any missing, extra or overlapping line
         inputs = family_inputs(fam)
@@ -91,19 +91,19 @@ def test_an_event_without_a_line_is_an_error_naming_file_and_events():
 
 
 def test_a_family_without_provenance_file_is_an_error(tmp_path):
-    os.makedirs(tmp_path / "golden" / "fam")
-    os.makedirs(tmp_path / "descriptions" / "fam")
-    (tmp_path / "golden" / "fam" / "x.json").write_text('{ "n": "P:A", "meta": { } }\n')
+    os.makedirs(tmp_path / "impl" / "fam" / "expected")
+    os.makedirs(tmp_path / "impl" / "fam" / "inputs")
+    (tmp_path / "impl" / "fam" / "expected" / "x.json").write_text('{ "n": "P:A", "meta": { } }\n')
     with pytest.raises(ProvenanceError) as e:
         read_family("fam", str(tmp_path))
-    assert e.value.problems[0].startswith("descriptions/fam/provenance.txt: cannot read"), e.value
-    (tmp_path / "descriptions" / "fam" / "provenance.txt").write_text("x 1 doc a.md:1\n")
+    assert e.value.problems[0].startswith("impl/fam/inputs/provenance.txt: cannot read"), e.value
+    (tmp_path / "impl" / "fam" / "inputs" / "provenance.txt").write_text("x 1 doc a.md:1\n")
     assert read_family("fam", str(tmp_path)).counts()["doc"] == 1
 
 
 def test_directive_lines_are_not_events(tmp_path):
-    os.makedirs(tmp_path / "golden" / "fam")
-    (tmp_path / "golden" / "fam" / "x.json").write_text(
+    os.makedirs(tmp_path / "impl" / "fam" / "expected")
+    (tmp_path / "impl" / "fam" / "expected" / "x.json").write_text(
         '{"ehconf": {"order": "unordered"}}\n{ "n": "P:A" }\n{ "n": "P:B" }\n')
     assert family_inputs("fam", str(tmp_path)) == {"x": 2}
 

@@ -71,7 +71,7 @@ def test_the_outcomes_the_format_allows_hold_on_the_kernel(tmp_path):
     """An event the golden file's `allows` lets be refused is no failure when refused with
     an error, but is when the emitter panicked; an event written in an allowed form is
     expected in the form it took offline (plan "allowed")."""
-    family = "golden/otel-logs/limits.json"  # allows #2 (refused, or forms) and #4 (refused)
+    family = "impl/otel-logs/expected/limits.json"  # allows #2 (refused, or forms) and #4 (refused)
     p = {"events": "unused", "kept": [1, 2, 3, 4], "declared": {}, "golden": family,
          "allowed": {"3": '{"n": "the allowed form offline"}'}}
     (tmp_path / f"{CASE}.log").write_text("event 1 written\nevent 2 failed EINVAL\n"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 //
-// The words of descriptions/otel-*/<name>.inputs, shared by the three OpenTelemetry emitters
+// The words of impl/otel-*/inputs/<name>.inputs, shared by the three OpenTelemetry emitters
 // (impl/otel-logs, impl/otel-trace, impl/otel-metrics; Documentation/producers-otel.md §2):
 // lines of words separated by spaces, `#` starts a comment line, indentation ignored, text
 // `%XX`-escaped (Documentation/case-descriptions.md's rule), `-` the empty text; options are

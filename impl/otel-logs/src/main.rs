@@ -5,7 +5,7 @@
 // eventheader_dynamic, in the Common Schema layout: PartA, PartB, PartC).
 //
 // The exporter takes OpenTelemetry log records, not EventHeader field lists, so its inputs
-// are their own (descriptions/otel-logs/*.inputs, Documentation/producers-otel.md §2.3): the
+// are their own (impl/otel-logs/inputs/*.inputs, Documentation/producers-otel.md §2.3): the
 // processors to build with Processor::builder, the resource, then log records with every
 // field the LogRecord API sets, emitted through one SdkLoggerProvider's logger. Each record
 // is checked first with Logger::event_enabled, as the appenders (opentelemetry-appender-

@@ -6,7 +6,7 @@
 // u8[] buffer`), the buffer an OTLP ExportMetricsServiceRequest in protobuf; it is not
 // EventHeader, so captures are decoded by scripts/otlp-decode.py, not ehdecode.
 //
-// Its inputs are their own (descriptions/otel-metrics/*.inputs, Documentation/producers-
+// Its inputs are their own (impl/otel-metrics/inputs/*.inputs, Documentation/producers-
 // otel.md §2.6): the resource, the meter, instruments of each kind, then measurements
 // (record, observe) and collections (collect: SdkMeterProvider::force_flush, which has the
 // periodic reader collect and the exporter export). The reader's interval is an hour, so

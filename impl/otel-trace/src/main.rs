@@ -6,7 +6,7 @@
 // span).
 //
 // The exporter takes finished spans, not EventHeader field lists, so its inputs are their own
-// (descriptions/otel-trace/*.inputs, Documentation/producers-otel.md §2.4): the exporter added
+// (impl/otel-trace/inputs/*.inputs, Documentation/producers-otel.md §2.4): the exporter added
 // with with_user_events_exporter, the resource, then spans started with a SpanBuilder (kind,
 // parent, start time, attributes, links), given events and a status, and ended at a time.
 // Span and trace ids come from an IdGenerator of the emitter's (the inputs' ids, else

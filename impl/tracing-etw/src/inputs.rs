@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 //
-// The parser of descriptions/tracing/<name>.inputs (Documentation/producers-tracing.md §2):
+// The parser of impl/tracing-etw/inputs/<name>.inputs (Documentation/producers-tracing.md §2):
 // what `tracing` is asked to do, as data. Shared by the emitter (src/main.rs) and the
 // generator of the etw_event! call sites (build.rs, which includes this file by #[path]).
 // Standard library only: build.rs has no dependencies.

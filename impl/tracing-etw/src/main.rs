@@ -4,7 +4,7 @@
 // EventHeader over user_events, through eventheader_dynamic).
 //
 // tracing-etw takes `tracing` events and spans, not EventHeader field lists, so its inputs
-// are their own (descriptions/tracing/*.inputs, Documentation/producers-tracing.md §2): the
+// are their own (impl/tracing-etw/inputs/*.inputs, Documentation/producers-tracing.md §2): the
 // layers to build with LayerBuilder, then events, etw_event! events and spans with their
 // values, entered, recorded, exited and closed, on this thread or several. The emitter
 // installs one registry (tracing_subscriber::registry()) with every layer of the file as
@@ -152,7 +152,7 @@ fn callsite(name: &str, target: &str, level: Level, fields: &[Field], kind: Kind
         leak(name),
         leak(target),
         tracing_level(level),
-        Some("descriptions/tracing"),
+        Some("impl/tracing-etw/inputs"),
         Some(line as u32),
         Some("ehconf_emit_tracing_etw"),
         FieldSet::new(names, tracing_core::identify_callsite!(cs)),
@@ -320,7 +320,7 @@ impl Runner {
                 }
                 None => Err(format!(
                     "line {}: this etw_event! call site was not compiled in (rebuild: build.rs \
-                     generates one per statement of descriptions/tracing/*.inputs)",
+                     generates one per statement of impl/tracing-etw/inputs/*.inputs)",
                     e.line
                 )),
             }
