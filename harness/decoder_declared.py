@@ -30,6 +30,9 @@ and, alone or with one of those but lost:
                   reference's time cut (not rounded) to N digits; judged in the capture's
                   meta item (xfail when every such event shows it, an event whose time has
                   more digits than N, printed with all of them, is fixed)
+  meta_drop: [m]  those meta members of the reference (e.g. "options") not printed, every
+                  other meta member as the reference's; judged in the meta item the same way
+                  (an event printing one of them as the reference does is fixed)
 and `why`: the reason, with the upstream source line. Anything else the decoder prints for
 a declared event fails, and so does any other event that differs; a declared event that
 now matches the reference fails as fixed (the declaration is to be removed).
@@ -66,6 +69,7 @@ class Declared:
     event: Optional[list] = None  # normalized member pairs
     raw: Optional[str] = None
     time_digits: Optional[int] = None
+    meta_drop: List[str] = field(default_factory=list)
 
     def members_declared(self) -> bool:
         """Whether the entry states the event's members (or its loss), not only its meta."""
@@ -124,7 +128,7 @@ def read_observation(path: str) -> List[Declared]:
         if not getattr(entry, "is_object", False):
             raise ValueError(f"{where}: an entry is an object")
         e = dict(entry)
-        unknown = set(e) - {"n", "nth", "why", "time_digits"} - set(KINDS)
+        unknown = set(e) - {"n", "nth", "why", "time_digits", "meta_drop"} - set(KINDS)
         if unknown:
             raise ValueError(f"{where}: unknown member(s) {sorted(unknown)}")
         if not isinstance(e.get("n"), str) or not e["n"]:
@@ -134,10 +138,10 @@ def read_observation(path: str) -> List[Declared]:
             raise ValueError(f"{where}: \"why\" gives the reason with the upstream source line "
                              f"(file.rs:N, file.cpp:N or file.h:N)")
         kinds = [k for k in KINDS if k in e]
-        if not kinds and "time_digits" not in e or \
+        if not kinds and "time_digits" not in e and "meta_drop" not in e or \
                 ("lost" in kinds or "event" in kinds or "raw" in kinds) and len(kinds) > 1:
             raise ValueError(f"{where}: one of lost, event, raw, or set/drop/first "
-                             f"(or time_digits alone)")
+                             f"(or time_digits or meta_drop alone)")
         d = Declared(where, e["n"], _parse_nth(e.get("nth"), where), why)
         if "time_digits" in e:
             td = e["time_digits"]
@@ -146,6 +150,15 @@ def read_observation(path: str) -> List[Declared]:
                 raise ValueError(f"{where}: time_digits is a count of fractional digits, "
                                  f"0 to 8, of an event that is printed (not lost)")
             d.time_digits = td
+        if "meta_drop" in e:
+            md = e["meta_drop"]
+            if not isinstance(md, list) or not md or not all(
+                    isinstance(m, str) and m and m != "time" for m in md) or \
+                    len(set(md)) != len(md) or "lost" in e or "raw" in e:
+                raise ValueError(f"{where}: meta_drop is a list of meta member names (not "
+                                 f"time: time_digits states that), of an event printed with "
+                                 f"its meta (not lost, not raw)")
+            d.meta_drop = list(md)
         if "lost" in e:
             if e["lost"] is not True:
                 raise ValueError(f"{where}: lost is true")
@@ -393,10 +406,11 @@ def judge(reference: List[Event], events: List[Event], declared: List[Declared],
             continue
         j.matched += 1
         only = SAMPLE_META if d.raw is not None else None
+        mref = _meta_dropped(j, d, ref, got) if d.meta_drop else ref
         if d.time_digits is None:
-            _meta(j, ref, got, only)
+            _meta(j, mref, got, only)
         else:
-            _meta_digits(j, d, ref, got, only)
+            _meta_digits(j, d, mref, got, only)
         mine = _members(got)
         if not d.members_declared():  # time_digits alone: the members as the reference's
             if got.name != ref.name or mine != own:
@@ -418,6 +432,24 @@ def judge(reference: List[Event], events: List[Event], declared: List[Declared],
         for ev in left:
             j.findings.append(Finding("extra", ev, "not in the reference"))
     return j
+
+
+def _meta_dropped(j: Judgement, d: Declared, ref: Event, got: Event) -> Event:
+    """The reference's event without the meta members d declares not printed, for _meta to
+    compare the rest. An event that has none of them tells nothing; one whose decoder prints
+    one of them as the reference does is fixed (counted as a meta difference naming the
+    entry); one printed without all of them is held."""
+    has = [k for k in d.meta_drop if k in ref.meta]
+    fixed = [k for k in has if k in got.meta and got.meta[k] == ref.meta[k]]
+    for k in fixed:  # counted here once, so left in the meta _meta compares
+        j.meta[k] = j.meta.get(k, 0) + 1
+        j.meta_example.setdefault(k, f"fixed: {ref.name} printed meta.{k} "
+                                     f"{show(ref.meta[k])} as the reference: remove the "
+                                     f"meta_drop of {d.label()} ({d.source})")
+    if has and not any(k in got.meta for k in has):
+        j.meta_held.append((d, ref))
+    return Event(ref.name, ref.time, ref.fields,
+                 {k: v for k, v in ref.meta.items() if k not in d.meta_drop or k in fixed})
 
 
 def _meta_digits(j: Judgement, d: Declared, ref: Event, got: Event, only) -> None:

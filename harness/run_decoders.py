@@ -194,11 +194,18 @@ def declared_message(c: Capture, why: str, j: Judgement, total: int) -> str:
 
 def declared_meta_message(c: Capture, why: str, j: Judgement, total: int) -> str:
     by: Dict[str, int] = {}
-    for d, _ in j.meta_held:
-        by[f"{d.label()} ({d.source}): meta.time cut to {d.time_digits} digits"] = \
-            by.get(f"{d.label()} ({d.source}): meta.time cut to {d.time_digits} digits", 0) + 1
+    events = set()
+    for d, ev in j.meta_held:
+        what = "; ".join(x for x in (
+            f"meta.time cut to {d.time_digits} digits" if d.time_digits is not None else "",
+            "meta." + ", meta.".join(d.meta_drop) + " not printed" if d.meta_drop else "") if x)
+        key = f"{d.label()} ({d.source}): {what}"
+        if (key, id(ev)) not in events:
+            events.add((key, id(ev)))
+            by[key] = by.get(key, 0) + 1
     shown = "; ".join(f"{k} x{n}" for k, n in by.items())
-    return (f"declared: {why}\nobserved: {c.ident}: {len(j.meta_held)} of {total} events' "
+    held = len({id(ev) for _, ev in j.meta_held})
+    return (f"declared: {why}\nobserved: {c.ident}: {held} of {total} events' "
             f"meta as declared, every other meta member as the reference's: {shown[:600]}")
 
 

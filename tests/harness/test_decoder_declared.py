@@ -100,6 +100,8 @@ def decoded(reference, declared, raw):
             time = ref.time
             if d.time_digits is not None:
                 time = meta["time"] = dd.cut_time(ref.time, d.time_digits)
+            for k in d.meta_drop:
+                meta.pop(k, None)
             out.append(dc.Event(name, time, members, meta))
     return out
 
@@ -213,6 +215,23 @@ def test_every_declaration_sees_outside_what_it_declares(dec, profile, pattern, 
         status, message = item(dec, cap, reference, wrong, only)
         assert status == "fail", message
         what += f"; meta.time {dc.show(e.meta['time'])} -> {dc.show(t)}"
+    dropping = [(i, d) for i, d in dd.resolve(reference, declared).items() if d.meta_drop
+                and any(k in reference[i].meta for k in d.meta_drop)]
+    if dropping:  # a dropped meta member printed after all (fixed), and another one changed
+        i, d = dropping[0]
+        ref = reference[i]
+        k = next(n for n, e in enumerate(events) if e.time == ref.time and e.name == ref.name)
+        e = events[k]
+        m = next(x for x in d.meta_drop if x in ref.meta)
+        for meta, said in ((dict(e.meta, **{m: ref.meta[m]}), f"meta.{m} printed"),
+                           ({x: (_change(v) if x == "level" else v) for x, v in e.meta.items()},
+                            "meta.level changed")):
+            assert "level" in e.meta
+            wrong = list(events)
+            wrong[k] = dc.Event(e.name, e.time, e.fields, meta)
+            status, message = item(dec, cap, reference, wrong, only)
+            assert status == "fail", (said, message)
+        what += f"; {ref.name}: meta.{m} printed as the reference, and meta.level changed"
     with capsys.disabled():
         print(f"\n  {dec.name} {pattern} ({os.path.basename(profile.observed[pattern])}): "
               f"perturbed {what}: fail; restored: xfail", end="")
@@ -349,3 +368,42 @@ def test_observe_prints_entries_that_declare_what_it_saw():
         {"n": "P:A", "nth": "2", "set": {"v": "TWO"}, "why": entries[0]["why"]},
         {"n": "P:B", "nth": "1", "lost": True, "why": entries[1]["why"]}]
     assert "TODO" in entries[0]["why"]  # a reviewer writes the reason
+
+
+def test_a_meta_drop_declaration_holds_only_without_the_member(tmp_path):
+    """meta_drop: the reference's meta members the decoder leaves out (a tracepoint name's
+    options), judged in the meta item: held where the decoder prints every other meta member
+    as the reference and not the dropped one; fixed where it prints it as the reference;
+    failed where it prints it otherwise or changes another member. Events whose reference
+    has no such member tell nothing; the members are still compared."""
+    d = obs(tmp_path, {"n": "P:A", "meta_drop": ["options"], "why": WHY})
+    m = {"time": Decimal(1), "level": Decimal(4), "options": "Gg"}
+    ref = [ev("P:A", "1", ("v", 1), meta=m), ev("P:A", "2", ("v", 2)), ev("P:B", "3", ("w", 3))]
+    without = dict(m)
+    del without["options"]
+    got = [ev("P:A", "1", ("v", 1), meta=without), ref[1], ref[2]]
+    j = dd.judge(ref, got, d)
+    assert not j.findings and not j.meta and [e.time for _, e in j.meta_held] == [1]
+    j = dd.judge(ref, ref, d)  # printed as the reference: fixed
+    assert j.meta == {"options": 1} and "fixed" in j.meta_example["options"]
+    other = [ev("P:A", "1", ("v", 1), meta=dict(m, options="Gh")), ref[1], ref[2]]
+    assert dd.judge(ref, other, d).meta == {"options": 1}
+    level = [ev("P:A", "1", ("v", 1), meta=dict(without, level=Decimal(5))), ref[1], ref[2]]
+    assert dd.judge(ref, level, d).meta == {"level": 1}
+    fields = [ev("P:A", "1", ("v", 9), meta=without), ref[1], ref[2]]
+    assert [f.kind for f in dd.judge(ref, fields, d).findings] == ["broken"]
+    dec = Decoder("demo", "c", "X", "up", ("perf",), "demo")
+    (tmp_path / "c.json").write_text(json.dumps({"declares": [
+        {"n": "P:A", "meta_drop": ["options"], "why": WHY}]}))
+    prof = Profile({"vm/*/events": "no options"}, {"vm/*/events": str(tmp_path / "c.json")})
+    cap = Capture("vm/c", HELLO_PIPE)
+    assert item(dec, cap, ref, got, prof, ("meta",))[0] == "xfail"
+    assert item(dec, cap, ref, got, prof, ("events",))[0] == "pass"
+    assert item(dec, cap, ref, level, prof)[0] == "fail"
+    assert item(dec, cap, ref, got, Profile())[0] == "fail"
+    for bad in ({"n": "P:A", "meta_drop": [], "why": WHY},
+                {"n": "P:A", "meta_drop": "options", "why": WHY},
+                {"n": "P:A", "meta_drop": ["time"], "why": WHY},
+                {"n": "P:A", "meta_drop": ["options"], "lost": True, "why": WHY}):
+        with pytest.raises(ValueError, match="meta_drop"):
+            obs(tmp_path, bad)
