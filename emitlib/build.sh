@@ -29,7 +29,7 @@
 #                                     without EHCONF_CROSS_ARCH
 #   cargo_manifest TEMPLATE K=V...    OUTDIR/crate/Cargo.toml from a template, on change only
 #   cargo_build [VAR=VALUE...]        cargo build --release into OUTDIR/target (log: cargo.log)
-#   crate_emitter CRATE VERSION FILE...  a producer's emitter from the crate registry
+#   crate_emitter FILE...             a producer's emitter from the crate registry
 # Nothing of a checkout is ever copied or written: it is only read and built out of tree.
 
 # build_init NAME UPSTREAM ARGS...: the command line, then here/src/out.
@@ -92,8 +92,10 @@ cross_setup() {
     [ -n "$cross_arch" ] || return 0
     local top bin prefix
     top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-    prefix=$(awk -v n="$cross_arch" '!/^[[:space:]]*#/ && $1 == n { print $3 }' "$top/vm/arches")
-    if [ -z "$prefix" ] || [ "$prefix" = - ]; then
+    # shellcheck source=vm/arch.sh
+    . "$top/vm/arch.sh"
+    prefix=$(arch_field "$cross_arch" cross 2>/dev/null)
+    if [ -z "$prefix" ]; then
         echo "$build_name: build: EHCONF_CROSS_ARCH=$cross_arch is not a guest architecture of vm/arches" >&2
         exit 1
     fi
@@ -213,11 +215,11 @@ rust_env=() rust_release=release  # this machine's, until rust_cross_setup says 
 rust_cross_setup() {
     rust_env=() rust_target="" rust_release=release
     [ -n "${cross_arch:-}" ] || return 0
-    local top triplet sysroot var
+    local top sysroot var
     top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-    triplet=$(basename "$target_cc")
-    triplet=${triplet%-gcc}
-    rust_target=${triplet%%-*}-unknown-${triplet#*-}
+    # shellcheck source=vm/arch.sh
+    . "$top/vm/arch.sh"
+    rust_target=$(arch_field "$cross_arch" rust) || fail rust-std /dev/null
     sysroot=$("$top/vm/rust-std" "$cross_arch" 2>"$out/rust-std.log" | tail -n1)
     [ -d "$sysroot/lib/rustlib/$rust_target/lib" ] || fail rust-std "$out/rust-std.log"
     var=CARGO_TARGET_$(printf '%s' "$rust_target" | tr 'a-z-' 'A-Z_')
@@ -312,7 +314,7 @@ cargo_build() {
 
 # --- Rust from the crate registry: a producer people deploy ------------------------------
 
-# crate_emitter CRATE VERSION [FILE...]: the emitter crate impl/<name>/ (Cargo.toml,
+# crate_emitter [FILE...]: the emitter crate impl/<name>/ (Cargo.toml,
 # Cargo.lock, src/) built with the crates its committed lock pins, fetched from the crate
 # registry into $EHCONF_CACHE/cargo (CARGO_HOME; ~/.cargo is never read), compiled into
 # $EHCONF_CACHE/cargo-target/<name> so that the next run compiles only what changed; the
@@ -320,6 +322,7 @@ cargo_build() {
 # the binary an earlier run recorded. FILE...: what the emitter needs besides its crate,
 # relative to the checkout of ehconf (the setup stage checks them).
 #
+# CRATE@VERSION is the crate column of its row in impl/implementations.txt (registry_crate).
 # IMPL_SRC "-": the published CRATE at VERSION (what users build; --locked). Otherwise a
 # source tree of CRATE: its own folder (the registry's copy of it, say, edited by make
 # test-impl-mutants) or a checkout holding CRATE/Cargo.toml. It is built in place of the
@@ -338,9 +341,22 @@ crate_setup() {
     "$RUSTC" --version && "$CARGO" --version
 }
 
+# registry_crate: the crate column of this implementation's row of impl/implementations.txt
+# (NAME@VERSION), found by the column's name in the table's header line.
+registry_crate() {
+    awk -v n="$build_name" '
+        /^# name / { sub(/^# /, ""); for (i = 1; i <= NF; i++) if ($i == "crate") c = i }
+        !/^[[:space:]]*(#|$)/ && $1 == n && c { print $c }' "$here/../implementations.txt"
+}
+
 crate_emitter() {
-    local crate=$1 version=$2 top target patched="" f
-    shift 2
+    local crate version top target patched="" f
+    crate=$(registry_crate)
+    version=${crate#*@} crate=${crate%@*}
+    if [ -z "$crate" ] || [ "$crate" = - ] || [ "$crate" = "$version" ]; then
+        echo "$build_name: build: impl/implementations.txt gives $build_name no crate NAME@VERSION" >&2
+        exit 1
+    fi
     top=$(cd "$here/../.." && pwd)
     cargo_home=${EHCONF_CACHE:-/var/cache/ehconf}/cargo
     target=${EHCONF_CACHE:-/var/cache/ehconf}/cargo-target/$build_name

@@ -11,25 +11,51 @@ import subprocess
 
 import pytest
 
+from arches import ARCHES, columns, read_arches
 from common import REPO_ROOT
 from golden import compare
 
-ARCHES = os.path.join(REPO_ROOT, "vm", "arches")
-COLUMNS = ("name karch cross target image deb qemu machine cpu console p9dev").split()
+COLUMNS = ("name karch cross target image deb qemu machine cpu console p9dev rust cold").split()
 
 
 def rows():
-    with open(ARCHES, encoding="utf-8") as f:
-        return [ln.split() for ln in f if ln.strip() and not ln.lstrip().startswith("#")]
+    return [[r[c] for c in COLUMNS] for r in read_arches()]
 
 
 def test_every_row_is_complete_and_has_its_kernel_options():
-    names = [r[0] for r in rows()]
+    assert columns() == COLUMNS
+    names = [r["name"] for r in read_arches()]
     assert "x86_64" in names, "the host's architecture is the default guest"
-    for r in rows():
-        assert len(r) == len(COLUMNS), f"vm/arches row {r[0]}: {len(r)} columns, want {COLUMNS}"
-        assert os.path.isfile(os.path.join(REPO_ROOT, "vm", f"config.{r[0]}")), \
-            f"no vm/config.{r[0]} (its console and virtio transport)"
+    for r in read_arches():
+        assert os.path.isfile(os.path.join(REPO_ROOT, "vm", f"config.{r['name']}")), \
+            f"no vm/config.{r['name']} (its console and virtio transport)"
+        assert r["cold"].isdigit() and int(r["cold"]) > 0, r
+        assert r["rust"].endswith("-linux-gnu") and r["rust"].startswith(
+            ("x86_64" if r["cross"] == "-" else r["cross"].split("-")[0]) + "-"), r
+
+
+def test_columns_are_read_by_name(tmp_path):
+    """A column added in the middle moves nothing a reader asks for by name, in Python
+    and in the shell (vm/arch.sh); a row short of a cell is an error naming it."""
+    import subprocess
+    with open(ARCHES, encoding="utf-8") as f:
+        text = f.read()
+    moved = text.replace("# name   karch ", "# name   extra karch ")
+    moved = "\n".join(ln if ln.startswith("#") or not ln.strip() else
+                      ln.split(None, 1)[0] + " X " + ln.split(None, 1)[1]
+                      for ln in moved.split("\n"))
+    (tmp_path / "arches").write_text(moved)
+    got = {r["name"]: r for r in read_arches(str(tmp_path / "arches"))}
+    want = {r["name"]: r for r in read_arches()}
+    assert all(got[n][c] == want[n][c] for n in want for c in COLUMNS)
+    (tmp_path / "arch.sh").write_text(open(os.path.join(REPO_ROOT, "vm", "arch.sh")).read())
+    sh = subprocess.run(["bash", "-c", f". {tmp_path}/arch.sh; arch_field s390x rust; "
+                         f"arch_field arm64 cold; arch_load arm64 && echo $arch_extra"],
+                        capture_output=True, text=True, timeout=30)
+    assert sh.stdout.split() == ["s390x-unknown-linux-gnu", "45", "X"], sh.stderr
+    (tmp_path / "arches").write_text(text.replace(" 45\n", "\n"))
+    with pytest.raises(ValueError, match="12 cells for the 13 columns"):
+        read_arches(str(tmp_path / "arches"))
 
 
 def test_an_unknown_arch_is_refused_naming_the_rows():

@@ -124,7 +124,8 @@ def rust_setup(tmp_path, arch, std_ok=True):
     (tree / "emitlib").mkdir(parents=True)
     (tree / "vm").mkdir()
     shutil.copy(os.path.join(REPO_ROOT, "emitlib", "build.sh"), tree / "emitlib" / "build.sh")
-    shutil.copy(os.path.join(REPO_ROOT, "vm", "arches"), tree / "vm" / "arches")
+    for table in ("arches", "arch.sh"):  # the table and its reader
+        shutil.copy(os.path.join(REPO_ROOT, "vm", table), tree / "vm" / table)
     gcc = tmp_path / "cross" / "bin"
     gcc.mkdir(parents=True)
     for tool in ("s390x-linux-gnu-gcc", "s390x-linux-gnu-g++", "aarch64-linux-gnu-gcc", "aarch64-linux-gnu-g++"):
