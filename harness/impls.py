@@ -40,6 +40,15 @@ class Impl:
     #               (`SCRIPT FILE.dat`, and `SCRIPT --from-ehdecode PERF.json` for what
     #               ehdecode printed of a perf.data)
     drives: str
+    crate: str = "-"  # a crate-registry producer's NAME@VERSION (the registry's crate column)
+
+    @property
+    def crate_name(self) -> str:
+        return self.crate.partition("@")[0] if self.crate != "-" else ""
+
+    @property
+    def crate_version(self) -> str:
+        return self.crate.partition("@")[2] if self.crate != "-" else ""
 
     @property
     def variable(self) -> str:
@@ -73,11 +82,17 @@ def read_registry(path: str = REGISTRY) -> List[Impl]:
         for n, line in enumerate(f, 1):
             if not line.strip() or line.lstrip().startswith("#"):
                 continue
-            parts = line.split(None, 7)
-            if len(parts) < 8:
+            parts = line.split(None, 8)
+            if len(parts) < 9:
                 raise ValueError(f"{path}:{n}: a row needs name, language, checkout, "
-                                 f"upstream, inputs, parser, decoder and what it drives")
-            rows.append(Impl(*parts[:7], parts[7].strip()))
+                                 f"upstream, crate, inputs, parser, decoder and what it drives")
+            name, language, checkout, upstream, crate = parts[:5]
+            if (checkout == CRATES) != (crate != "-") or (crate != "-" and not re.fullmatch(
+                    r"[A-Za-z0-9_-]+@[0-9]+\.[0-9]+\.[0-9]+", crate)):
+                raise ValueError(f"{path}:{n}: crate is NAME@VERSION for a row whose checkout "
+                                 f"is {CRATES}, and - for the others (got {crate!r})")
+            rows.append(Impl(name, language, checkout, upstream, *parts[5:8], parts[8].strip(),
+                             crate=crate))
     return rows
 
 

@@ -541,7 +541,7 @@ def built_from(impl: Impl) -> str:
         return REPO_ROOT
     src = os.environ.get(impl.variable, "")
     if impl.checkout == CRATES and src in ("", "-"):
-        return f"the Rust crate registry (impl/{impl.name}/Cargo.lock)"
+        return f"the Rust crate registry: {impl.crate} (impl/{impl.name}/Cargo.lock)"
     return os.path.abspath(src) if src else ""
 
 

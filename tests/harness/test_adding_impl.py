@@ -16,7 +16,7 @@ from common import REPO_ROOT
 from impl_emitters import ehconf_build, need
 from report_items import check
 
-ROW = "demo  c  DEMO  example/demo  cases  emit  ehdecode  ehconf's emitter behind a wrapper (a recipe test)\n"
+ROW = "demo  c  DEMO  example/demo  -  cases  emit  ehdecode  ehconf's emitter behind a wrapper (a recipe test)\n"
 BUILD = r'''#!/bin/sh
 # impl/demo/build IMPL_SRC OUTDIR: the recipe's build: check the checkout, make the emitter,
 # print its path last.

@@ -255,8 +255,8 @@ def test_the_runs_table_names_the_source_really_built(monkeypatch, tmp_path):
     """A crate-registry producer built from a patched source names that source, not the
     published crate."""
     from run_impl import built_from
-    row = impls.Impl("p", "rust", "crates", "up/p", "fam", "-", "ehdecode", "demo")
+    row = impls.Impl("p", "rust", "crates", "up/p", "own", "-", "ehdecode", "demo", "p-crate@1.2.3")
     monkeypatch.delenv("IMPL_SRC_crates", raising=False)
-    assert built_from(row).startswith("the Rust crate registry (impl/p/Cargo.lock)")
+    assert built_from(row) == "the Rust crate registry: p-crate@1.2.3 (impl/p/Cargo.lock)"
     monkeypatch.setenv("IMPL_SRC_crates", str(tmp_path))
     assert built_from(row) == str(tmp_path)
