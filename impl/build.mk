@@ -85,4 +85,11 @@ test-impl-mutants: all
 	@$(VM_ENV) vm/build-kernel >/dev/null || echo "test-impl-mutants: vm/build-kernel failed; the real-kernel mutants say why" >&2
 	$(IMPL_CHECKOUTS) $(VM_ENV) /usr/bin/python3 scripts/impl-mutants.py --build $(B) $(if $(MUTANTS),--only $(MUTANTS))
 
-.PHONY: check-impl impl-cross test-impl-mutants
+# Is ehconf behind? The pinned version of each crate-registry producer (the registry's crate
+# column) against the newest the registry's index publishes, one line each, never a failure
+# (scripts/crates-behind.py; one skip line when the index cannot be reached).
+## crates-behind: each crate-registry producer's pinned version against the newest published (a notice, never a failure)
+crates-behind:
+	@/usr/bin/python3 scripts/crates-behind.py $(if $(GITHUB_ACTIONS),--github)
+
+.PHONY: check-impl impl-cross test-impl-mutants crates-behind
