@@ -10,7 +10,10 @@ each implementation, in DIR/NAME/:
   <case>.*        the emitter on the case's description, exactly as the cases run
                   (harness/guest_run.py capture_program: tracepoint names from a run under
                   the stand-in, ehregister, perf record, the live run, ehdecode); the
-                  emitter's own lines in <case>.log
+                  emitter's own lines in <case>.log. Where the plan names the case's
+                  expected tracepoints (harness/run_impl_vm.py expected_tracepoints), perf
+                  attaches to those instead of the names the emitter reported, which are
+                  kept as "reported_tracepoints": an event under another name is lost
   contract.json   the rows of harness/contract_rows.py, each run by harness/contract_run.py
                   in a fresh `emit --contract` process
 Everything lands in DIR/guest-impl.json, rewritten after every step so that a kernel crash
@@ -20,12 +23,14 @@ loses nothing that ran before. Standard library only.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import struct
 import sys
 import time
 
+import guest_run
 from common import NO_USER_EVENTS, one_line
 from contract_rows import ROWS, TRACEPOINT, promise_for
 from contract_run import Crashed, base_size, run_row
@@ -71,6 +76,26 @@ def live_emit(emitter: str, events: str, out: str, case: str, res: dict):
         res["problem"] = f"the emitter's live run: {r.how()}"
 
 
+@contextlib.contextmanager
+def attached_to(expected, res: dict):
+    """capture_program reads the names to register and record from the offline run's
+    capture (guest_run.tracepoint_names); with expected names (a list), those are taken
+    instead and the emitter's own kept as res["reported_tracepoints"]."""
+    own = guest_run.tracepoint_names
+    if expected is None:
+        yield
+        return
+
+    def names(dat):
+        res["reported_tracepoints"] = own(dat)
+        return list(expected)
+    guest_run.tracepoint_names = names
+    try:
+        yield
+    finally:
+        guest_run.tracepoint_names = own
+
+
 def one_impl(name: str, plan: dict, build: str, out: str, tmp: str, summary: dict, save):
     standin = standin_path(build)
     emitter = plan["emitter"]
@@ -81,10 +106,11 @@ def one_impl(name: str, plan: dict, build: str, out: str, tmp: str, summary: dic
         save()
         t0 = time.monotonic()
         try:
-            capture_program(case, [emitter, c["events"]],
-                            standin_env(standin, os.path.join(tmp, case + ".dat")),
-                            lambda: live_emit(emitter, c["events"], out, case, res),
-                            build, res, out, tmp, plan.get("definitions"))
+            with attached_to(c.get("tracepoints"), res):
+                capture_program(case, [emitter, c["events"]],
+                                standin_env(standin, os.path.join(tmp, case + ".dat")),
+                                lambda: live_emit(emitter, c["events"], out, case, res),
+                                build, res, out, tmp, plan.get("definitions"))
         except StepFailed as e:
             res["status"], res["problem"] = "failed", str(e)
         except Exception as e:  # a bug here must not lose the other cases

@@ -10,7 +10,10 @@ Outcomes, per implementation, in <results>/impl-vm/<name>/summary.json:
   impl-vm/<name>/<case>            the perf capture, decoded, against the golden events
                                    the emitter wrote (transport perf: events above perf's
                                    limit must be missing); a declared difference is held
-                                   to what the same emitter wrote offline
+                                   to what the same emitter wrote offline. perf records the
+                                   tracepoints the expected events name (provider, level,
+                                   keyword, options: expected_tracepoints), not the ones the
+                                   emitter reports, so an event under another name is lost
   impl-vm/<name>/<case>/<n>        an event the emitter did not write, undeclared (fail)
   impl-vm/<name>/contract/<row>    the row's observation: the promise for the booted kernel
                                    (pass), the profile's `contract` declaration (xfail),
@@ -51,6 +54,36 @@ def _no_plan(results: str, name: str) -> dict:
         return check_entry(ident, "skip", build[0].get("message", ""))
     why = build[0].get("message", "") if build else "no offline run (make check-impl runs one)"
     return check_entry(ident, "fail", f"{name}: nothing to run in the VM: {why}")
+
+
+def tracepoint_of(line: str) -> str:
+    """The tracepoint an expected event's golden line names: provider, level, keyword and
+    options (decoder-json.md §2: "n" holds the provider, meta the rest, a left-out level or
+    keyword being 0); "" for a line that is not such an event."""
+    try:  # members as pairs: a field may be named "n" too; the event's own is the first
+        pairs = json.loads(line, object_pairs_hook=lambda p: p)
+        first = dict(reversed(pairs)) if isinstance(pairs, list) else {}
+        meta = dict(first.get("meta") or [])
+        name = first.get("n")
+        if "error" in first or "meta" not in first or not isinstance(name, str) or \
+                ":" not in name:
+            return ""
+        return (f"{name.split(':', 1)[0]}_L{int(meta.get('level', 0)):x}"
+                f"K{int(str(meta.get('keyword', '0x0')), 16):x}{meta.get('options', '')}")
+    except (ValueError, TypeError):
+        return ""
+
+
+def expected_tracepoints(case: str, plan: dict) -> List[str]:
+    """The tracepoints a case's expected events name (impl/README.md): its golden
+    events, and the reviewed forms that replace some of them (declared observations, the
+    outcomes the format allows). The guest attaches perf to these, not to the names the
+    emitter reports, so an event registered under another name is lost, not followed."""
+    _, golden = golden_parts(plan.get("golden", f"golden/{case}.json"))
+    lines = [golden[o - 1] for o in plan["kept"] if 0 < o <= len(golden)]
+    lines += list(plan.get("declared", {}).values()) + list(plan.get("allowed", {}).values())
+    lines += plan.get("declared_all", []) + plan.get("declared_unordered", [])
+    return sorted({t for t in map(tracepoint_of, lines) if t})
 
 
 def decoded_as_judged(impl, profile, folder: str, case: str, altered: Dict[str, int]) -> Tuple[str, str]:
@@ -245,7 +278,16 @@ def run_impl_vm(names: List[str], build: str, results: str, repo: str) -> List[T
     guest = ["/usr/bin/python3", os.path.join(repo, "harness", "guest_impl.py"),
              "--results", top, "--build", build]
     for name in plans:
-        guest += ["--impl", f"{name}={os.path.join(folder_of(results, name), PLAN)}"]
+        # An EventHeader implementation's plan for the guest names the expected tracepoints.
+        path = os.path.join(folder_of(results, name), PLAN)
+        if impls[name].decoder == "ehdecode":
+            for case, c in plans[name]["cases"].items():
+                c["tracepoints"] = expected_tracepoints(case, c) or None
+            path = os.path.join(top, name, "guest-" + PLAN)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump(plans[name], f, indent=1)
+        guest += ["--impl", f"{name}={path}"]
     run = boot(repo, build, top, [], guest, "guest-impl.json") if plans else None
     out = []
     for name in names:

@@ -81,3 +81,55 @@ def test_the_outcomes_the_format_allows_hold_on_the_kernel(tmp_path):
         [("impl-vm/x/activity/4", "fail")]
     expected = (tmp_path / "activity.expected.json").read_text()
     assert "the allowed form offline" in expected
+
+
+# ---- which tracepoints the guest attaches perf to ----------------------------------------
+
+def test_a_golden_line_names_its_whole_tracepoint():
+    """provider from "n" (the event's own, not a field of that name), level and keyword
+    from meta (left out: 0), then the options as written (decoder-json.md §2)."""
+    from run_impl_vm import tracepoint_of
+    assert tracepoint_of('{ "n": "EhconfAttributes:Grouped", "from": "grp1", "meta": '
+                         '{ "level": 4, "keyword": "0x1", "options": "Ggrp1" } }') == \
+        "EhconfAttributes_L4K1Ggrp1"
+    assert tracepoint_of('{ "n": "P_x:E", "n": 1, "meta": { "keyword": "0xF123456789ABCDEF" } }'
+                         ) == "P_x_L0Kf123456789abcdef"
+    assert tracepoint_of('{ "n": "P:E", "meta": { "level": 255 } }') == "P_LffK0"
+    for not_one in ('{ "n": "user_events:", "error": "x", "fileOffset": 1 }', "not json",
+                    '{ "n": "P:E" }', '[1]'):
+        assert tracepoint_of(not_one) == ""
+
+
+def test_the_expected_tracepoints_come_from_the_golden_and_the_reviewed_forms():
+    """The kept golden events name the tracepoints, with a declared observation's and an
+    allowed outcome's; nothing comes from what the emitter reports."""
+    from run_impl_vm import expected_tracepoints
+    p = {"golden": "golden/attributes.json", "kept": [37, 38, 39],
+         "declared": {"39": '{ "n": "Other:E", "meta": { "level": 5 }, "fileOffset": 9 }'},
+         "allowed": {"38": '{ "n": "EhconfAttributes:Grouped", "meta": { "level": 4, '
+                           '"keyword": "0x1", "options": "Ggrp2" } }'}}
+    assert expected_tracepoints("attributes", p) == [
+        "EhconfAttributes_L4K1", "EhconfAttributes_L4K1Ggrp1", "EhconfAttributes_L4K1Ggrp2",
+        "Other_L5K0"]
+    lifecycle = expected_tracepoints("lifecycle", {"golden": "golden/lifecycle.json",
+                                                   "kept": list(range(1, 12))})
+    assert "EhconfLifeA_L4K1Ggrp" in lifecycle and "EhconfLifeA_L4K1" in lifecycle
+
+
+def test_the_guest_attaches_to_the_expected_names_not_the_reported(tmp_path):
+    """guest_impl.attached_to: capture_program's names are the expected ones, the emitter's
+    own kept as reported_tracepoints; without expected names nothing changes."""
+    import struct
+
+    import guest_impl
+    import guest_run
+    dat = tmp_path / "c.dat"
+    rec = b"Wrong_L4K1Hgrp1\0" + bytes(8)
+    dat.write_bytes(struct.pack("<I", len(rec) + 4) + rec)
+    res = {}
+    with guest_impl.attached_to(["Right_L4K1Ggrp1"], res):
+        assert guest_run.tracepoint_names(str(dat)) == ["Right_L4K1Ggrp1"]
+    assert res["reported_tracepoints"] == ["Wrong_L4K1Hgrp1"]
+    assert guest_run.tracepoint_names(str(dat)) == ["Wrong_L4K1Hgrp1"]
+    with guest_impl.attached_to(None, res):
+        assert guest_run.tracepoint_names(str(dat)) == ["Wrong_L4K1Hgrp1"]
