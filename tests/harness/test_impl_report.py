@@ -183,3 +183,42 @@ def test_the_provenance_counts_come_from_the_provenance_files(tmp_path):
     # ... and a family whose file is missing is said so, not counted
     row = next(ln for ln in provenance_table(str(root)) if ln.startswith("| otel-logs |"))
     assert "**provenance unreadable: impl/otel-logs/inputs/provenance.txt: cannot read" in row
+
+
+def test_the_runs_table_names_the_source_really_built(tmp_path, monkeypatch):
+    """impls.md's Runs table, from what the offline run records (run_impl.built_from and
+    commit_of): a crate-registry producer built from the published crates names the
+    registry and its Cargo.lock, with no commit; built from IMPL_SRC, it names that tree
+    and its commit, or says the tree is a copy without git history."""
+    import subprocess
+
+    from impl_report import ImplRun, runs_table
+    from run_impl import built_from, commit_of
+    (impl,) = [i for i in read_registry() if i.name == "tracing-etw"]
+    assert impl.checkout == "crates"
+
+    def row():
+        checkout = built_from(impl)
+        run = ImplRun(impl.name, True, {"checkout": checkout, "commit": commit_of(checkout),
+                                        "finished": "now"})
+        (line,) = [ln for ln in runs_table([run]) if ln.startswith("| tracing-etw ")]
+        return [c.strip() for c in line.split("|")[3:5]]
+
+    monkeypatch.delenv(impl.variable, raising=False)
+    source, commit = row()
+    assert source.startswith("the Rust crate registry") and \
+        "impl/tracing-etw/Cargo.lock" in source and commit == "-"
+    copy = tmp_path / "tracing-etw-0.2.3"
+    copy.mkdir()
+    (copy / "Cargo.toml").write_text("[package]\nname = \"tracing-etw\"\n")
+    monkeypatch.setenv(impl.variable, str(copy))
+    assert row() == [str(copy), "not a git checkout"]
+    git = ["git", "-C", str(copy), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run(git + ["init", "-q"], check=True)
+    subprocess.run(git + ["add", "Cargo.toml"], check=True)
+    subprocess.run(git + ["commit", "-q", "-m", "patched"], check=True)
+    head = subprocess.run(git + ["rev-parse", "--short=12", "HEAD"], check=True,
+                          capture_output=True, text=True).stdout.strip()
+    assert row() == [str(copy), head]
+    (copy / "Cargo.toml").write_text("[package]\nname = \"tracing-etw\"\nversion = \"9\"\n")
+    assert row() == [str(copy), head + "+changes"]
