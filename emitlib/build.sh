@@ -29,6 +29,7 @@
 #                                     without EHCONF_CROSS_ARCH
 #   cargo_manifest TEMPLATE K=V...    OUTDIR/crate/Cargo.toml from a template, on change only
 #   cargo_build [VAR=VALUE...]        cargo build --release into OUTDIR/target (log: cargo.log)
+#   gencase_build NAME                a macro API's emitter generated per case (lttp-c, ehconf-macros)
 #   crate_emitter FILE...             a producer's emitter from the crate registry
 # Nothing of a checkout is ever copied or written: it is only read and built out of tree.
 
@@ -311,6 +312,102 @@ cargo_build() {
     fi
     [ $cargo_rc -ne 0 ] || echo "$build_name: cargo: done in $((SECONDS - start)) s" >&2
 }
+
+# --- a macro API's emitter, generated per case (parser gen) -------------------------------
+
+# gencase_build NAME: the pipeline every row whose emitter is generated from the case
+# descriptions shares (impl/lttp-c, impl/ehconf-macros): the generator impl/NAME/gen.c with
+# emitlib/gencase/gen_common.c; one C file per description and the case table; each
+# compiled (only those whose text, flags or headers changed; JOBS at a time, largest first);
+# the emitter emitlib/gencase/driver.c + impl/NAME/contract.c linked with them. The row's
+# build sets, after libdesc, libdesc_host and its library:
+#   gen_header      the API's header, handed to the generator (it cites its lines)
+#   gen_flags       the generator's extra compiler flags (array)
+#   case_flags      the generated files' flags beyond -std=c11, GENCASE_OPT (-O0 by default:
+#                   thousands of events, each run once; make bench-impls -O2) and -Werror
+#   case_headers    the headers whose change recompiles every generated file
+#   emit_flags      the emitter's extra flags, emit_libs the libraries it links (arrays)
+# EHCONF_EVENTS_DIR (default descriptions/) names the descriptions; GENERATE_TIMEOUT,
+# COMPILE_TIMEOUT and JOBS bound the stages.
+gencase_build() {
+    local name=$1 gencase events
+    gencase=$(cd "$here/../../emitlib/gencase" && pwd)
+    events=${EHCONF_EVENTS_DIR:-$here/../../descriptions}
+    [ -d "$events" ] && events=$(cd "$events" && pwd)
+    echo "$name: generator: cc -std=c11 $here/gen.c $gencase/gen_common.c" >&2
+    stage generator 300 cc -std=c11 -O2 -Wall -Wextra -Werror -I"$desc_inc" -I"$gencase" \
+        "${gen_flags[@]}" -o "$out/gen" "$here/gen.c" "$gencase/gen_common.c" "$host_desc_lib"
+    shopt -s nullglob
+    gencase_descriptions=("$events"/*.events)
+    shopt -u nullglob
+    if [ ${#gencase_descriptions[@]} -eq 0 ]; then
+        echo "no descriptions in $events" >"$out/generate.log"
+        fail generate "$out/generate.log"
+    fi
+    echo "$name: generate: ${#gencase_descriptions[@]} descriptions from $events" >&2
+    stage_fn generate gencase_generate
+    # The flags an object was compiled with, and the headers it read: any change recompiles
+    # every generated file.
+    gencase_flags=(-std=c11 "${GENCASE_OPT:--O0}" -ftrack-macro-expansion=0 -Wall -Wextra -Werror
+        -I"$gencase" "${case_flags[@]}")
+    gencase_headers=("${case_headers[@]}" "$gencase/gencase.h" "$gencase/textmatch.h")
+    echo "$name: compile: $out/src/*.c (-j$JOBS, ${GENCASE_OPT:--O0})" >&2
+    stage_fn compile gencase_compile
+    echo "$name: emitter: $target_cc $gencase/driver.c $here/contract.c" >&2
+    stage emitter 300 "$target_cc" -std=c11 -O2 -Wall -Wextra -Werror -I"$gencase" -I"$desc_inc" \
+        "${emit_flags[@]}" -o "$out/emit" "$gencase/driver.c" "$here/contract.c" \
+        "$out/obj"/*.o "$desc_lib" "${emit_libs[@]}" -pthread
+    echo "$out/emit"
+}
+
+# gencase_generate: every description into OUTDIR/src.new, then only the files whose text
+# changed replace OUTDIR/src (so a rebuild compiles only those).
+gencase_generate() {
+    rm -rf "$out/src.new" && mkdir -p "$out/src.new" "$out/src" || return 1
+    local d f
+    for d in "${gencase_descriptions[@]}"; do
+        echo "gen $d"
+        timeout "$GENERATE_TIMEOUT" "$out/gen" "$gen_header" "$d" "$out/src.new" || return 1
+    done
+    timeout "$GENERATE_TIMEOUT" "$out/gen" --table "${gencase_descriptions[@]}" \
+        >"$out/src.new/cases.c" || return 1
+    for f in "$out/src"/*.c; do
+        [ -e "$f" ] || continue
+        [ -e "$out/src.new/${f##*/}" ] || rm -f "$f" "$out/obj/$(basename "$f" .c).o"
+    done
+    for f in "$out/src.new"/*.c; do
+        cmp -s "$f" "$out/src/${f##*/}" || mv "$f" "$out/src/${f##*/}" || return 1
+    done
+    rm -rf "$out/src.new"
+}
+
+# gencase_compile: every generated file newer than its object, all of them when the flags or
+# a header changed since the last compile (OUTDIR/cflags, OUTDIR/obj/stamp); each cc call is
+# one group of ${#gencase_flags[@]} + 4 arguments on xargs' NUL-separated input.
+gencase_compile() {
+    mkdir -p "$out/obj" || return 1
+    local f o h args=() n=0
+    printf '%s\n' "${gencase_flags[@]}" "$target_cc" >"$out/cflags.new"
+    cmp -s "$out/cflags.new" "$out/cflags" || rm -f "$out/obj"/*.o
+    for h in "${gencase_headers[@]}"; do
+        [ -e "$out/obj/stamp" ] && [ "$h" -nt "$out/obj/stamp" ] && rm -f "$out/obj"/*.o
+    done
+    while IFS= read -r f; do
+        o=$out/obj/$(basename "$f" .c).o
+        if [ ! "$o" -nt "$f" ]; then
+            args+=("${gencase_flags[@]}" -c "$f" -o "$o")
+            n=$((n + 1))
+        fi
+    done < <(ls -S "$out/src"/*.c)
+    echo "$n files to compile"
+    if [ $n -gt 0 ]; then
+        printf '%s\0' "${args[@]}" |
+            xargs -0 -t -n $((${#gencase_flags[@]} + 4)) -P "$JOBS" timeout "$COMPILE_TIMEOUT" "$target_cc" ||
+            return 1
+    fi
+    mv "$out/cflags.new" "$out/cflags" && touch "$out/obj/stamp"
+}
+
 
 # --- Rust from the crate registry: a producer people deploy ------------------------------
 
