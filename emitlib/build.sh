@@ -38,8 +38,11 @@ build_init() {
     build_name=$1 build_upstream=$2
     shift 2
     here=$(cd "$(dirname "${BASH_SOURCE[1]}")" && pwd)  # the calling build script's folder
+    # The folder the build lives in, and what its first argument is called there: impl/'s
+    # builds take IMPL_SRC, decoders/' a CHECKOUT (decoders/build.sh sets both).
+    local wing=${build_wing:-impl} arg=${build_arg:-IMPL_SRC}
     if [ $# -ne 2 ] || [ -z "$1" ] || [ -z "$2" ]; then
-        echo "usage: impl/$build_name/build IMPL_SRC OUTDIR (IMPL_SRC: a checkout of $build_upstream)" >&2
+        echo "usage: $wing/$build_name/build $arg OUTDIR ($arg: a checkout of $build_upstream)" >&2
         exit 2
     fi
     src=$1
@@ -288,10 +291,11 @@ cargo_manifest() {
 
 # cargo_build [VAR=VALUE...]: the release build with the extra environment given (and
 # rust_env: rust_cross_setup first); on success sets emit to OUTDIR/target/release/emit
-# (target/<triple>/release/emit when cross-built). The caller decides what a failure
+# (target/<triple>/release/emit when cross-built; cargo_bin names another binary of the
+# crate, as decoders/build.sh's decoder_cargo does). The caller decides what a failure
 # means (cargo_rc, log: OUTDIR/cargo.log).
 cargo_build() {
-    local start=$SECONDS
+    local start=$SECONDS bin=${cargo_bin:-emit}
     cargo_log=$out/cargo.log
     (
         cd "$out/crate" &&
@@ -305,7 +309,7 @@ cargo_build() {
     if [ $cargo_rc -eq 124 ]; then
         echo "timed out after $CARGO_TIMEOUT s" >>"$cargo_log"
     fi
-    emit=$out/target/$rust_release/emit
+    emit=$out/target/$rust_release/$bin
     if [ $cargo_rc -eq 0 ] && [ ! -x "$emit" ]; then
         echo "$emit was not built" >>"$cargo_log"
         cargo_rc=1
