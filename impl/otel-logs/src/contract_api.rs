@@ -54,16 +54,7 @@ impl Api for LogsApi {
     }
 
     fn unregister(&mut self) -> i32 {
-        match &self.provider {
-            Some((p, _)) => match p.shutdown() {
-                Ok(()) => 0,
-                Err(e) => {
-                    eprintln!("emit: SdkLoggerProvider::shutdown(): {}", e);
-                    libc::EIO
-                }
-            },
-            None => 0,
-        }
+        crate::entry::shutdown("SdkLoggerProvider::shutdown()", self.provider.as_ref().map(|(p, _)| p.shutdown()))
     }
 
     fn enabled(&self) -> Option<bool> {

@@ -36,6 +36,8 @@ use opentelemetry_user_events_logs::{EventNameCallback, Processor};
 mod clock;
 #[path = "../../../emitlib/rust/contract.rs"]
 mod contract;
+#[path = "../../../emitlib/rust/otel/entry.rs"]
+mod entry;
 #[path = "../../../emitlib/rust/forked.rs"]
 mod forked;
 #[path = "../../../emitlib/rust/otel/report.rs"]
@@ -444,21 +446,11 @@ fn fill_record(rec: &mut SdkLogRecord, d: &RecordDef) {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    if args.len() == 4 && args[1] == "--bench" {
-        bench_api::run(&args[2], &args[3]);
-    }
-    if args.len() != 2 {
-        eprintln!("usage: emit <file.inputs> | emit --contract | emit --bench COUNT <file.inputs>");
-        process::exit(2);
-    }
-    // The SDK's resource detectors read these; the inputs alone say what the resource is.
-    std::env::remove_var("OTEL_SERVICE_NAME");
-    std::env::remove_var("OTEL_RESOURCE_ATTRIBUTES");
-    if args[1] == "--contract" {
-        contract::run(&mut contract_api::LogsApi::default());
-    }
-    let path = &args[1];
+    let path = &entry::start(
+        &["OTEL_SERVICE_NAME", "OTEL_RESOURCE_ATTRIBUTES"],
+        || contract::run(&mut contract_api::LogsApi::default()),
+        |count, file| bench_api::run(count, file),
+    );
     let inp = statements::read_inputs(path, parse);
     if let Some((s, n)) = inp.clock {
         clock::pin(s, n);

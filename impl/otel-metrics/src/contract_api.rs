@@ -48,16 +48,7 @@ impl Api for MetricsApi {
     }
 
     fn unregister(&mut self) -> i32 {
-        match &self.provider {
-            Some((p, _)) => match p.shutdown() {
-                Ok(()) => 0,
-                Err(e) => {
-                    eprintln!("emit: SdkMeterProvider::shutdown(): {}", e);
-                    libc::EIO
-                }
-            },
-            None => 0,
-        }
+        crate::entry::shutdown("SdkMeterProvider::shutdown()", self.provider.as_ref().map(|(p, _)| p.shutdown()))
     }
 
     fn enabled(&self) -> Option<bool> {

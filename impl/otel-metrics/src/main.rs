@@ -39,6 +39,8 @@ use opentelemetry_user_events_metrics::MetricsExporter;
 mod clock;
 #[path = "../../../emitlib/rust/contract.rs"]
 mod contract;
+#[path = "../../../emitlib/rust/otel/entry.rs"]
+mod entry;
 #[path = "../../../emitlib/rust/forked.rs"]
 mod forked;
 #[path = "../../../emitlib/rust/otel/report.rs"]
@@ -425,21 +427,11 @@ fn provider(inp: &Inputs) -> (SdkMeterProvider, Meter) {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    for v in ["OTEL_SERVICE_NAME", "OTEL_RESOURCE_ATTRIBUTES", "OTEL_METRIC_EXPORT_INTERVAL"] {
-        std::env::remove_var(v);
-    }
-    if args.len() == 4 && args[1] == "--bench" {
-        bench_api::run(&args[2], &args[3]);
-    }
-    if args.len() != 2 {
-        eprintln!("usage: emit <file.inputs> | emit --contract | emit --bench COUNT <file.inputs>");
-        process::exit(2);
-    }
-    if args[1] == "--contract" {
-        contract::run(&mut contract_api::MetricsApi::default());
-    }
-    let path = &args[1];
+    let path = &entry::start(
+        &["OTEL_SERVICE_NAME", "OTEL_RESOURCE_ATTRIBUTES", "OTEL_METRIC_EXPORT_INTERVAL"],
+        || contract::run(&mut contract_api::MetricsApi::default()),
+        |count, file| bench_api::run(count, file),
+    );
     let inp = statements::read_inputs(path, parse);
     if let Some((s, n)) = inp.clock {
         clock::pin(s, n);

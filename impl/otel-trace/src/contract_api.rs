@@ -44,16 +44,7 @@ impl Api for TraceApi {
     }
 
     fn unregister(&mut self) -> i32 {
-        match &self.provider {
-            Some((p, _)) => match p.shutdown() {
-                Ok(()) => 0,
-                Err(e) => {
-                    eprintln!("emit: SdkTracerProvider::shutdown(): {}", e);
-                    libc::EIO
-                }
-            },
-            None => 0,
-        }
+        crate::entry::shutdown("SdkTracerProvider::shutdown()", self.provider.as_ref().map(|(p, _)| p.shutdown()))
     }
 
     fn enabled(&self) -> Option<bool> {

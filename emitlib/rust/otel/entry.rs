@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-2.0
+// What every OpenTelemetry emitter (impl/otel-*/src/main.rs) starts with: its command line,
+// `emit FILE.inputs | emit --contract | emit --bench COUNT FILE.inputs`, and the contract's
+// unregister of an SDK provider (contract_api.rs).
+
+use std::fmt::Display;
+use std::process;
+
+/// The inputs file to run. `--bench` and `--contract` run here and end the process; a wrong
+/// command line is the usage and exit 2. The variables `unset` names are removed first: the
+/// SDK's resource detectors read them, and the inputs alone say what the resource is.
+pub fn start(unset: &[&str], contract: impl FnOnce(), bench: impl FnOnce(&str, &str)) -> String {
+    let args: Vec<String> = std::env::args().collect();
+    for v in unset {
+        std::env::remove_var(v);
+    }
+    if args.len() == 4 && args[1] == "--bench" {
+        bench(&args[2], &args[3]);
+        process::exit(0);
+    }
+    if args.len() != 2 {
+        eprintln!("usage: emit <file.inputs> | emit --contract | emit --bench COUNT <file.inputs>");
+        process::exit(2);
+    }
+    if args[1] == "--contract" {
+        contract();
+        process::exit(0);
+    }
+    args[1].clone()
+}
+
+/// A provider's shutdown as the contract's unregister answers it: 0, or EIO standing for
+/// any error (printed, named `what`); 0 when nothing was registered.
+pub fn shutdown<E: Display>(what: &str, result: Option<Result<(), E>>) -> i32 {
+    match result {
+        None | Some(Ok(())) => 0,
+        Some(Err(e)) => {
+            eprintln!("emit: {}: {}", what, e);
+            libc::EIO
+        }
+    }
+}
