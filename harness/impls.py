@@ -118,25 +118,52 @@ class Profile:
     loses: Dict[Tuple[str, int], str] = field(default_factory=dict)
     # contract row -> (observation, reason): Documentation/impl-contract.md
     contract: Dict[str, Tuple[str, str]] = field(default_factory=dict)
-    # label -> (pattern, replacement, reason): a difference the implementation makes in
-    # every event where the pattern matches (a time format, say), undone in its decoded
-    # events before they are compared, so each event is still judged on everything else
-    alters: Dict[str, Tuple["re.Pattern[str]", str, str]] = field(default_factory=dict)
+    # label -> Alteration: a difference the implementation makes in named fields of every
+    # event (a time format, say), undone in its decoded events before they are compared,
+    # so each event is still judged on everything else
+    alters: Dict[str, "Alteration"] = field(default_factory=dict)
 
 
-ALTERS = re.compile(r"^alters\s+([a-z0-9-]+)\s+(.+?)\s+=>\s+(.*?)\s+\|\s+(.+)$")
+@dataclass(frozen=True)
+class Alteration:
+    """`alters <label> <path>[,<path>...] <regex> => <replacement> | <reason>`: at those
+    leaves only (harness/golden.py's flatten paths), a string value the regex matches whole
+    is the replacement in the golden form; nothing else is touched."""
+    paths: Tuple[str, ...]
+    pattern: "re.Pattern[str]"
+    replacement: str
+    why: str
+
+
+ALTERS = re.compile(r"^alters\s+([a-z0-9-]+)\s+(\S+)\s+(.+?)\s+=>\s+(.*?)\s+\|\s+(.+)$")
 
 
 def undo_alters(profile: "Profile", lines: List[str]) -> Tuple[List[str], Dict[str, int]]:
-    """The decoded event lines with each declared alteration undone, and how many lines
-    each one changed (an alteration that changes nothing is no longer seen)."""
+    """The decoded event lines with each declared alteration undone at its fields, and how
+    many lines each one changed (an alteration that changes nothing is no longer seen). A
+    changed line is rewritten in compact canonical form; a line that is not a JSON object
+    is left as it is."""
+    from golden import Obj, _loads, _replace_leaves, canonical, flatten  # no cycle at import
     seen = {label: 0 for label in profile.alters}
     out = []
     for line in lines:
-        for label, (pattern, replacement, _) in profile.alters.items():
-            line, n = pattern.subn(replacement, line)
-            seen[label] += 1 if n else 0
-        out.append(line)
+        try:
+            value = _loads(line)
+        except ValueError:
+            value = None
+        if not isinstance(value, Obj):
+            out.append(line)
+            continue
+        repl = {}
+        for path, text in flatten(value):
+            for label, alt in profile.alters.items():
+                if path not in alt.paths or not text.startswith('"'):
+                    continue
+                m = alt.pattern.fullmatch(_loads(text))
+                if m:
+                    repl[path] = m.expand(alt.replacement)
+                    seen[label] += 1
+        out.append(canonical(_replace_leaves(value, repl, set())) if repl else line)
     return out, seen
 
 
@@ -149,8 +176,8 @@ def read_profile(impl: Impl) -> Profile:
     """impl/<name>/profile.txt: `lacks <feature> <reason>`,
     `refuses <case> <event ordinal> <reason>`, `loses <case> <event ordinal> <reason>`,
     `differs <case> <event ordinal>|all <reason>`,
-    `alters <label> <regex> => <replacement> | <reason>` (Python re syntax; the replacement
-    may name groups as \\1) and `contract <row> <observation> | <reason>`; a missing file is
+    `alters <label> <path>[,<path>...] <regex> => <replacement> | <reason>` (Python re
+    syntax, matching a string field's whole value; the replacement may name groups as \\1) and `contract <row> <observation> | <reason>`; a missing file is
     an empty profile. Under a `differs <case> <n>` line, indented lines hold the observed
     form, one patch operation each (harness/declared.py); under a `refuses` line, one
     indented line says how the refusal shows: ["failed"|"skipped", "the emitter's words"].
@@ -185,9 +212,10 @@ def read_profile(impl: Impl) -> Profile:
                 last = ("differs", (words[1], 0 if words[2] == "all" else int(words[2])))
                 p.differs[last[1]] = words[3].strip()
             elif words[0] == "alters" and ALTERS.match(line.strip()):
-                label, pattern, replacement, why = ALTERS.match(line.strip()).groups()
+                label, paths, pattern, replacement, why = ALTERS.match(line.strip()).groups()
                 try:
-                    p.alters[label] = (re.compile(pattern), replacement, why)
+                    p.alters[label] = Alteration(tuple(paths.split(",")), re.compile(pattern),
+                                                 replacement, why)
                 except re.error as e:
                     raise ValueError(f"{path}:{n}: alters {label}: {e}") from e
             elif words[0] == "contract" and len(words) == 4 and " | " in line:
@@ -199,7 +227,8 @@ def read_profile(impl: Impl) -> Profile:
                                  f"`refuses <case> <ordinal> <reason>`, "
                                  f"`loses <case> <ordinal> <reason>`, "
                                  f"`differs <case> <ordinal>|all <reason>`, "
-                                 f"`alters <label> <regex> => <replacement> | <reason>`, "
+                                 f"`alters <label> <path>[,<path>] <regex> => <replacement> | "
+                                 f"<reason>`, "
                                  f"`contract <row> <observation> | <reason>` or an indented "
                                  f"observation under a differs or refuses line")
     _check_observed(p, impl, path)

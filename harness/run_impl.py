@@ -463,17 +463,19 @@ def alters_entries(prefix: str, profile: Profile, altered: Dict[str, int]) -> Li
     """One item per `alters` declaration: seen in some decoded events (xfail, with how
     many), or in none, which is no longer what the profile declares (fail)."""
     entries = []
-    for label, (pattern, replacement, why) in sorted(profile.alters.items()):
+    for label, alt in sorted(profile.alters.items()):
         n = altered.get(label, 0)
         if n:
             entries.append(check_entry(f"{prefix}/alters/{label}", "xfail",
-                                       f"{why}\nseen in {n} decoded event(s), undone there "
-                                       f"before the comparison"))
+                                       f"{alt.why}\nseen in {n} field(s) of the decoded events "
+                                       f"({', '.join(alt.paths)}), undone there before the "
+                                       f"comparison"))
         else:
             entries.append(check_entry(f"{prefix}/alters/{label}", "fail",
-                                       f"declared difference not seen: no decoded event matches "
-                                       f"{pattern.pattern!r}; impl/{prefix.split('/')[1]}/profile.txt "
-                                       f"declares: {why}"))
+                                       f"declared difference not seen: no {' or '.join(alt.paths)} "
+                                       f"of a decoded event matches {alt.pattern.pattern!r}; "
+                                       f"impl/{prefix.split('/')[1]}/profile.txt declares: "
+                                       f"{alt.why}"))
     return entries
 
 

@@ -5,6 +5,7 @@ what an implementation wrote back to golden events."""
 
 from __future__ import annotations
 
+import json
 import os
 
 import pytest
@@ -161,27 +162,34 @@ def test_profile_contract_rows(tmp_path, monkeypatch):
 
 
 def test_profile_alters_is_undone_and_counted(tmp_path, monkeypatch):
-    """`alters <label> <regex> => <replacement> | <reason>`: the alteration is undone in the
-    decoded lines where it matches, and each line it changed is counted (a time in another
-    format, undone, must leave the rest of the event to be judged); a bad regex is an error
-    naming the line."""
+    """`alters <label> <path>[,<path>] <regex> => <replacement> | <reason>`: at the named
+    fields only, a value the regex matches whole is undone, and each field it changed is
+    counted (a time in another format, undone, must leave the rest of the event to be
+    judged); the same text elsewhere in the event stays; a bad regex is an error naming the
+    line."""
     folder = tmp_path / "impl" / "x"
     folder.mkdir(parents=True)
     impl = impls.Impl("x", "rust", "crates", "up/x", "fam", "-", "ehdecode", "demo")
     monkeypatch.setattr(impls, "REPO_ROOT", str(tmp_path))
     (folder / "profile.txt").write_text(
-        'alters utc-offset "(time|startTime)": "([^"]*)\\+00:00" => "\\1": "\\2Z" | +00:00 '
+        'alters utc-offset PartA/time,PartB/startTime (.*)\\+00:00 => \\1Z | +00:00 '
         'for Z (exporter.rs:16)\n')
     p = read_profile(impl)
     assert list(p.alters) == ["utc-offset"]
-    assert p.alters["utc-offset"][2] == "+00:00 for Z (exporter.rs:16)"
+    assert p.alters["utc-offset"].why == "+00:00 for Z (exporter.rs:16)"
+    assert p.alters["utc-offset"].paths == ("PartA/time", "PartB/startTime")
     lines, seen = impls.undo_alters(p, [
-        '{ "time": "2023-11-14T22:13:20+00:00", "startTime": "2023-11-14T22:13:19.5+00:00" }',
-        '{ "time": "2023-11-14T22:13:20Z", "x": "+00:00" }'])
-    assert lines == ['{ "time": "2023-11-14T22:13:20Z", "startTime": "2023-11-14T22:13:19.5Z" }',
-                     '{ "time": "2023-11-14T22:13:20Z", "x": "+00:00" }']
-    assert seen == {"utc-offset": 1}
-    (folder / "profile.txt").write_text("alters bad ([a-z => x | why\n")
+        '{ "PartA": { "time": "2023-11-14T22:13:20+00:00" }, "PartB": { "startTime": '
+        '"2023-11-14T22:13:19.5+00:00" }, "PartC": { "time": "1+00:00" } }',
+        '{ "PartA": { "time": "2023-11-14T22:13:20Z" }, "x": "+00:00" }',
+        'not json'])
+    assert [json.loads(x) for x in lines[:2]] == [
+        {"PartA": {"time": "2023-11-14T22:13:20Z"}, "PartB": {"startTime": "2023-11-14T22:13:19.5Z"},
+         "PartC": {"time": "1+00:00"}},
+        {"PartA": {"time": "2023-11-14T22:13:20Z"}, "x": "+00:00"}]
+    assert lines[2] == "not json"
+    assert seen == {"utc-offset": 2}
+    (folder / "profile.txt").write_text("alters bad PartA/time ([a-z => x | why\n")
     with pytest.raises(ValueError, match="profile.txt:1: alters bad"):
         read_profile(impl)
 
@@ -191,10 +199,11 @@ def test_an_alteration_never_seen_fails(tmp_path):
     somewhere, fail when no decoded event showed it (fixed, or a new behaviour)."""
     import re
     from run_impl import alters_entries
-    p = impls.Profile(alters={"utc-offset": (re.compile(r"\+00:00"), "Z", "why")})
+    p = impls.Profile(alters={"utc-offset": impls.Alteration(
+        ("PartA/time",), re.compile(r"\+00:00"), "Z", "why")})
     seen = alters_entries("impl/x", p, {"utc-offset": 3})
     assert [(e["id"], e["status"]) for e in seen] == [("impl/x/alters/utc-offset", "xfail")]
-    assert "3 decoded event(s)" in seen[0]["message"]
+    assert "3 field(s) of the decoded events (PartA/time)" in seen[0]["message"]
     gone = alters_entries("impl-vm/x", p, {})
     assert gone[0]["status"] == "fail" and "not seen" in gone[0]["message"]
     assert "impl/x/profile.txt" in gone[0]["message"]
