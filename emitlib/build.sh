@@ -319,11 +319,11 @@ cargo_build() {
 
 # --- a macro API's emitter, generated per case (parser gen) -------------------------------
 
-# gencase_build NAME: the pipeline every row whose emitter is generated from the case
-# descriptions shares (impl/lttp-c, impl/ehconf-macros): the generator impl/NAME/gen.c with
+# gencase_build <name>: the pipeline every row whose emitter is generated from the case
+# descriptions shares (impl/lttp-c, impl/ehconf-macros): the generator impl/<name>/gen.c with
 # emitlib/gencase/gen_common.c; one C file per description and the case table; each
 # compiled (only those whose text, flags or headers changed; JOBS at a time, largest first);
-# the emitter emitlib/gencase/driver.c + impl/NAME/contract.c linked with them. The row's
+# the emitter emitlib/gencase/driver.c + impl/<name>/contract.c linked with them. The row's
 # build sets, after libdesc, libdesc_host and its library:
 #   gen_header      the API's header, handed to the generator (it cites its lines)
 #   gen_flags       the generator's extra compiler flags (array)

@@ -92,4 +92,10 @@ test-impl-mutants: all
 crates-behind:
 	@/usr/bin/python3 scripts/crates-behind.py $(if $(GITHUB_ACTIONS),--github)
 
-.PHONY: check-impl impl-cross test-impl-mutants crates-behind
+# A new implementation from emitlib/templates/<KIND>/ (scripts/new-impl.sh): its folder and
+# its registry row, passing make check-impl before the first edit (Documentation/adding.md).
+## new-impl: a new implementation under test from a template: its folder impl/<NAME>/ and its registry row (NAME=x KIND=crates)
+new-impl:
+	@scripts/new-impl.sh '$(NAME)' '$(KIND)'
+
+.PHONY: check-impl impl-cross test-impl-mutants crates-behind new-impl

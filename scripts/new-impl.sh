@@ -1,0 +1,57 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# scripts/new-impl.sh NAME KIND [ROOT]: a new implementation under test from
+# emitlib/templates/<KIND>/ (make new-impl NAME=... KIND=...), as new-case.sh does for a
+# case: its folder impl/<NAME>/ and its row in impl/implementations.txt, which pass `make
+# check-impl IMPL=<NAME>` before the first edit. Then replace the template's library with
+# the one under test (Documentation/adding.md). ROOT (default: this checkout) is where impl/
+# is; tests/harness/test_new_impl.py uses a scratch one.
+#
+# KIND crates: a producer from the Rust crate registry with inputs of its own: the template
+# is a working family over eventheader_dynamic (its crate column eventheader_dynamic@0.5.0),
+# with its Cargo.lock resolved here from the ehconf cache's index (offline first).
+set -eu
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+name=${1:-}
+kind=${2:-}
+root=${3:-$here}
+kinds=$(cd "$here/emitlib/templates" && ls)
+if [[ ! "$name" =~ ^[a-z][a-z0-9-]{0,30}$ ]]; then
+    echo "new-impl: NAME must be lower case letters, digits and -, got '$name'" >&2
+    exit 2
+fi
+if [[ -z "$kind" || ! -d "$here/emitlib/templates/$kind" ]]; then
+    echo "new-impl: KIND must be one of: $(echo "$kinds" | tr '\n' ' ')(got '$kind')" >&2
+    exit 2
+fi
+if [[ -e "$root/impl/$name" ]] || awk -v n="$name" '!/^#/ && $1 == n { f = 1 } END { exit !f }' \
+    "$root/impl/implementations.txt"; then
+    echo "new-impl: impl/$name or its row exists; choose another name" >&2
+    exit 1
+fi
+# The provider: Ehconf + the name in CamelCase (my-lib -> EhconfMyLib), like the others.
+provider=$(sed -E 's/(^|-)([a-z])/\U\2/g' <<<"$name")
+crate=eventheader_dynamic version=0.5.0
+cp -r "$here/emitlib/templates/$kind" "$root/impl/$name"
+find "$root/impl/$name" -type f -exec sed -i -e "s/@NAME@/$name/g" -e "s/@PROVIDER@/$provider/g" \
+    -e "s|@UPSTREAM@|example/$name|g" -e "s/@CRATE@/$crate/g" -e "s/@VERSION@/$version/g" {} +
+chmod +x "$root/impl/$name/build"
+echo "new-impl: wrote impl/$name/ ($kind)"
+# The lock: the crates' versions as the index has them, fetched by cargo into the cache.
+cargo_home=${EHCONF_CACHE:-/var/cache/ehconf}/cargo
+mkdir -p "$cargo_home"
+lock=(env CARGO_HOME="$cargo_home" CARGO_TERM_COLOR=never cargo generate-lockfile
+    --manifest-path "$root/impl/$name/Cargo.toml")
+if ! "${lock[@]}" --offline 2>/dev/null && ! "${lock[@]}"; then
+    echo "new-impl: cargo generate-lockfile failed for impl/$name/Cargo.toml" >&2
+    exit 1
+fi
+echo "new-impl: wrote impl/$name/Cargo.lock"
+printf '%-14s%-10s%-10s%-43s%-43s%-14s%-10s%-24s%s\n' "$name" rust crates "example/$name" \
+    "$crate@$version" own - ehdecode \
+    "the template's producer ($kind): replace eventheader_dynamic with the crate under test" \
+    >>"$root/impl/implementations.txt"
+echo "new-impl: added its row to impl/implementations.txt"
+echo "new-impl: next: make check-impl IMPL=$name IMPL_VM=0, then make it the producer you judge" \
+    "(impl/$name/README.md, Documentation/adding.md)"
