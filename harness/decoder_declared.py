@@ -316,17 +316,22 @@ def resolve(reference: List[Event], declared: List[Declared]) -> Dict[int, Decla
     return out
 
 
-def expected(ref: Event, d: Declared, raw: Dict[int, bytes]) -> Tuple[str, list]:
+def expected(ref: Event, d: Declared, raw: Dict[int, object], k: int = 0) -> Tuple[str, list]:
     """(name, members) the declaration says the decoder prints for ref; KeyError when a path
-    it names is not in the reference event, LookupError when the raw bytes are unknown."""
+    it names is not in the reference event, LookupError when the raw bytes are unknown.
+    raw: time (ns) -> the sample's bytes, or the bytes of every sample at that time in file
+    order, of which ref is the k-th (a coarse guest clock gives several samples one time)."""
     members = list(ref.fields)
     if d.event is not None:
         members = list(d.event)
     elif d.raw is not None:
         t = None if ref.time is None else int((ref.time * 1000000000).to_integral_value())
-        if t not in raw:
+        at = raw.get(t)
+        if isinstance(at, list):
+            at = at[k] if k < len(at) else None
+        if at is None:
             raise LookupError(f"no sample at {ref.time} in the capture")
-        members = [("n", d.raw), ("raw", _normalize(raw[t].hex(" ")))]
+        members = [("n", d.raw), ("raw", _normalize(at.hex(" ")))]
     else:
         for path, v in d.set:
             members = _edit(members, _split(path), v, False)
@@ -370,9 +375,12 @@ def judge(reference: List[Event], events: List[Event], declared: List[Declared],
         return got.pop(0) if got else None
 
     decl = resolve(reference, declared)
+    nth_at: Dict[object, int] = {}  # reference events so far at each time
     for i, ref in enumerate(reference):
         d = decl.get(i)
         own = list(ref.fields)
+        k = nth_at.get(ref.time, 0)
+        nth_at[ref.time] = k + 1
         if d is None:
             got = take(ref.name, ref.time)
             if got is None:
@@ -386,7 +394,7 @@ def judge(reference: List[Event], events: List[Event], declared: List[Declared],
             continue
         j.used.add(d.source)
         try:
-            name, want = expected(ref, d, raw) if not d.lost else (None, None)
+            name, want = expected(ref, d, raw, k) if not d.lost else (None, None)
         except KeyError as e:
             j.findings.append(Finding("broken", ref, f"{d.source}: the path {e} is not in the "
                                                      f"reference's event", d))

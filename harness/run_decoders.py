@@ -104,6 +104,21 @@ def sample_bytes(capture: str) -> Dict[int, bytes]:
     return {lay.wall(s.time): s.raw for s in lay.samples if s.time is not None}
 
 
+def samples_at(capture: str) -> Dict[int, List[bytes]]:
+    """time (ns, as a decoder prints it) -> the raw bytes of every sample at that time, in
+    file order: what a raw declaration is held to (decoder_declared.expected)."""
+    try:
+        with open(capture, "rb") as f:
+            lay = read_layout(f.read())
+    except (OSError, ValueError):
+        return {}
+    out: Dict[int, List[bytes]] = {}
+    for s in lay.samples:
+        if s.time is not None:
+            out.setdefault(lay.wall(s.time), []).append(s.raw)
+    return out
+
+
 def _ns(t: Optional[Decimal]) -> Optional[int]:
     return None if t is None else int((t * 1000000000).to_integral_value())
 
@@ -257,7 +272,7 @@ def capture_items(j: Judged, d: Decoder, c: Capture, o: Output,
                 meta, example, differ = cmp.meta, cmp.meta_example, len(cmp.differences)
             else:
                 pattern, reason, entries = found
-                jd = judge(ref.doc.events, o.doc.events, entries, sample_bytes(c.path)
+                jd = judge(ref.doc.events, o.doc.events, entries, samples_at(c.path)
                            if any(e.raw is not None for e in entries) else {})
                 decl.used.setdefault(pattern, set()).update(jd.used)
                 decl.covered.setdefault(pattern, []).append(c.ident)

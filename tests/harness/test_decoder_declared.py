@@ -89,12 +89,15 @@ def decoded(reference, declared, raw):
     as its declaration states, every other as the reference."""
     out = []
     decl = dd.resolve(reference, declared)
+    nth_at = {}
     for i, ref in enumerate(reference):
         d = decl.get(i)
+        k = nth_at.get(ref.time, 0)
+        nth_at[ref.time] = k + 1
         if d is None:
             out.append(dc.Event(ref.name, ref.time, list(ref.fields), dict(ref.meta)))
         elif not d.lost:
-            name, members = dd.expected(ref, d, raw)
+            name, members = dd.expected(ref, d, raw, k)
             meta = dict(ref.meta) if d.raw is None else \
                 {k: v for k, v in ref.meta.items() if k in dd.SAMPLE_META}
             time = ref.time
@@ -197,7 +200,7 @@ def test_every_declaration_sees_outside_what_it_declares(dec, profile, pattern, 
     assert fnmatch.fnmatchcase(f"{ident}/events", pattern)
     cap = Capture(ident, path)
     declared = dd.read_observation(profile.observed[pattern])
-    raw = rd.sample_bytes(path)
+    raw = rd.samples_at(path)
     events = decoded(reference, declared, raw)
     only = Profile({pattern: profile.declared[pattern]}, {pattern: profile.observed[pattern]})
     status, message = item(dec, cap, reference, events, only)
@@ -407,3 +410,20 @@ def test_a_meta_drop_declaration_holds_only_without_the_member(tmp_path):
                 {"n": "P:A", "meta_drop": ["options"], "lost": True, "why": WHY}):
         with pytest.raises(ValueError, match="meta_drop"):
             obs(tmp_path, bad)
+
+
+def test_a_raw_declaration_holds_each_of_several_samples_at_one_time(tmp_path):
+    """A coarse clock gives several samples one time: the k-th reference event at a time is
+    held to the k-th sample's bytes at that time, in file order, not to the last one's."""
+    d = obs(tmp_path, {"n": "*", "raw": "tp", "why": WHY})
+    ref = [ev("P:A", "3", ("v", 1)), ev("P:B", "3", ("w", 2))]
+    raw = {3000000000: [b"\x01", b"\x02"]}
+
+    def printed(*hexes):
+        return [dc.Event("tp", Decimal(3), [("n", "tp"), ("raw", dc._normalize(h))],
+                         {"time": Decimal(3), "pid": Decimal(1), "tid": Decimal(1)})
+                for h in hexes]
+    assert not dd.judge(ref, printed("01", "02"), d, raw).findings
+    assert [f.kind for f in dd.judge(ref, printed("02", "02"), d, raw).findings] == ["broken"]
+    j = dd.judge(ref, printed("01", "02"), d, {3000000000: [b"\x01"]})  # one sample only
+    assert [f.kind for f in j.findings] == ["broken", "extra"] and "no sample" in j.findings[0].what
