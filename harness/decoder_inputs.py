@@ -7,6 +7,11 @@ give the same files. Standard library only; mkperfdata (tools/) writes perf.data
 Captures (id: where from):
   vm/<case>            build/results/vm/<case>.perf.data, recorded by perf in the VM
                        (make check-vm, part of make check)
+  vm-clock/<case>, vm-clock-pipe/<case>
+                       build/results/vm/<case>.clock.perf.data and .clock-pipe.perf.data:
+                       the same run's recordings under `perf record -k CLOCK_MONOTONIC`, in
+                       file and pipe mode (harness/guest_run.py CLOCK_CASES), with perf's
+                       own clock data
   offline/<case>       build/results/offline-<variant>/<case>.dat, the offline capture,
                        as perf.data (mkperfdata: no decoder but ehdecode reads .dat)
   offline-pipe/<case>  the same in perf's pipe mode (mkperfdata --pipe)
@@ -40,6 +45,7 @@ from runner import run
 MUTATED_PER_CAPTURE = 12
 TRUNCATED_PER_CAPTURE = 6
 CLOCK_CASES = ("activity",)  # offline-clock/, offline-clock-pipe/: with clock data
+VM_CLOCK_MODES = ("clock", "clock-pipe")  # <case>.<mode>.perf.data of guest_run.py
 CORPUS_LIMIT = 150  # inputs per fuzz target (seeds first, then the corpus by name)
 
 
@@ -91,11 +97,21 @@ def captures(results: str, variant: str, mkperfdata: str, out: str) -> (List[Cap
     """(the captures, problems: one line per source that is missing, naming the command)."""
     found: List[Capture] = []
     problems: List[str] = []
-    vm = sorted(glob.glob(os.path.join(results, "vm", "*.perf.data")))
+    vm, vm_clock = [], []
+    for p in sorted(glob.glob(os.path.join(results, "vm", "*.perf.data"))):
+        case, _, mode = os.path.basename(p)[:-len(".perf.data")].partition(".")
+        if not mode:
+            vm.append(Capture("vm/" + case, p))
+        elif mode in VM_CLOCK_MODES:
+            vm_clock.append(Capture(f"vm-{mode}/{case}", p))
     if not vm:
         problems.append(f"no {os.path.join(results, 'vm')}/*.perf.data: run `make check` "
                         f"(or `make check-vm`) first")
-    found += [Capture("vm/" + os.path.basename(p)[:-len(".perf.data")], p) for p in vm]
+    elif not vm_clock:
+        problems.append(f"no {os.path.join(results, 'vm')}/*.clock.perf.data (perf record -k "
+                        f"in the VM): run `make check-vm` again, its guest records them")
+    found += vm + sorted(vm_clock, key=lambda c: (VM_CLOCK_MODES.index(c.ident.split("/")[0][3:]),
+                                                  c.ident))
     dats = sorted(glob.glob(os.path.join(results, f"offline-{variant}", "*.dat")))
     if not dats:
         problems.append(f"no {os.path.join(results, f'offline-{variant}')}/*.dat: run "

@@ -19,6 +19,11 @@ run moves on to the next case):
   5. stop      "disable" + ack, then "stop" (SIGINT, SIGKILL as fallbacks); perf.data
                is written to the guest's /tmp (perf cannot mmap a file on 9p), then copied
   6. decode    `ehdecode --golden <case>.perf.data` -> <case>.perf.json
+The cases of CLOCK_CASES are recorded twice more after all cases, with perf's clock data
+(`perf record -k CLOCK_MONOTONIC`: the CLOCKID and CLOCK_DATA features, so decoders print
+wall-clock dates): <case>.clock.perf.data in file mode and <case>.clock-pipe.perf.data in
+pipe mode (`-o -`, perf's stdout into the file); guest-results.json's "clock" has their
+steps. make check-decoders reads them as vm-clock/<case> and vm-clock-pipe/<case>.
 A case whose source says "ehconf-no-golden" (the kernel_* cases) writes no events to compare:
 only step 4. Without /sys/kernel/tracing/user_events_data nothing runs and every case
 is recorded as skipped with the reason "kernel lacks CONFIG_USER_EVENTS".
@@ -68,6 +73,10 @@ T_DECODE = 60
 T_SELFTEST = 90       # the selftests' own settings file says timeout=90
 SELFTEST_ATTEMPTS = 3  # a failing selftest binary runs again (see run_selftests)
 HOLD = 900            # ehregister / sleep lifetime: outlives every step above
+# Recorded again with perf's clock data, in file and pipe mode: (tag suffix, pipe mode)
+CLOCK_CASES = ("activity",)
+CLOCK_MODES = (("clock", False), ("clock-pipe", True))
+PERF_CLOCK = ["-k", "CLOCK_MONOTONIC"]  # perf record -k: CLOCKID + CLOCK_DATA features
 
 
 def log(msg: str) -> None:
@@ -180,9 +189,12 @@ class Recording:
     """ehregister holding the tracepoints + `perf record -a` on them, events enabled only
     once perf acknowledged "enable" (the enable bit flips when perf OPENS the events)."""
 
-    def __init__(self, tag, names, ehregister, out, tmp, res):
+    def __init__(self, tag, names, ehregister, out, tmp, res, perf_args=(), pipe=False):
+        """perf_args: more options of perf record (PERF_CLOCK); pipe: perf's pipe mode
+        (`-o -`, its stdout into the same /tmp file, its stderr into the log)."""
         self.tag, self.names, self.ehregister, self.out, self.tmp = tag, names, ehregister, out, tmp
         self.res, self.steps = res, res["steps"]
+        self.perf_args, self.pipe = list(perf_args), pipe
         self.reg = self.perf = self.fifo = None
         self.pdata = os.path.join(tmp, tag + ".perf.data")
         self.plog_path = os.path.join(out, tag + ".perf.log")
@@ -204,17 +216,22 @@ class Recording:
         # -m: 8 MiB per CPU, so a burst of small events (concurrency: 8 threads x 1000)
         # is not lost while perf, slowed down by TCG, drains the ring; -B -N: no build-id
         # pass over perf.data at exit (tracepoint samples need none).
-        argv = ["perf", "record", "-a", "-m", "8M", "-B", "-N", "-o", self.pdata, "-D", "-1",
-                "--control", f"fifo:{ctl},{ack}"]
+        argv = ["perf", "record", "-a", "-m", "8M", "-B", "-N", "-o",
+                "-" if self.pipe else self.pdata, "-D", "-1", "--control", f"fifo:{ctl},{ack}"]
+        argv += self.perf_args
         for n in self.names:
             # A full definition ("name fields", a producer that is not EventHeader) is
             # registered as it is; perf opens the event by its name.
             argv += ["-e", f"user_events:{n.split()[0]}"]
         argv += ["--", "sleep", str(HOLD)]
-        self.res["perf_command"] = " ".join(argv)
+        self.res["perf_command"] = " ".join(argv) + (f" > {self.pdata}" if self.pipe else "")
         with open(self.plog_path, "wb") as plog:
             try:
-                self.perf = start(argv, stdout=plog)
+                if self.pipe:
+                    with open(self.pdata, "wb") as pout:
+                        self.perf = start(argv, stdout=pout, stderr=plog)
+                else:
+                    self.perf = start(argv, stdout=plog)
             except OSError as e:
                 raise StepFailed(f"cannot run perf: {e}")
         os.write(self.fifo.ctl, b"enable\n")
@@ -268,13 +285,15 @@ def capture_case(case: str, binary: str, args, res: dict, out: str, tmp: str) ->
 
 
 def capture_program(tag: str, argv, offline_env: dict, run_live, build: str, res: dict,
-                    out: str, tmp: str, definitions: Optional[Dict[str, str]] = None) -> None:
+                    out: str, tmp: str, definitions: Optional[Dict[str, str]] = None,
+                    perf_args=(), pipe: bool = False) -> None:
     """Steps 1-6 for any program that writes user_events: argv under offline_env writes
     the capture file <tmp>/<tag>.dat (its tracepoint names), then run_live() runs it on
     the real user_events while perf records; <tag>.perf.data and <tag>.perf.json in out.
     The names are registered as EventHeader tracepoints, but those definitions gives in
     full ("name fields": the program registers them so, and the kernel takes a second
-    registration only with the same fields). Fills res; raises StepFailed with the reason."""
+    registration only with the same fields). perf_args and pipe: Recording's. Fills res;
+    raises StepFailed with the reason."""
     steps = res["steps"]
     bindir = os.path.join(build, "bin")
     ehregister = os.path.join(bindir, "ehregister")
@@ -295,7 +314,7 @@ def capture_program(tag: str, argv, offline_env: dict, run_live, build: str, res
     log(f"{tag}: {len(names)} tracepoint(s): {' '.join(names)}")
 
     rec = Recording(tag, [(definitions or {}).get(n, n) for n in names], ehregister, out, tmp,
-                    res)
+                    res, perf_args, pipe)
     try:
         rec.start()  # 2. pre-register, 3. perf with events enabled and acknowledged
         run_live()  # 4. the program on the real user_events
@@ -349,6 +368,29 @@ def run_case(case: str, kind: str, args, out: str, tmp: str) -> dict:
         res["problem"] = f"guest_run error: {type(e).__name__}: {e}"
     res["seconds"] = round(time.monotonic() - t0, 3)
     log(f"{case}: {res['status']} in {res['seconds']:.1f} s"
+        + (f": {res['problem']}" if res["problem"] else ""))
+    return res
+
+
+def run_clock(case: str, mode: str, pipe: bool, args, out: str, tmp: str) -> dict:
+    """The case once more under `perf record -k CLOCK_MONOTONIC` (pipe mode: `-o -`):
+    steps 1-6 as for the case, as <case>.<mode>.perf.data (KTAP <case>.<mode>.ktap)."""
+    tag = f"{case}.{mode}"
+    binary = os.path.join(args.build, "cases", case)
+    res = {"case": case, "mode": mode, "pipe": pipe, "steps": {}, "status": "ok", "problem": ""}
+    t0 = time.monotonic()
+    try:
+        capture_program(tag, [binary], capture_env("capture", os.path.join(tmp, tag + ".dat")),
+                        lambda: live(binary, out, tag, res), args.build, res, out, tmp,
+                        perf_args=PERF_CLOCK, pipe=pipe)
+        if res.get("live_exit") != 0:
+            raise StepFailed(f"{case} exited with {res.get('live_exit')} on the kernel")
+    except StepFailed as e:
+        res["status"], res["problem"] = "failed", str(e)
+    except Exception as e:  # a bug here must not lose the rest of the run
+        res["status"], res["problem"] = "failed", f"guest_run error: {type(e).__name__}: {e}"
+    res["seconds"] = round(time.monotonic() - t0, 3)
+    log(f"{tag}: {res['status']} in {res['seconds']:.1f} s"
         + (f": {res['problem']}" if res["problem"] else ""))
     return res
 
@@ -508,7 +550,7 @@ def main(argv=None) -> int:
         info["expectations_problem"] = str(e)
         log(f"expectations: {e}")
     # "complete" becomes true only at the very end; "running" names the step in progress.
-    summary = {"guest": info, "cases": {}, "selftests": {}, "build": args.build,
+    summary = {"guest": info, "cases": {}, "clock": {}, "selftests": {}, "build": args.build,
                "complete": False, "running": ""}
     log(f"kernel {info['kernel_release']}, user_events {'present' if info['user_events'] else 'ABSENT'}, "
         f"{info['perf_version']}, {len(cases)} case(s)")
@@ -533,6 +575,19 @@ def main(argv=None) -> int:
         save_summary(out, summary)
         if os.environ.get("EHCONF_TEST_CRASH_AFTER") == case:
             crash_kernel(out, summary, case)
+    for case in [c for c in CLOCK_CASES if c in cases and info["user_events"]]:
+        for mode, pipe in CLOCK_MODES:
+            tag = f"{case}.{mode}"
+            if time.monotonic() > deadline:
+                summary["clock"][tag] = {"case": case, "mode": mode, "status": "failed",
+                                         "steps": {}, "problem": "guest time budget exhausted "
+                                                                 "before it ran"}
+                continue
+            summary["running"] = f"{tag} (perf record {' '.join(PERF_CLOCK)})"
+            save_summary(out, summary)
+            summary["clock"][tag] = run_clock(case, mode, pipe, args, out, tmp)
+            summary["running"] = ""
+            save_summary(out, summary)
     if args.selftests:
         summary["running"] = "the kernel's user_events selftests"
         save_summary(out, summary)

@@ -417,6 +417,7 @@ def outcomes_for(s, run: VmRun, cases: List[str]):
         out += case_outcomes(s, run, case, report)
     if LIMITS_CASE in cases:
         out += limit_outcomes(os.path.join(s.repo, "golden"), run, report["limits"])
+    out += clock_outcomes(s, run, cases)
     out += selftests_outcomes(run, report, {o.ident: o.status for o in out})
     out += kselftest_install_outcomes(run, cases, {o.ident: o.status for o in out})
     report["items"] = [asdict(o) for o in out]
@@ -590,6 +591,55 @@ def perf_golden_outcome(run: VmRun, case: str, r: dict, crep: dict, gold: Option
     msg += f"\n(decoded perf capture: {os.path.relpath(os.path.join(run.results, r['decoded']))})"
     crep["golden"][PERF] = "pass" if ok else "fail"
     return Outcome(ident, "pass" if ok else "fail", msg, "vm-golden", case)
+
+
+def clock_outcomes(s, run: VmRun, cases: List[str]) -> List[Outcome]:
+    """vm-clock/<case>/<mode>: the recordings of guest_run.py's CLOCK_CASES under `perf
+    record -k CLOCK_MONOTONIC` (file mode, pipe mode): each must be there, carry perf's clock
+    data (harness/perf_samples.py) and decode, by ehdecode --golden in the guest, to
+    golden/<case>.json. make check-decoders judges the decoders' wall-clock dates on them."""
+    from guest_run import CLOCK_CASES, CLOCK_MODES
+    from perf_samples import read_layout
+    out: List[Outcome] = []
+    for case in [c for c in CLOCK_CASES if c in cases]:
+        gold = read_text(os.path.join(s.repo, "golden", case + ".json"))
+        for mode, pipe in CLOCK_MODES:
+            ident = safe_id(f"vm-clock/{case}/{mode}")
+            r = run.guest.get("clock", {}).get(f"{case}.{mode}")
+            if skips_everything(run):
+                out.append(Outcome(ident, "skip", NO_USER_EVENTS, "vm-golden", case))
+                continue
+            if r is None:
+                why = run.problem or "the guest did not record it"
+                out.append(Outcome(ident, "fail", f"not run: {why}", "vm-golden", case))
+                continue
+            problems = [r["problem"]] if r.get("problem") else []
+            pdata = os.path.join(run.results, r.get("perf_data") or f"{case}.{mode}.perf.data")
+            try:
+                with open(pdata, "rb") as f:
+                    lay = read_layout(f.read())
+                if lay.pipe != pipe:
+                    problems.append(f"{os.path.basename(pdata)} is in perf's "
+                                    f"{'pipe' if lay.pipe else 'file'} mode")
+                if lay.clock_offset is None:
+                    problems.append(f"{os.path.basename(pdata)} carries no CLOCK_DATA")
+            except OSError as e:
+                problems.append(f"no {os.path.basename(pdata)}: {e.strerror}")
+            decoded = read_text(os.path.join(run.results, r["decoded"])) if r.get("decoded") \
+                else None
+            if gold is None or decoded is None:
+                problems.append(f"no golden/{case}.json" if gold is None else "not decoded")
+            else:
+                res = compare(gold, decoded, case, transport=PERF)
+                if not res.ok:
+                    problems.append(res.message)
+            if r.get("ehdecode_exit"):
+                problems.append(f"ehdecode exit {r['ehdecode_exit']}: "
+                                f"{r.get('ehdecode_problem', '')}")
+            msg = "\n".join(problems) or (f"{r.get('perf_command', '')}: clock data, "
+                                          f"decoded as golden/{case}.json")
+            out.append(Outcome(ident, "fail" if problems else "pass", msg, "vm-golden", case))
+    return out
 
 
 def limit_outcomes(golden_dir: str, run: VmRun, limits: Dict[str, int]) -> List[Outcome]:

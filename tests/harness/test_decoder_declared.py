@@ -60,22 +60,31 @@ def hello_events():
             for i, s in enumerate(lay.samples)]
 
 
-# A wall-clock time with every digit (perf's clock data), 2026-11-28T22:36:29.376763125Z
-WALL = Decimal("1795905389.376763125")
+def clock_events(path: str):
+    """golden/activity.json's events at the wall-clock times of a real capture with perf's
+    clock data (tests/data/perf/activity-clock-*-mode.perf.data, recorded in the VM), in
+    its sample order: nanosecond dates, several samples at one time (the guest's coarse
+    clock)."""
+    with open(path, "rb") as f:
+        lay = read_layout(f.read())
+    evs = golden_events("activity")
+    assert len(lay.samples) == len(evs) and lay.clock_offset is not None
+    for e, smp in zip(evs, lay.samples):
+        e.time = Decimal(lay.wall(smp.time)) / 1000000000
+        e.meta = dict(e.meta, time=e.time)
+    return evs
 
 
 def reference_for(pattern: str):
     """(capture id, its path, the reference's events) for the captures an events pattern
     covers, from the repository's data. A pattern of the captures with perf's clock data
-    (vm-clock/, offline-clock/, data/activity-clock-*) gets golden/activity.json's events at
-    wall-clock times with 9 fractional digits."""
+    (vm-clock/, offline-clock/, data/activity-clock-*) gets the real capture of that mode
+    in tests/data/perf and golden/activity.json's events at its times."""
     kind, case = pattern.split("/")[:2]
     if "clock" in kind or "clock" in case:
-        evs = golden_events("activity")
-        for i, e in enumerate(evs):
-            e.time = WALL + Decimal(i * 1000037) / 1000000000
-            e.meta = dict(e.meta, time=e.time)
-        return "vm-clock/activity", HELLO_PIPE, evs
+        mode = "pipe" if "pipe" in pattern else "file"
+        path = os.path.join(DATA, f"activity-clock-{mode}-mode.perf.data")
+        return f"data/activity-clock-{mode}-mode", path, clock_events(path)
     if case == "s390x-activity":
         return "data/s390x-activity", os.path.join(DATA, "s390x-activity.perf.data"), \
             golden_events("activity")

@@ -471,3 +471,24 @@ def test_decoders_md_says_what_the_expectations_rest_on(tmp_path):
     (root / "descriptions" / "provenance.txt").write_text(changed.replace(" all ", " 1-0 ", 1))
     sec = _basis_section(decoder_report.report(str(tmp_path / "none"), root=str(root)))
     assert "**provenance unreadable: descriptions/provenance.txt:" in sec, sec
+
+
+def test_the_vm_clock_recordings_are_inputs_of_their_own(tmp_path):
+    """<case>.clock.perf.data and <case>.clock-pipe.perf.data of the VM run (guest_run.py's
+    perf record -k CLOCK_MONOTONIC) are vm-clock/<case> and vm-clock-pipe/<case>, never
+    vm/<case>.clock; a VM run without them is a problem naming the command."""
+    vm = tmp_path / "results" / "vm"
+    vm.mkdir(parents=True)
+    for name in ("activity", "activity.clock", "activity.clock-pipe", "activity.host"):
+        (vm / f"{name}.perf.data").write_bytes(b"PERFILE2")
+    caps, problems = di.captures(str(tmp_path / "results"), "gcc", "/nonexistent",
+                                 str(tmp_path / "out"))
+    ids = [c.ident for c in caps if not c.ident.startswith("data/")]
+    assert ids == ["vm/activity", "vm-clock/activity", "vm-clock-pipe/activity"], ids
+    assert not any("clock.perf.data" in p for p in problems), problems
+    for name in ("activity.clock", "activity.clock-pipe"):
+        (vm / f"{name}.perf.data").unlink()
+    caps, problems = di.captures(str(tmp_path / "results"), "gcc", "/nonexistent",
+                                 str(tmp_path / "out"))
+    assert [c.ident for c in caps if c.ident.startswith("vm")] == ["vm/activity"]
+    assert any("*.clock.perf.data" in p and "make check-vm" in p for p in problems), problems

@@ -28,3 +28,37 @@ def test_a_kernel_that_is_not_a_file_is_the_boot_problem(tmp_path, monkeypatch):
     monkeypatch.setenv("KERNEL", str(tmp_path / "no-such-bzImage"))
     run = boot(REPO_ROOT, str(tmp_path / "build"), str(tmp_path / "results"), ["activity"])
     assert not run.ok and run.problem == f"KERNEL={tmp_path / 'no-such-bzImage'} is not a file"
+
+
+def _clock_run(tmp_path, entries):
+    import shutil
+    from run_vm import VmRun
+    res = tmp_path / "vm"
+    res.mkdir(exist_ok=True)
+    data = f"{REPO_ROOT}/tests/data/perf"
+    for name, src in (("activity.clock", "hello-file-mode"), ("activity.clock-pipe", "hello-pipe-mode")):
+        shutil.copy(f"{data}/{src}.perf.data", res / f"{name}.perf.data")
+    golden = open(f"{REPO_ROOT}/golden/activity.json", encoding="utf-8").read()
+    (res / "activity.json").write_text(golden)
+    return VmRun(True, results=str(res), guest={"guest": {"user_events": True},
+                                                "clock": entries})
+
+
+def test_the_clock_recordings_must_be_there_carry_clock_data_and_decode_as_golden(tmp_path):
+    """vm-clock/<case>/<mode>: guest_run.py's perf record -k recordings, held to golden and
+    to perf's clock data (here hello captures without it: both fail, each saying why)."""
+    from run_vm import Paths, clock_outcomes
+    s = Paths(REPO_ROOT, str(tmp_path / "build"), str(tmp_path))
+    ok = {"status": "ok", "problem": "", "decoded": "activity.json", "ehdecode_exit": 0}
+    run = _clock_run(tmp_path, {
+        "activity.clock": dict(ok, perf_data="activity.clock.perf.data"),
+        "activity.clock-pipe": dict(ok, perf_data="activity.clock.perf.data")})
+    by = {o.ident: o for o in clock_outcomes(s, run, ["activity", "structs"])}
+    assert set(by) == {"vm-clock/activity/clock", "vm-clock/activity/clock-pipe"}
+    assert by["vm-clock/activity/clock"].status == "fail"
+    assert by["vm-clock/activity/clock"].message == "activity.clock.perf.data carries no CLOCK_DATA"
+    assert "in perf's file mode" in by["vm-clock/activity/clock-pipe"].message
+    run = _clock_run(tmp_path, {})
+    by = {o.ident: o for o in clock_outcomes(s, run, ["activity"])}
+    assert all(o.status == "fail" and "did not record" in o.message for o in by.values()), by
+    assert clock_outcomes(s, run, ["structs"]) == []
