@@ -19,7 +19,7 @@ Captures (id: where from):
                        the same with perf's clock data (mkperfdata --clock: the CLOCK_DATA
                        feature), so times print as wall-clock dates; CLOCK_CASES only
   data/<name>          tests/data/perf/*.perf.data, real captures kept in the repository
-                       (one of them pipe mode, recorded by perf itself)
+                       (two of them pipe mode, recorded by perf itself; two with its clock data)
 Damaged (id: damaged/<set>/<name>):
   mutated    vm/<case> with 1 to 4 bytes replaced at seeded random offsets
   truncated  offline-pipe/<case> cut at seeded offsets (pipe mode: the metadata comes first,
