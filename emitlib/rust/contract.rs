@@ -84,7 +84,7 @@ fn fork(api: &dyn Api, seq: u32) -> String {
         let on = enabled_words(api.enabled()); // before the write, as the protocol orders
         (format!("{} {}", on, write_words(write(api, seq, 0))), 0)
     };
-    match crate::forked::run(&(), child, |_| {}) {
+    match super::forked::run(&(), child, |_| {}) {
         Err((_, e)) => format!("error {}", e),
         Ok((got, _)) if !got.is_empty() => format!("child {}", got),
         Ok((_, status)) if libc::WIFSIGNALED(status) => {

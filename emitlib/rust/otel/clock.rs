@@ -20,6 +20,13 @@ pub fn pin(secs: i64, nanos: u32) {
     SECS.store(secs, Ordering::Release);
 }
 
+/// The clock an inputs file starts with (its `clock` before the first step), when it has one.
+pub fn pin_start(start: Option<(i64, u32)>) {
+    if let Some((secs, nanos)) = start {
+        pin(secs, nanos);
+    }
+}
+
 /// libc's own clock_gettime (the vDSO's), looked up once; 1 if there is none.
 static NEXT: AtomicI64 = AtomicI64::new(0);
 

@@ -13,7 +13,7 @@ use std::process;
 use opentelemetry::{Array, KeyValue, StringValue, Value};
 use opentelemetry_sdk::Resource;
 
-use crate::words::{self, err, ParseError, Val};
+use super::words::{self, err, ParseError, Val};
 
 /// The resource a provider is built with (`resource_base`; the default is Empty).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -52,6 +52,37 @@ pub fn clock(w: &[String], no: usize) -> Result<(i64, u32), ParseError> {
         return err(no, "clock <unix seconds>[.<fraction>]");
     }
     words::time(&w[1], no)
+}
+
+/// The file's statement lines, after its first, which must be `inputs <name>`.
+pub fn statement_lines(text: &str) -> Result<Vec<words::Line>, ParseError> {
+    let lines = words::lines(text);
+    let Some(first) = lines.first() else {
+        return err(1, "empty file: the first statement is `inputs <name>`");
+    };
+    if first.w[0] != "inputs" || first.w.len() != 2 {
+        return err(first.no, "the first statement is `inputs <name>`");
+    }
+    Ok(lines)
+}
+
+/// A `clock` statement where it stands: before the first step it pins the clock the run
+/// starts with (`start`), after it it is a step of its own (`step` makes it).
+pub fn clock_at<S>(
+    w: &[String],
+    no: usize,
+    in_steps: bool,
+    start: &mut Option<(i64, u32)>,
+    steps: &mut Vec<S>,
+    step: fn(i64, u32) -> S,
+) -> Result<(), ParseError> {
+    let (s, n) = clock(w, no)?;
+    if in_steps {
+        steps.push(step(s, n));
+    } else {
+        *start = Some((s, n));
+    }
+    Ok(())
 }
 
 /// `panics catch|end`: whether a panic of a step is caught (true) or ends the emitter.

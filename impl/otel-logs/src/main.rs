@@ -32,25 +32,11 @@ use opentelemetry::{Key, KeyValue, Value};
 use opentelemetry_sdk::logs::{LoggerProviderBuilder, SdkLogRecord, SdkLogger, SdkLoggerProvider};
 use opentelemetry_user_events_logs::{EventNameCallback, Processor};
 
-#[path = "../../../emitlib/rust/otel/clock.rs"]
-mod clock;
-#[path = "../../../emitlib/rust/contract.rs"]
-mod contract;
-#[path = "../../../emitlib/rust/otel/entry.rs"]
-mod entry;
-#[path = "../../../emitlib/rust/forked.rs"]
-mod forked;
-#[path = "../../../emitlib/rust/otel/report.rs"]
-mod report;
-#[path = "../../../emitlib/rust/otel/statements.rs"]
-mod statements;
-#[path = "../../../emitlib/rust/otel/words.rs"]
-mod words;
-mod contract_api;
-// emit --bench: the timing the Rust emitters share, and this crate's loop for it.
-#[path = "../../../emitlib/rust/bench.rs"]
-mod bench;
+#[path = "../../../emitlib/rust/otel/mod.rs"]
+mod otel;
 mod bench_api;
+mod contract_api;
+use otel::{bench, clock, contract, entry, report, statements, words};
 
 use report::Report;
 use statements::ResourceBase;
@@ -200,13 +186,7 @@ fn record(lines: &[Line], pos: &mut usize, head: &Line, next: &mut usize) -> Res
 }
 
 fn parse(text: &str) -> Result<Inputs, ParseError> {
-    let lines = words::lines(text);
-    let Some(first) = lines.first() else {
-        return err(1, "empty file: the first statement is `inputs <name>`");
-    };
-    if first.w[0] != "inputs" || first.w.len() != 2 {
-        return err(first.no, "the first statement is `inputs <name>`");
-    }
+    let lines = statements::statement_lines(text)?;
     let mut inp = Inputs {
         clock: None,
         processors: Vec::new(),
@@ -224,14 +204,7 @@ fn parse(text: &str) -> Result<Inputs, ParseError> {
         pos += 1;
         let (no, w) = (l.no, &l.w);
         match w[0].as_str() {
-            "clock" => {
-                let (s, n) = statements::clock(w, no)?;
-                if in_steps {
-                    inp.steps.push(Step::Clock(s, n));
-                } else {
-                    inp.clock = Some((s, n));
-                }
-            }
+            "clock" => statements::clock_at(w, no, in_steps, &mut inp.clock, &mut inp.steps, Step::Clock)?,
             "processor" | "resource" | "resource_base" | "scope" | "panics" if in_steps => {
                 return err(no, format!("{} comes before the first record", w[0]));
             }
@@ -291,7 +264,7 @@ fn parse(text: &str) -> Result<Inputs, ParseError> {
         }
     }
     if !inp.processors.iter().any(|p| !p.invalid) {
-        return err(first.no, "at least one `processor` that builds");
+        return err(lines[0].no, "at least one `processor` that builds");
     }
     inp.events = next - 1;
     Ok(inp)
@@ -446,15 +419,11 @@ fn fill_record(rec: &mut SdkLogRecord, d: &RecordDef) {
 }
 
 fn main() {
-    let path = &entry::start(
-        &["OTEL_SERVICE_NAME", "OTEL_RESOURCE_ATTRIBUTES"],
-        || contract::run(&mut contract_api::LogsApi::default()),
+    let path = &entry::start(otel::USAGE, &otel::RESOURCE_VARIABLES, || contract::run(&mut contract_api::LogsApi::default()),
         |count, file| bench_api::run(count, file),
     );
     let inp = statements::read_inputs(path, parse);
-    if let Some((s, n)) = inp.clock {
-        clock::pin(s, n);
-    }
+    clock::pin_start(inp.clock);
     let r = Report::default();
     let Some(provider) = install(&inp, &r) else {
         process::exit(r.finish(inp.events).max(1));

@@ -35,27 +35,11 @@ use opentelemetry::{InstrumentationScope, KeyValue};
 use opentelemetry_sdk::metrics::{PeriodicReader, SdkMeterProvider};
 use opentelemetry_user_events_metrics::MetricsExporter;
 
-#[path = "../../../emitlib/rust/otel/clock.rs"]
-mod clock;
-#[path = "../../../emitlib/rust/contract.rs"]
-mod contract;
-#[path = "../../../emitlib/rust/otel/entry.rs"]
-mod entry;
-#[path = "../../../emitlib/rust/forked.rs"]
-mod forked;
-#[path = "../../../emitlib/rust/otel/report.rs"]
-mod report;
-#[path = "../../../emitlib/rust/otel/seed.rs"]
-mod seed;
-#[path = "../../../emitlib/rust/otel/statements.rs"]
-mod statements;
-#[path = "../../../emitlib/rust/otel/words.rs"]
-mod words;
-mod contract_api;
-// emit --bench: the timing the Rust emitters share, and this crate's loop for it.
-#[path = "../../../emitlib/rust/bench.rs"]
-mod bench;
+#[path = "../../../emitlib/rust/otel/mod.rs"]
+mod otel;
 mod bench_api;
+mod contract_api;
+use otel::{bench, clock, contract, entry, report, seed, statements, words};
 
 use report::Report;
 use statements::{kvs, ResourceBase};
@@ -167,13 +151,7 @@ fn attrs(w: &[String], line: usize) -> Result<Vec<(String, Val)>, ParseError> {
 }
 
 fn parse(text: &str) -> Result<Inputs, ParseError> {
-    let lines = words::lines(text);
-    let Some(first) = lines.first() else {
-        return err(1, "empty file: the first statement is `inputs <name>`");
-    };
-    if first.w[0] != "inputs" || first.w.len() != 2 {
-        return err(first.no, "the first statement is `inputs <name>`");
-    }
+    let lines = statements::statement_lines(text)?;
     let mut inp = Inputs {
         clock: None,
         resource_base: ResourceBase::Empty,
@@ -193,14 +171,7 @@ fn parse(text: &str) -> Result<Inputs, ParseError> {
             Ok((n, first))
         };
         match w[0].as_str() {
-            "clock" => {
-                let (s, n) = statements::clock(w, no)?;
-                if in_steps {
-                    inp.steps.push(Step::Clock(s, n));
-                } else {
-                    inp.clock = Some((s, n));
-                }
-            }
+            "clock" => statements::clock_at(w, no, in_steps, &mut inp.clock, &mut inp.steps, Step::Clock)?,
             "resource" | "resource_base" | "meter" if in_steps => {
                 return err(no, format!("{} comes before the first instrument", w[0]));
             }
@@ -427,15 +398,13 @@ fn provider(inp: &Inputs) -> (SdkMeterProvider, Meter) {
 }
 
 fn main() {
-    let path = &entry::start(
-        &["OTEL_SERVICE_NAME", "OTEL_RESOURCE_ATTRIBUTES", "OTEL_METRIC_EXPORT_INTERVAL"],
-        || contract::run(&mut contract_api::MetricsApi::default()),
+    // The reader's interval too: collections happen where the inputs say, nowhere else.
+    let unset = [otel::RESOURCE_VARIABLES[0], otel::RESOURCE_VARIABLES[1], "OTEL_METRIC_EXPORT_INTERVAL"];
+    let path = &entry::start(otel::USAGE, &unset, || contract::run(&mut contract_api::MetricsApi::default()),
         |count, file| bench_api::run(count, file),
     );
     let inp = statements::read_inputs(path, parse);
-    if let Some((s, n)) = inp.clock {
-        clock::pin(s, n);
-    }
+    clock::pin_start(inp.clock);
     let r = Report::default();
     let (provider, meter) = provider(&inp);
     let obs: Observations = Arc::new(Mutex::new(HashMap::new()));

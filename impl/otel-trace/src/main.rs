@@ -36,27 +36,11 @@ use opentelemetry::{Context, KeyValue};
 use opentelemetry_sdk::trace::{IdGenerator, SdkTracer, SdkTracerProvider, Span as SdkSpan, TracerProviderBuilder};
 use opentelemetry_user_events_trace::UserEventsTracerProviderBuilderExt;
 
-#[path = "../../../emitlib/rust/otel/clock.rs"]
-mod clock;
-#[path = "../../../emitlib/rust/contract.rs"]
-mod contract;
-#[path = "../../../emitlib/rust/otel/entry.rs"]
-mod entry;
-#[path = "../../../emitlib/rust/forked.rs"]
-mod forked;
-#[path = "../../../emitlib/rust/otel/report.rs"]
-mod report;
-#[path = "../../../emitlib/rust/otel/seed.rs"]
-mod seed;
-#[path = "../../../emitlib/rust/otel/statements.rs"]
-mod statements;
-#[path = "../../../emitlib/rust/otel/words.rs"]
-mod words;
-mod contract_api;
-// emit --bench: the timing the Rust emitters share, and this crate's loop for it.
-#[path = "../../../emitlib/rust/bench.rs"]
-mod bench;
+#[path = "../../../emitlib/rust/otel/mod.rs"]
+mod otel;
 mod bench_api;
+mod contract_api;
+use otel::{bench, clock, contract, entry, report, seed, statements, words};
 
 use report::Report;
 use statements::{kvs, value, ResourceBase};
@@ -233,13 +217,7 @@ fn span_block(lines: &[Line], pos: &mut usize, head: &Line) -> Result<SpanDef, P
 }
 
 fn parse(text: &str) -> Result<Inputs, ParseError> {
-    let lines = words::lines(text);
-    let Some(first) = lines.first() else {
-        return err(1, "empty file: the first statement is `inputs <name>`");
-    };
-    if first.w[0] != "inputs" || first.w.len() != 2 {
-        return err(first.no, "the first statement is `inputs <name>`");
-    }
+    let lines = statements::statement_lines(text)?;
     let mut inp = Inputs {
         clock: None,
         exporters: Vec::new(),
@@ -255,14 +233,7 @@ fn parse(text: &str) -> Result<Inputs, ParseError> {
         pos += 1;
         let (no, w) = (l.no, &l.w);
         match w[0].as_str() {
-            "clock" => {
-                let (s, n) = statements::clock(w, no)?;
-                if in_steps {
-                    inp.steps.push(Step::Clock(s, n));
-                } else {
-                    inp.clock = Some((s, n));
-                }
-            }
+            "clock" => statements::clock_at(w, no, in_steps, &mut inp.clock, &mut inp.steps, Step::Clock)?,
             "exporter" | "resource" | "resource_base" | "limit" | "panics" if in_steps => {
                 return err(no, format!("{} comes before the first span", w[0]));
             }
@@ -313,7 +284,7 @@ fn parse(text: &str) -> Result<Inputs, ParseError> {
         }
     }
     if !inp.exporters.iter().any(|e| !e.invalid) {
-        return err(first.no, "at least one `exporter` that is valid");
+        return err(lines[0].no, "at least one `exporter` that is valid");
     }
     inp.events = next - 1;
     Ok(inp)
@@ -431,15 +402,11 @@ fn start_span(tracer: &SdkTracer, d: &SpanDef, parent_cx: &Context) -> SdkSpan {
 }
 
 fn main() {
-    let path = &entry::start(
-        &["OTEL_SERVICE_NAME", "OTEL_RESOURCE_ATTRIBUTES"],
-        || contract::run(&mut contract_api::TraceApi::default()),
+    let path = &entry::start(otel::USAGE, &otel::RESOURCE_VARIABLES, || contract::run(&mut contract_api::TraceApi::default()),
         |count, file| bench_api::run(count, file),
     );
     let inp = statements::read_inputs(path, parse);
-    if let Some((s, n)) = inp.clock {
-        clock::pin(s, n);
-    }
+    clock::pin_start(inp.clock);
     let r = Report::default();
     let provider = provider(&inp, Some(&r));
     let tracer = provider.tracer("ehconf");

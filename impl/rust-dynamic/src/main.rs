@@ -57,6 +57,8 @@ use report::{child_counts, child_report, errno_name, install_panic_hook, take_pa
 mod forked;
 #[path = "../../../emitlib/rust/contract.rs"]
 mod contract;
+#[path = "../../../emitlib/rust/entry.rs"]
+mod entry;
 mod contract_api;
 // emit --bench: the timing both Rust emitters share, and this crate's loop for it.
 #[path = "../../../emitlib/rust/bench.rs"]
@@ -514,17 +516,12 @@ fn fail_all(r: &Runner, steps: &[Step], why: &str) {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    if args.len() == 4 && args[1] == "--bench" {
-        bench_api::run(&args[2], &args[3]);
-    }
-    if args.len() != 2 {
-        eprintln!("usage: emit <file.events> | emit --types | emit --contract | emit --bench COUNT <file.events>");
-        process::exit(2);
-    }
-    if args[1] == "--contract" {
-        contract::run(&mut contract_api::Dynamic::new());
-    }
+    let arg = entry::start(
+        "emit <file.events> | emit --types | emit --contract | emit --bench COUNT <file.events>",
+        &[],
+        || contract::run(&mut contract_api::Dynamic::new()),
+        |count, file| bench_api::run(count, file),
+    );
     let types = match read_types(TYPES_TXT, std::mem::size_of::<usize>()) {
         Ok(t) => t,
         Err(why) => {
@@ -532,13 +529,13 @@ fn main() {
             process::exit(2);
         }
     };
-    if args[1] == "--types" {
+    if arg == "--types" {
         for r in &types {
             println!("{} 0x{:02x} 0x{:02x} {}", r.name, r.enc, r.fmt, unit_size(r.enc));
         }
         return;
     }
-    let path = &args[1];
+    let path = &arg;
     let text = desc::read_or_exit(path);
     let steps = match desc::parse(&text, &types) {
         Ok(d) => d.unrolled(), // every repetition of a `repeat` an event of its own

@@ -55,6 +55,8 @@ mod forked;
 // emit --contract: the loop the Rust emitters share, and this crate's calls for it.
 #[path = "../../../emitlib/rust/contract.rs"]
 mod contract;
+#[path = "../../../emitlib/rust/entry.rs"]
+mod entry;
 mod contract_api;
 // emit --bench: the timing the Rust emitters share, and this crate's loop for it.
 #[path = "../../../emitlib/rust/bench.rs"]
@@ -498,18 +500,12 @@ fn install(inputs: &Inputs) -> bool {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    if args.len() == 4 && args[1] == "--bench" {
-        bench_api::run(&args[2], &args[3]);
-    }
-    if args.len() != 2 {
-        eprintln!("usage: emit <file.inputs> | emit --contract | emit --bench COUNT <file.inputs>");
-        process::exit(2);
-    }
-    if args[1] == "--contract" {
-        contract::run(&mut contract_api::Etw::new());
-    }
-    let path = &args[1];
+    let path = &entry::start(
+        "emit <file.inputs> | emit --contract | emit --bench COUNT <file.inputs>",
+        &[],
+        || contract::run(&mut contract_api::Etw::new()),
+        |count, file| bench_api::run(count, file),
+    );
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) => {

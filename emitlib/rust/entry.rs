@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
-// What every OpenTelemetry emitter (impl/otel-*/src/main.rs) starts with: its command line,
-// `emit FILE.inputs | emit --contract | emit --bench COUNT FILE.inputs`, and the contract's
-// unregister of an SDK provider (contract_api.rs).
+// What every Rust emitter starts with: its command line, `emit FILE | emit --contract | emit
+// --bench COUNT FILE` (and the emitter's own options, which it gets back as FILE), and for an
+// SDK's provider (the OpenTelemetry emitters' contract_api.rs) the contract's unregister.
 
 use std::fmt::Display;
 use std::process;
 
-/// The inputs file to run. `--bench` and `--contract` run here and end the process; a wrong
-/// command line is the usage and exit 2. The variables `unset` names are removed first: the
-/// SDK's resource detectors read them, and the inputs alone say what the resource is.
-pub fn start(unset: &[&str], contract: impl FnOnce(), bench: impl FnOnce(&str, &str)) -> String {
+/// The one argument left to run (its inputs file, or an option of the emitter's own).
+/// `--bench` and `--contract` run here and end the process; a wrong command line is `usage`
+/// and exit 2. The variables `unset` names are removed first (the OpenTelemetry SDK's
+/// resource detectors read them, and the inputs alone say what the resource is).
+pub fn start(usage: &str, unset: &[&str], contract: impl FnOnce(), bench: impl FnOnce(&str, &str)) -> String {
     let args: Vec<String> = std::env::args().collect();
     for v in unset {
         std::env::remove_var(v);
@@ -19,7 +20,7 @@ pub fn start(unset: &[&str], contract: impl FnOnce(), bench: impl FnOnce(&str, &
         process::exit(0);
     }
     if args.len() != 2 {
-        eprintln!("usage: emit <file.inputs> | emit --contract | emit --bench COUNT <file.inputs>");
+        eprintln!("usage: {}", usage);
         process::exit(2);
     }
     if args[1] == "--contract" {
@@ -31,6 +32,7 @@ pub fn start(unset: &[&str], contract: impl FnOnce(), bench: impl FnOnce(&str, &
 
 /// A provider's shutdown as the contract's unregister answers it: 0, or EIO standing for
 /// any error (printed, named `what`); 0 when nothing was registered.
+#[allow(dead_code)] // only the emitters of an SDK with a provider to shut down call it
 pub fn shutdown<E: Display>(what: &str, result: Option<Result<(), E>>) -> i32 {
     match result {
         None | Some(Ok(())) => 0,
