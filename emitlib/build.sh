@@ -317,6 +317,29 @@ cargo_build() {
     [ $cargo_rc -ne 0 ] || echo "$build_name: cargo: done in $((SECONDS - start)) s" >&2
 }
 
+# eventheader_library: libeventheader from a checkout of ehconf's lib/eventheader (IMPL_SRC:
+# this repository's, or a patched copy make test-impl-mutants made): its sources with only
+# its own include paths, as lib/eventheader/build.mk builds them, into
+# OUTDIR/lib/libeventheader.a (eh_lib).
+eventheader_library() {
+    echo "$build_name: library: $src/src/*.c" >&2
+    stage_fn library eventheader_library_build
+    eh_lib=$out/lib/libeventheader.a
+}
+
+eventheader_library_build() {
+    mkdir -p "$out/lib/obj" || return 1
+    local c objs=() ar=ar
+    for c in "$src"/src/*.c; do
+        objs+=("$out/lib/obj/$(basename "$c" .c).o")
+        "$target_cc" -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -I"$src/include" \
+            -I"$src/internal" -c "$c" -o "${objs[-1]}" || return 1
+    done
+    [ -n "${cross_arch:-}" ] && ar=${target_cc%gcc}ar
+    rm -f "$out/lib/libeventheader.a"
+    "$ar" rcs "$out/lib/libeventheader.a" "${objs[@]}"
+}
+
 # --- a macro API's emitter, generated per case (parser gen) -------------------------------
 
 # gencase_build <name>: the pipeline every row whose emitter is generated from the case

@@ -10,6 +10,9 @@
 # KIND crates: a producer from the Rust crate registry with inputs of its own: the template
 # is a working family over eventheader_dynamic (its crate column eventheader_dynamic@0.5.0),
 # with its Cargo.lock resolved here from the ehconf cache's index (offline first).
+# KIND c: a C library run through the case descriptions: the template builds the reference
+# emitter's driver with its event and contract writers, against IMPL_SRC_EHCONF, until the
+# library under test takes their place (impl/<NAME>/build says the steps).
 set -eu
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -38,20 +41,31 @@ find "$root/impl/$name" -type f -exec sed -i -e "s/@NAME@/$name/g" -e "s/@PROVID
     -e "s|@UPSTREAM@|example/$name|g" -e "s/@CRATE@/$crate/g" -e "s/@VERSION@/$version/g" {} +
 chmod +x "$root/impl/$name/build"
 echo "new-impl: wrote impl/$name/ ($kind)"
-# The lock: the crates' versions as the index has them, fetched by cargo into the cache.
-cargo_home=${EHCONF_CACHE:-/var/cache/ehconf}/cargo
-mkdir -p "$cargo_home"
-lock=(env CARGO_HOME="$cargo_home" CARGO_TERM_COLOR=never cargo generate-lockfile
-    --manifest-path "$root/impl/$name/Cargo.toml")
-if ! "${lock[@]}" --offline 2>/dev/null && ! "${lock[@]}"; then
-    echo "new-impl: cargo generate-lockfile failed for impl/$name/Cargo.toml" >&2
-    exit 1
-fi
-echo "new-impl: wrote impl/$name/Cargo.lock"
-printf '%-14s%-10s%-10s%-43s%-43s%-14s%-10s%-24s%s\n' "$name" rust crates "example/$name" \
-    "$crate@$version" own - ehdecode \
-    "the template's producer ($kind): replace eventheader_dynamic with the crate under test" \
-    >>"$root/impl/implementations.txt"
+row() {
+    printf '%-14s%-10s%-10s%-43s%-43s%-14s%-10s%-24s%s\n' "$name" "$@" >>"$root/impl/implementations.txt"
+}
+case $kind in
+crates)
+    # The lock: the crates' versions as the index has them, fetched by cargo into the cache.
+    cargo_home=${EHCONF_CACHE:-/var/cache/ehconf}/cargo
+    mkdir -p "$cargo_home"
+    lock=(env CARGO_HOME="$cargo_home" CARGO_TERM_COLOR=never cargo generate-lockfile
+        --manifest-path "$root/impl/$name/Cargo.toml")
+    if ! "${lock[@]}" --offline 2>/dev/null && ! "${lock[@]}"; then
+        echo "new-impl: cargo generate-lockfile failed for impl/$name/Cargo.toml" >&2
+        exit 1
+    fi
+    echo "new-impl: wrote impl/$name/Cargo.lock"
+    row rust crates "example/$name" "$crate@$version" own - ehdecode \
+        "the template's producer ($kind): replace eventheader_dynamic with the crate under test"
+    ;;
+c)
+    # Built against this repository's lib/eventheader (IMPL_SRC_EHCONF, which make passes)
+    # until its build names the library under test.
+    row c EHCONF - - cases emit ehdecode \
+        "the template ($kind): ehconf's reference emitter until the library under test replaces it"
+    ;;
+esac
 echo "new-impl: added its row to impl/implementations.txt"
 echo "new-impl: next: make check-impl IMPL=$name IMPL_VM=0, then make it the producer you judge" \
     "(impl/$name/README.md, Documentation/adding.md)"

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
-"""`make new-impl NAME=x KIND=crates` (scripts/new-impl.sh) on a scratch copy: the folder and
-the registry row it writes are a producer family that the runner builds from the Rust crate
-registry, runs offline under the stand-in, and pytest passes, with no other file touched:
-adding a producer is one folder and one row (issue 39). Its cargo target is kept in the
+"""`make new-impl NAME=x KIND=crates|c` (scripts/new-impl.sh) on a scratch copy: the folder
+and the registry row it writes are an implementation that the runner builds (from the Rust
+crate registry, or against ehconf's lib/eventheader), runs offline under the stand-in, and
+pytest passes, with no other file touched: adding one is one folder and one row (issue 39). Its cargo target is kept in the
 ehconf cache under the row's name, so only the first run compiles the crates."""
 
 from __future__ import annotations
@@ -72,3 +72,34 @@ def test_a_crates_family_from_the_template_runs_offline(pytestconfig, tmp_path):
                               os.path.join(copy, "harness"), "-x", "__pycache__"],
                              capture_output=True, text=True)
     assert changed.returncode == 0, changed.stdout
+
+
+def test_a_c_library_from_the_template_runs_every_case(pytestconfig, tmp_path):
+    """KIND=c: the row and folder judge every case offline through its emitter, built
+    against ehconf's lib/eventheader, and pass."""
+    build = ehconf_build(pytestconfig)
+    need(os.path.join(build, "bin", "ehdecode"), "ehdecode")
+    copy = scratch_copy(tmp_path)
+    shutil.copytree(os.path.join(REPO_ROOT, "lib", "eventheader"),
+                    os.path.join(copy, "lib", "eventheader"), dirs_exist_ok=True)
+    p = subprocess.run([os.path.join(copy, "scripts", "new-impl.sh"), "c-demo", "c", copy],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    results = str(tmp_path / "results")
+    env = dict(os.environ, IMPL_SRC_EHCONF=os.path.join(copy, "lib", "eventheader"))
+    env.pop("PYTEST_ADDOPTS", None)
+    py = "/usr/bin/python3"
+    r = subprocess.run([py, "harness/run.py", "impl", "--impl", "c-demo", "--build", build,
+                        "--results", results], cwd=copy, env=env, capture_output=True,
+                       text=True, timeout=1200)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    xml = str(tmp_path / "impl.xml")
+    j = subprocess.run([py, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                        "harness/judge_items.py", "--ehconf-impl", "c-demo", "--ehconf-results",
+                        results, "--ehconf-runner", "impl", f"--junitxml={xml}"],
+                       cwd=copy, env=env, capture_output=True, text=True, timeout=600)
+    assert j.returncode == 0, j.stdout[-3000:]
+    text = open(xml, encoding="utf-8").read()
+    for case in ("field_types", "structs", "limits_127", "size_64k"):
+        assert f"impl/c-demo/{case}" in text, case
+    assert 'failures="0"' in text and 'errors="0"' in text
