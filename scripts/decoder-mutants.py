@@ -26,7 +26,7 @@ import shutil
 import subprocess
 import sys
 import time
-from typing import Dict, List
+from typing import Dict, List, Tuple
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(HERE)
@@ -44,7 +44,11 @@ RUN_TIMEOUT = 900
 
 
 def parse_recipes(path: str = RECIPES) -> List[recipes.Mutant]:
-    return recipes.parse_recipes(path, ("decoder", "inputs"))
+    mutants = recipes.parse_recipes(path, ("decoder", "inputs"), optional=("profile",))
+    for m in mutants:
+        if m.profile not in ("", "yes"):
+            raise SystemExit(f"{path}: mutant {m.name}: profile: yes, or no profile line")
+    return mutants
 
 
 def _copy_tree(src: str, dst: str, files: List[str]) -> None:
@@ -99,11 +103,14 @@ def build_mutant(m: recipes.Mutant, src: str, ehconf: bool, log: str) -> str:
 
 
 def run_decoders(name: str, inputs: List[str], write: str, build: str,
-                 use: str = "") -> None:
+                 use: str = "", profile: bool = False) -> None:
+    """Judged without the decoder's profile (a planted fault must fail a check, declared or
+    not), or with it (profile: yes, a fault inside a declared difference: the declared item,
+    expected failure in the control, must fail)."""
     cmd = [sys.executable, os.path.join(TOP, "harness", "run_decoders.py"), "--build", build,
            "--asan-build", os.path.join(os.path.dirname(build), "asan"),
            "--results", os.path.join(os.path.dirname(build), "results"), "--write", write,
-           "--decoder", name, "--no-profile"]
+           "--decoder", name] + ([] if profile else ["--no-profile"])
     for g in inputs:
         cmd += ["--inputs", g]
     if use:
@@ -133,17 +140,18 @@ def main(argv=None) -> int:
         return 0
     passed = failed = skipped = 0
     os.makedirs(OUT, exist_ok=True)
-    control: Dict[str, Dict[str, tuple]] = {}
-    by_decoder: Dict[str, List[recipes.Mutant]] = {}
+    # One control per decoder and way of judging (without its profile, or with it).
+    control: Dict[Tuple[str, str], Dict[str, tuple]] = {}
+    by_decoder: Dict[Tuple[str, str], List[recipes.Mutant]] = {}
     for m in mutants:
-        by_decoder.setdefault(m.decoder, []).append(m)
-    for name, ms in by_decoder.items():
+        by_decoder.setdefault((m.decoder, m.profile), []).append(m)
+    for (name, profile), ms in by_decoder.items():
         d = registry[name]
         if not d.reference and not os.environ.get(d.variable):
             continue
-        write = os.path.join(OUT, "control")
-        run_decoders(name, [m.inputs for m in ms], write, args.build)
-        control[name] = judged(write, name)
+        write = os.path.join(OUT, "control" + ("-profile" if profile else ""))
+        run_decoders(name, [m.inputs for m in ms], write, args.build, profile=bool(profile))
+        control[(name, profile)] = judged(write, name)
     for m in mutants:
         d = registry[m.decoder]
         t0 = time.monotonic()
@@ -153,7 +161,10 @@ def main(argv=None) -> int:
             skipped += 1
             continue
         ids = [f"decoder/{m.decoder}/{e}" for e in m.expect]
-        bad_control = [i for i in ids if control[m.decoder].get(i, ("missing",))[0] != "pass"]
+        # Judged with the profile, a declared item holds as declared (xfail).
+        holds = ("pass", "xfail") if m.profile else ("pass",)
+        bad_control = [i for i in ids
+                       if control[(m.decoder, m.profile)].get(i, ("missing",))[0] not in holds]
         if bad_control:
             print(f"FAILED {m.name}: the control does not pass {', '.join(bad_control)}, so "
                   f"the mutant would prove nothing")
@@ -163,7 +174,8 @@ def main(argv=None) -> int:
         os.makedirs(write, exist_ok=True)
         try:
             path = build_mutant(m, src, d.reference, os.path.join(write, "build.log"))
-            run_decoders(m.decoder, [m.inputs], write, args.build, use=path)
+            run_decoders(m.decoder, [m.inputs], write, args.build, use=path,
+                         profile=bool(m.profile))
         except (RuntimeError, subprocess.SubprocessError, OSError) as e:
             print(f"FAILED {m.name}: {e}")
             failed += 1

@@ -30,6 +30,8 @@ class Mutant:
     crate: str = ""  # implementation mutants of a producer from the crate registry: the
     #                  published crate whose source is copied and edited, "<name>-<version>"
     arch: str = ""  # kernel mutants: the guest architecture that can catch it (vm/arches)
+    profile: str = ""  # decoder mutants: "yes" judges with decoders/<name>/profile.txt, so
+    #                    that a fault inside a declared difference fails its declared item
 
 
 def parse_recipes(path: str, required: Tuple[str, ...], make=Mutant,

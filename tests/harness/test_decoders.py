@@ -311,6 +311,17 @@ def test_mutant_recipes_name_a_decoder_an_item_and_every_check():
     # every check of Documentation/decoders.md §4 and §5 is shown able to fail once
     assert {"run", "json", "events", "meta", "damaged/crash", "damaged/hang",
             "damaged/lost"} <= seen, seen
+    # and a fault inside a declared difference, judged with the profile, at least once
+    assert any(m.profile == "yes" for m in mutants)
+
+
+def test_a_mutants_profile_key_is_yes_or_absent(tmp_path):
+    dm = load_mutants()
+    bad = tmp_path / "m.txt"
+    bad.write_text("mutant: x\ndecoder: ehdecode\nwhat: w\nfile: f\nfrom: a\nto: b\n"
+                   "inputs: data/x\nprofile: maybe\nexpect: data/x/events\n")
+    with pytest.raises(SystemExit, match="profile: yes"):
+        dm.parse_recipes(str(bad))
 
 
 # ---- the runner and the report, end to end with scripts as decoders ---------------------
