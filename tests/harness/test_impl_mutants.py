@@ -2,7 +2,8 @@
 """Lint of impl/*/mutants.txt (the planted bugs of `make test-impl-mutants`): the
 recipes parse, each names a registered implementation, and each expected item is one that
 make check-impl writes: impl/<name>/<input>[/<event>] for an input with a golden file (a
-case, or one of the producer's family), or impl-vm/<name>/contract/<row> for a contract row;
+case, or one of the producer's family), the same on the real kernel as impl-vm/<name>/<input>
+[/<event>], or impl-vm/<name>/contract/<row> for a contract row;
 a producer from the crate registry names the published crate it edits. Then the driver's verdict: only a
 failure of an expected item counts, and a control that does not pass it stops the mutant."""
 
@@ -73,7 +74,7 @@ def test_each_mutant_names_a_registered_implementation_and_real_items(m):
         assert f'name = "{name}"\nversion = "{version}"' in lock, \
             f"{m.name}: impl/{m.impl}/Cargo.lock does not pin {m.crate}"
     for e in m.expect:
-        offline = re.fullmatch(rf"impl/{re.escape(m.impl)}/(\w+)(/\d+)?", e)
+        offline = re.fullmatch(rf"impl(?:-vm)?/{re.escape(m.impl)}/(?!contract/)(\w+)(/\d+)?", e)
         vm = re.fullmatch(rf"impl-vm/{re.escape(m.impl)}/contract/([\w-]+)", e)
         assert offline or vm, f"{m.name}: {e} is not an item of {m.impl}"
         if offline:
