@@ -123,6 +123,17 @@ def _ns(t: Optional[Decimal]) -> Optional[int]:
     return None if t is None else int((t * 1000000000).to_integral_value())
 
 
+
+def _event_lines(ev, kind: str, what: str, raw) -> List[str]:
+    """A differing event as an item's message shows it: its name, time, kind and what, then
+    the sample's bytes where the capture has them."""
+    b = raw.get(_ns(ev.time), b"")
+    out = [f"- {ev.name} at {ev.time}: {kind}: {what}"]
+    if b:
+        shown = b[:BYTES_SHOWN].hex(" ") + (" ..." if len(b) > BYTES_SHOWN else "")
+        out.append(f"  bytes ({len(b)}): {shown}")
+    return out
+
 def describe(cmp: Comparison, total: int, capture: str, limit: int = 5) -> str:
     """The events item's message: the count on the first line, then the first differences,
     each with the event's bytes (the raw sample: the tracepoint's common fields first)."""
@@ -133,11 +144,7 @@ def describe(cmp: Comparison, total: int, capture: str, limit: int = 5) -> str:
     raw = sample_bytes(capture)
     for d in cmp.differences[:limit]:
         ev = d.reference or d.decoder
-        b = raw.get(_ns(ev.time), b"")
-        shown = b[:BYTES_SHOWN].hex(" ") + (" ..." if len(b) > BYTES_SHOWN else "")
-        lines.append(f"- {ev.name} at {ev.time}: {d.kind}: {d.what}")
-        if b:
-            lines.append(f"  bytes ({len(b)}): {shown}")
+        lines += _event_lines(ev, d.kind, d.what, raw)
     if len(cmp.differences) > limit:
         lines.append(f"- and {len(cmp.differences) - limit} more")
     return "\n".join(lines)
@@ -236,11 +243,7 @@ def findings_message(c: Capture, j: Judgement, total: int, limit: int = 5) -> st
     raw = sample_bytes(c.path)
     order = sorted(j.findings, key=lambda f: f.kind != "fixed")
     for f in order[:limit]:
-        b = raw.get(_ns(f.event.time), b"")
-        shown = b[:BYTES_SHOWN].hex(" ") + (" ..." if len(b) > BYTES_SHOWN else "")
-        lines.append(f"- {f.event.name} at {f.event.time}: {f.kind}: {f.what}")
-        if b:
-            lines.append(f"  bytes ({len(b)}): {shown}")
+        lines += _event_lines(f.event, f.kind, f.what, raw)
     if len(j.findings) > limit:
         lines.append(f"- and {len(j.findings) - limit} more")
     return "\n".join(lines)

@@ -463,3 +463,25 @@ PARSERS: Dict[str, DescriptionParser] = {
                                   place=lambda scratch: os.path.join(scratch, "events",
                                                                      "bad.events")),
 }
+
+
+def run_offline_and_judge(copy: str, name: str, build: str, out: str,
+                          env: Dict[str, Optional[str]], impl_src: str = "") -> str:
+    """In a scratch copy of the repository (the recipe tests: test_adding_impl,
+    test_new_impl): the implementation `name` through harness/run.py impl, then pytest's
+    judgement of its items into a JUnit file under `out`, whose text is returned; either
+    step failing fails the test with its output."""
+    results = os.path.join(out, "results")
+    env = dict(env, PYTEST_ADDOPTS=None)  # over this process's environment (runner.run)
+    py = "/usr/bin/python3"
+    r = run([py, "harness/run.py", "impl", "--impl", name, "--build", build, "--results",
+             results] + (["--impl-src", impl_src] if impl_src else []), 1200, env=env,
+            cwd=copy, merge_stderr=False)
+    assert r.returncode == 0, r.output[-2000:] + r.stderr[-2000:]
+    xml = os.path.join(out, f"impl-{name}.xml")
+    j = run([py, "-m", "pytest", "-q", "-p", "no:cacheprovider", "harness/judge_items.py",
+             "--ehconf-impl", name, "--ehconf-results", results, "--ehconf-runner", "impl",
+             f"--junitxml={xml}"], 600, env=env, cwd=copy, merge_stderr=False)
+    assert j.returncode == 0, j.output[-3000:]
+    with open(xml, encoding="utf-8") as f:
+        return f.read()

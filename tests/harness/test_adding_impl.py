@@ -13,7 +13,7 @@ import shutil
 import subprocess
 
 from common import REPO_ROOT
-from impl_emitters import ehconf_build, need
+from impl_emitters import ehconf_build, need, run_offline_and_judge
 from report_items import check
 
 ROW = "demo  c  DEMO  example/demo  -  cases  emit  ehdecode  ehconf's emitter behind a wrapper (a recipe test)\n"
@@ -61,25 +61,15 @@ def test_an_implementation_is_a_row_a_build_and_an_emitter(pytestconfig, tmp_pat
     checkout = tmp_path / "demo-src"
     checkout.mkdir()
     (checkout / "DEMO").write_text("a checkout of the demo implementation\n")
-    results = str(tmp_path / "results")
-    env = dict(os.environ, EHCONF_DEMO_EMIT=reference)
-    env.pop("PYTEST_ADDOPTS", None)
-    py = "/usr/bin/python3"
-    subprocess.run([py, "harness/run.py", "impl", "--impl", "demo", "--impl-src", str(checkout),
-                    "--build", build, "--results", results], cwd=copy, env=env, check=True,
-                   capture_output=True, timeout=600)
-    xml = str(tmp_path / "impl-demo.xml")
-    p = subprocess.run([py, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                        "harness/judge_items.py", "--ehconf-impl", "demo", "--ehconf-results",
-                        results, "--ehconf-runner", "impl", f"--junitxml={xml}"],
-                       cwd=copy, env=env, capture_output=True, text=True, timeout=600)
-    assert p.returncode == 0, p.stdout[-3000:]
+    junit = run_offline_and_judge(copy, "demo", build, str(tmp_path),
+                                  {"EHCONF_DEMO_EMIT": reference}, impl_src=str(checkout))
     cases = sorted(f[:-5] for f in os.listdir(os.path.join(copy, "golden")) if f.endswith(".json"))
     for case in cases:
-        assert f"impl/demo/{case}" in open(xml, encoding="utf-8").read(), case
+        assert f"impl/demo/{case}" in junit, case
     md = str(tmp_path / "impls.md")
-    subprocess.run([py, "harness/impl_report.py", results, md, "--run", "demo", "--vm", "0"],
-                   cwd=copy, check=True, capture_output=True, timeout=300)
+    subprocess.run(["/usr/bin/python3", "harness/impl_report.py", str(tmp_path / "results"), md,
+                    "--run", "demo", "--vm", "0"], cwd=copy, check=True, capture_output=True,
+                   timeout=300)
     text = open(md, encoding="utf-8").read()
     assert "| demo | this run |" in text and "| demo | structs |" in text
     problems, _ = check(md, str(tmp_path / "impl"), ["demo"])

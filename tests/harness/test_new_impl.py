@@ -14,7 +14,7 @@ import subprocess
 import pytest
 
 from common import REPO_ROOT
-from impl_emitters import ehconf_build, need
+from impl_emitters import ehconf_build, need, run_offline_and_judge
 
 NAME = "scaffold-demo"
 
@@ -49,21 +49,7 @@ def test_a_crates_family_from_the_template_runs_offline(pytestconfig, tmp_path):
     if p.returncode and "generate-lockfile" in p.stderr:
         pytest.skip(f"the crate index cannot be reached: {p.stderr.strip()}")
     assert p.returncode == 0, p.stderr
-    results = str(tmp_path / "results")
-    env = dict(os.environ)
-    env.pop("PYTEST_ADDOPTS", None)
-    py = "/usr/bin/python3"
-    r = subprocess.run([py, "harness/run.py", "impl", "--impl", NAME, "--build", build,
-                        "--results", results], cwd=copy, env=env, capture_output=True,
-                       text=True, timeout=1200)
-    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
-    xml = str(tmp_path / "impl.xml")
-    j = subprocess.run([py, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                        "harness/judge_items.py", "--ehconf-impl", NAME, "--ehconf-results",
-                        results, "--ehconf-runner", "impl", f"--junitxml={xml}"],
-                       cwd=copy, env=env, capture_output=True, text=True, timeout=600)
-    assert j.returncode == 0, j.stdout[-3000:]
-    text = open(xml, encoding="utf-8").read()
+    text = run_offline_and_judge(copy, NAME, build, str(tmp_path), {})
     for item in (f"impl/{NAME}/build", f"impl/{NAME}/hello"):
         assert item in text, item
     assert 'failures="0"' in text and 'errors="0"' in text
@@ -85,21 +71,8 @@ def test_a_c_library_from_the_template_runs_every_case(pytestconfig, tmp_path):
     p = subprocess.run([os.path.join(copy, "scripts", "new-impl.sh"), "c-demo", "c", copy],
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 0, p.stderr
-    results = str(tmp_path / "results")
-    env = dict(os.environ, IMPL_SRC_EHCONF=os.path.join(copy, "lib", "eventheader"))
-    env.pop("PYTEST_ADDOPTS", None)
-    py = "/usr/bin/python3"
-    r = subprocess.run([py, "harness/run.py", "impl", "--impl", "c-demo", "--build", build,
-                        "--results", results], cwd=copy, env=env, capture_output=True,
-                       text=True, timeout=1200)
-    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
-    xml = str(tmp_path / "impl.xml")
-    j = subprocess.run([py, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                        "harness/judge_items.py", "--ehconf-impl", "c-demo", "--ehconf-results",
-                        results, "--ehconf-runner", "impl", f"--junitxml={xml}"],
-                       cwd=copy, env=env, capture_output=True, text=True, timeout=600)
-    assert j.returncode == 0, j.stdout[-3000:]
-    text = open(xml, encoding="utf-8").read()
+    text = run_offline_and_judge(copy, "c-demo", build, str(tmp_path),
+                                 {"IMPL_SRC_EHCONF": os.path.join(copy, "lib", "eventheader")})
     for case in ("field_types", "structs", "limits_127", "size_64k"):
         assert f"impl/c-demo/{case}" in text, case
     assert 'failures="0"' in text and 'errors="0"' in text

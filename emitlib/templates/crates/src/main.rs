@@ -10,7 +10,8 @@
 //   - exit 0 when every event was written, 1 when one failed, 2 (and nothing written) for
 //     an inputs file it cannot read, naming the file and line;
 //   - `--contract`: the protocol of Documentation/impl-contract.md (emitlib/rust/contract.rs
-//     runs it; src/contract_api.rs gives the producer's calls).
+//     runs it). Until the producer's own calls are in a src/contract_api.rs of this folder,
+//     the template answers with rust-dynamic's eventheader_dynamic calls (linked below).
 //
 // Its inputs, one statement per line (`#` starts a comment):
 //   provider <name>                    the provider of the events after it
@@ -18,6 +19,7 @@
 
 #[path = "../../../emitlib/rust/contract.rs"]
 mod contract;
+#[path = "../../rust-dynamic/src/contract_api.rs"]
 mod contract_api;
 #[path = "../../../emitlib/rust/forked.rs"]
 mod forked;
@@ -53,7 +55,7 @@ fn read(path: &str) -> Result<Vec<Step>, String> {
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.len() == 2 && args[1] == "--contract" {
-        contract::run(&mut contract_api::Template::new());
+        contract::run(&mut contract_api::Dynamic::new());
     }
     if args.len() != 2 {
         eprintln!("usage: emit <file.inputs> | emit --contract");
