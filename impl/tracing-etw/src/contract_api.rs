@@ -5,7 +5,7 @@
 // Rust emitters). The one event is `tracing::event!(name: "Contract", target:
 // "EhconfContract", Level::INFO, seq, pad)` through a layer of provider `EhconfContract`
 // (default keyword 1: tracepoint EhconfContract_L4K1). What tracing-etw's API offers for
-// each command (Documentation/producers-tracing.md §5):
+// each command (impl/tracing-etw/README.md §5):
 //
 //   register         LayerBuilder::new("EhconfContract").build(), in a registry made a
 //                    Dispatch: `ok`, or `error 22` when build() refuses (EtwError, no errno)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 //
-// The parser of impl/tracing-etw/inputs/<name>.inputs (Documentation/producers-tracing.md §2):
+// The parser of impl/tracing-etw/inputs/<name>.inputs (impl/tracing-etw/README.md §2):
 // what `tracing` is asked to do, as data. Shared by the emitter (src/main.rs) and the
 // generator of the etw_event! call sites (build.rs, which includes this file by #[path]).
 // Standard library only: build.rs has no dependencies.
@@ -8,7 +8,7 @@
 
 use std::fmt;
 
-/// A value kind `tracing` records (Documentation/producers-tracing.md §2.3), with its value.
+/// A value kind `tracing` records (impl/tracing-etw/README.md §2.3), with its value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Val {
     I64(i64),

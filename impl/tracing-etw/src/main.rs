@@ -4,7 +4,7 @@
 // EventHeader over user_events, through eventheader_dynamic).
 //
 // tracing-etw takes `tracing` events and spans, not EventHeader field lists, so its inputs
-// are their own (impl/tracing-etw/inputs/*.inputs, Documentation/producers-tracing.md §2): the
+// are their own (impl/tracing-etw/inputs/*.inputs, impl/tracing-etw/README.md §2): the
 // layers to build with LayerBuilder, then events, etw_event! events and spans with their
 // values, entered, recorded, exited and closed, on this thread or several. The emitter
 // installs one registry (tracing_subscriber::registry()) with every layer of the file as
