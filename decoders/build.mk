@@ -39,4 +39,10 @@ test-decoder-mutants: all
 	@$(MAKE) --no-print-directory VARIANT=asan $(O)/asan/bin/ehdecode
 	$(IMPL_CHECKOUTS) /usr/bin/python3 scripts/decoder-mutants.py --build $(B) $(if $(MUTANTS),--only $(MUTANTS))
 
-.PHONY: check-decoders test-decoder-mutants
+# A new decoder from emitlib/templates/decoder/ (scripts/new-decoder.sh): its folder and its
+# row, passing make check-decoders before the first edit (Documentation/adding.md).
+## new-decoder: a new decoder under test from the template: its folder decoders/<NAME>/ and its row (NAME=x)
+new-decoder:
+	@scripts/new-decoder.sh '$(NAME)'
+
+.PHONY: check-decoders test-decoder-mutants new-decoder

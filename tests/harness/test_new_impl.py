@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
-"""`make new-impl NAME=x KIND=crates|c` (scripts/new-impl.sh) on a scratch copy: the folder
-and the registry row it writes are an implementation that the runner builds (from the Rust
-crate registry, or against ehconf's lib/eventheader), runs offline under the stand-in, and
-pytest passes, with no other file touched: adding one is one folder and one row (issue 39). Its cargo target is kept in the
+"""`make new-impl NAME=x KIND=crates|c` and `make new-decoder NAME=x` (scripts/new-impl.sh,
+scripts/new-decoder.sh) on a scratch copy: the folder and the registry row each writes are an
+implementation that the runner builds (from the Rust crate registry, or against ehconf's
+lib/eventheader) and runs offline under the stand-in, or a decoder run on the committed
+captures beside ehdecode, and pytest passes, with no other file touched: adding one is one
+folder and one row (issue 39). Its cargo target is kept in the
 ehconf cache under the row's name, so only the first run compiles the crates."""
 
 from __future__ import annotations
@@ -76,3 +78,46 @@ def test_a_c_library_from_the_template_runs_every_case(pytestconfig, tmp_path):
     for case in ("field_types", "structs", "limits_127", "size_64k"):
         assert f"impl/c-demo/{case}" in text, case
     assert 'failures="0"' in text and 'errors="0"' in text
+
+
+def test_a_decoder_from_the_template_passes_every_check(pytestconfig, tmp_path):
+    """`make new-decoder NAME=x` (scripts/new-decoder.sh): the row and folder it writes are
+    a decoder that harness/run_decoders.py builds and runs on the committed captures
+    (tests/data/perf) beside ehdecode, and every item passes, with no other file touched."""
+    build = ehconf_build(pytestconfig)
+    asan = os.path.join(os.path.dirname(build), "asan")
+    need(os.path.join(asan, "bin", "ehdecode"), "the ASan ehdecode (make VARIANT=asan all)")
+    copy = scratch_copy(tmp_path)
+    for d in ("decoders", "lib", "tools", "tests/data/perf"):
+        shutil.copytree(os.path.join(REPO_ROOT, d), os.path.join(copy, d), dirs_exist_ok=True)
+    p = subprocess.run([os.path.join(copy, "scripts", "new-decoder.sh"), "demo-decode", copy],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    results = str(tmp_path / "results")
+    env = dict(os.environ, IMPL_SRC_EHCONF=os.path.join(copy, "lib", "eventheader"))
+    env.pop("PYTEST_ADDOPTS", None)
+    py = "/usr/bin/python3"
+    r = subprocess.run([py, "harness/run_decoders.py", "--build", build, "--asan-build", asan,
+                        "--results", results, "--write", results, "--out",
+                        str(tmp_path / "decoders"), "--decoder", "demo-decode",
+                        "--inputs", "data/*"], cwd=copy, env=env, capture_output=True,
+                       text=True, timeout=1200)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    xml = str(tmp_path / "decoder.xml")
+    j = subprocess.run([py, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                        "harness/judge_items.py", "--ehconf-impl", "demo-decode",
+                        "--ehconf-results", results, "--ehconf-runner", "decoder",
+                        f"--junitxml={xml}"], cwd=copy, env=env, capture_output=True,
+                       text=True, timeout=600)
+    # Every item of the decoder passes; the one `inputs` item may fail only for the
+    # captures of a VM run this scratch results folder does not have.
+    import xml.etree.ElementTree as ET
+    outcomes = {}
+    for case in ET.parse(xml).iter("testcase"):
+        bad = case.find("failure") is not None or case.find("error") is not None
+        outcomes[case.get("name")] = "fail" if bad else (
+            "skip" if case.find("skipped") is not None else "pass")
+    mine = {k: v for k, v in outcomes.items() if not k.endswith("[decoder/demo-decode/inputs]")}
+    assert any("decoder/demo-decode/data/" in k for k in mine), outcomes
+    assert set(mine.values()) == {"pass"}, {k: v for k, v in mine.items() if v != "pass"}
+    assert j.returncode in (0, 1), j.stdout[-3000:]
