@@ -25,6 +25,8 @@ use std::path::PathBuf;
 
 #[path = "src/inputs.rs"]
 mod inputs;
+#[path = "../../emitlib/rust/words.rs"]
+mod words;
 
 fn ident_like(s: &str, dots: bool) -> bool {
     let mut chars = s.chars();

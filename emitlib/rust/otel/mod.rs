@@ -27,3 +27,5 @@ pub mod contract;
 pub mod entry;
 #[path = "../forked.rs"]
 pub mod forked;
+#[path = "../words.rs"]
+pub mod inputs_words;

@@ -1,81 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 //
-// The words of impl/otel-*/inputs/<name>.inputs, shared by the three OpenTelemetry emitters
-// (impl/otel-logs, impl/otel-trace, impl/otel-metrics; Documentation/producers-otel.md §2):
-// lines of words separated by spaces, `#` starts a comment line, indentation ignored, text
-// `%XX`-escaped (Documentation/case-descriptions.md's rule), `-` the empty text; options are
-// `key=value` words; values are the OpenTelemetry value kinds below. Each emitter parses its
-// own statements with these. Standard library only. Included by
-// `#[path = "../../../emitlib/rust/otel/words.rs"] mod words;`.
+// The words of impl/otel-*/inputs/<name>.inputs (Documentation/producers-otel.md §2): the
+// tokenizer every producer family shares (emitlib/rust/words.rs, re-exported here) and the
+// OpenTelemetry value kinds below, shared by the three OpenTelemetry emitters.
 #![allow(dead_code)]
 
-use std::fmt;
-
-#[derive(Debug)]
-pub struct ParseError {
-    pub line: usize,
-    pub why: String,
-}
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.line, self.why)
-    }
-}
-
-pub fn err<T>(line: usize, why: impl Into<String>) -> Result<T, ParseError> {
-    Err(ParseError { line, why: why.into() })
-}
-
-/// One statement line: its number (from 1) and its words, still escaped.
-#[derive(Clone, Debug)]
-pub struct Line {
-    pub no: usize,
-    pub w: Vec<String>,
-}
-
-/// The file's statement lines, comments and blank lines left out.
-pub fn lines(text: &str) -> Vec<Line> {
-    text.lines()
-        .enumerate()
-        .map(|(i, l)| Line { no: i + 1, w: l.split_ascii_whitespace().map(str::to_string).collect() })
-        .filter(|l| !l.w.is_empty() && !l.w[0].starts_with('#'))
-        .collect()
-}
-
-/// `%XX` unescaped; `-` is the empty text.
-pub fn unescape(word: &str, line: usize) -> Result<String, ParseError> {
-    unescape_bytes(word, line).and_then(|b| {
-        String::from_utf8(b).map_err(|_| ParseError { line, why: format!("{:?} is not UTF-8", word) })
-    })
-}
-
-pub fn unescape_bytes(word: &str, line: usize) -> Result<Vec<u8>, ParseError> {
-    if word == "-" {
-        return Ok(Vec::new());
-    }
-    let b = word.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'%' {
-            let hex = word.get(i + 1..i + 3).unwrap_or("");
-            match u8::from_str_radix(hex, 16) {
-                Ok(v) if hex.len() == 2 => out.push(v),
-                _ => return err(line, format!("bad %XX escape in {:?}", word)),
-            }
-            i += 3;
-        } else {
-            out.push(b[i]);
-            i += 1;
-        }
-    }
-    Ok(out)
-}
-
-pub fn num<T: std::str::FromStr>(w: &str, line: usize, what: &str) -> Result<T, ParseError> {
-    w.parse().map_err(|_| ParseError { line, why: format!("{:?} is not {}", w, what) })
-}
+pub use super::inputs_words::*;
 
 /// Hex digits (no 0x) of exactly `len` bytes: trace ids (16), span ids (8).
 pub fn hex_id(w: &str, len: usize, line: usize) -> Result<Vec<u8>, ParseError> {
@@ -120,36 +50,6 @@ pub fn system_time(w: &str, line: usize) -> Result<std::time::SystemTime, ParseE
         return err(line, "times before 1970 are not supported");
     }
     Ok(std::time::UNIX_EPOCH + std::time::Duration::new(s as u64, n))
-}
-
-/// `key=value` options; every key must be one of `allowed`, once.
-pub fn options(words: &[String], allowed: &[&str], line: usize) -> Result<Vec<(String, String)>, ParseError> {
-    let mut out: Vec<(String, String)> = Vec::new();
-    for w in words {
-        let Some((k, v)) = w.split_once('=') else {
-            return err(line, format!("{:?} is not key=value", w));
-        };
-        if !allowed.contains(&k) {
-            return err(line, format!("unknown option {:?} (allowed: {})", k, allowed.join(", ")));
-        }
-        if out.iter().any(|(x, _)| x == k) {
-            return err(line, format!("option {} given twice", k));
-        }
-        out.push((k.to_string(), v.to_string()));
-    }
-    Ok(out)
-}
-
-pub fn opt<'a>(o: &'a [(String, String)], k: &str) -> Option<&'a str> {
-    o.iter().find(|(x, _)| x == k).map(|(_, v)| v.as_str())
-}
-
-/// `writes=<n>` or the default.
-pub fn writes(o: &[(String, String)], default: usize, line: usize) -> Result<usize, ParseError> {
-    match opt(o, "writes") {
-        None => Ok(default),
-        Some(w) => num(w, line, "a count of events"),
-    }
 }
 
 /// An OpenTelemetry value, as the inputs give it (Documentation/producers-otel.md §2.2).

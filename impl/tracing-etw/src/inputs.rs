@@ -6,7 +6,7 @@
 // Standard library only: build.rs has no dependencies.
 #![allow(dead_code)]
 
-use std::fmt;
+use crate::words::{err, num, opt, options, unescape, writes, ParseError};
 
 /// A value kind `tracing` records (impl/tracing-etw/README.md §2.3), with its value.
 #[derive(Clone, Debug, PartialEq)]
@@ -139,46 +139,6 @@ pub struct Inputs {
     pub events: usize,
 }
 
-#[derive(Debug)]
-pub struct ParseError {
-    pub line: usize,
-    pub why: String,
-}
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.line, self.why)
-    }
-}
-
-fn err<T>(line: usize, why: impl Into<String>) -> Result<T, ParseError> {
-    Err(ParseError { line, why: why.into() })
-}
-
-/// `%XX` unescaped (Documentation/case-descriptions.md's rule for names); `-` is empty.
-pub fn unescape(word: &str, line: usize) -> Result<String, ParseError> {
-    if word == "-" {
-        return Ok(String::new());
-    }
-    let b = word.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'%' {
-            let hex = word.get(i + 1..i + 3).unwrap_or("");
-            match u8::from_str_radix(hex, 16) {
-                Ok(v) if hex.len() == 2 => out.push(v),
-                _ => return err(line, format!("bad %XX escape in {:?}", word)),
-            }
-            i += 3;
-        } else {
-            out.push(b[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).map_err(|_| ParseError { line, why: format!("{:?} is not UTF-8", word) })
-}
-
 fn level(w: &str, line: usize) -> Result<Level, ParseError> {
     Ok(match w {
         "error" => Level::Error,
@@ -195,10 +155,6 @@ fn hex_u64(w: &str, line: usize) -> Result<u64, ParseError> {
         Some(Ok(v)) => Ok(v),
         _ => err(line, format!("{:?} is not 0x<hex>", w)),
     }
-}
-
-fn num<T: std::str::FromStr>(w: &str, line: usize, what: &str) -> Result<T, ParseError> {
-    w.parse().map_err(|_| ParseError { line, why: format!("{:?} is not a {}", w, what) })
 }
 
 fn list<T: std::str::FromStr>(w: &str, line: usize, what: &str) -> Result<Vec<T>, ParseError> {
@@ -232,15 +188,15 @@ fn field(words: &[&str], line: usize) -> Result<Field, ParseError> {
     }
     let v = words[2];
     let val = match kind {
-        "i64" => Val::I64(num(v, line, "i64")?),
-        "u64" => Val::U64(num(v, line, "u64")?),
-        "i128" => Val::I128(num(v, line, "i128")?),
-        "u128" => Val::U128(num(v, line, "u128")?),
-        "i32" => Val::I32(num(v, line, "i32")?),
-        "u8" => Val::U8(num(v, line, "u8")?),
-        "f64" => Val::F64(num(v, line, "f64")?),
-        "f32" => Val::F32(num(v, line, "f32")?),
-        "bool" => Val::Bool(num(v, line, "bool")?),
+        "i64" => Val::I64(num(v, line, "a i64")?),
+        "u64" => Val::U64(num(v, line, "a u64")?),
+        "i128" => Val::I128(num(v, line, "a i128")?),
+        "u128" => Val::U128(num(v, line, "a u128")?),
+        "i32" => Val::I32(num(v, line, "a i32")?),
+        "u8" => Val::U8(num(v, line, "a u8")?),
+        "f64" => Val::F64(num(v, line, "a f64")?),
+        "f32" => Val::F32(num(v, line, "a f32")?),
+        "bool" => Val::Bool(num(v, line, "a bool")?),
         "str" => Val::Str(unescape(v, line)?),
         "bytes" => {
             let mut out = Vec::new();
@@ -256,13 +212,13 @@ fn field(words: &[&str], line: usize) -> Result<Field, ParseError> {
         }
         "debug-str" => Val::DebugStr(unescape(v, line)?),
         "debug-point" => {
-            let p: Vec<i32> = list(v, line, "i32")?;
+            let p: Vec<i32> = list(v, line, "a i32")?;
             if p.len() != 2 {
                 return err(line, "debug-point <x>,<y>");
             }
             Val::DebugPoint(p[0], p[1])
         }
-        "debug-vec" => Val::DebugVec(list(v, line, "i64")?),
+        "debug-vec" => Val::DebugVec(list(v, line, "a i64")?),
         "display" => Val::Display(unescape(v, line)?),
         "error" => Val::Error(unescape(v, line)?),
         _ => return err(line, format!("unknown value kind {:?}", kind)),
@@ -274,41 +230,12 @@ fn num_hex(w: &str, line: usize) -> Result<u8, ParseError> {
     u8::from_str_radix(w, 16).map_err(|_| ParseError { line, why: format!("{:?} is not a hex byte", w) })
 }
 
-/// `key=value` options of a statement; every key must be one of `allowed`.
-fn options<'a>(words: &[&'a str], allowed: &[&str], line: usize) -> Result<Vec<(&'a str, &'a str)>, ParseError> {
-    let mut out: Vec<(&str, &str)> = Vec::new();
-    for w in words {
-        let Some((k, v)) = w.split_once('=') else {
-            return err(line, format!("{:?} is not key=value", w));
-        };
-        if !allowed.contains(&k) {
-            return err(line, format!("unknown option {:?} (allowed: {})", k, allowed.join(", ")));
-        }
-        if out.iter().any(|(x, _)| *x == k) {
-            return err(line, format!("option {} given twice", k));
-        }
-        out.push((k, v));
-    }
-    Ok(out)
-}
-
-fn opt<'a>(o: &[(&'a str, &'a str)], k: &str) -> Option<&'a str> {
-    o.iter().find(|(x, _)| *x == k).map(|(_, v)| *v)
-}
-
-fn parent(o: &[(&str, &str)], line: usize) -> Result<Parent, ParseError> {
+fn parent(o: &[(String, String)], line: usize) -> Result<Parent, ParseError> {
     Ok(match opt(o, "parent") {
         None => Parent::Current,
         Some("none") => Parent::Root,
         Some(s) => Parent::Span(unescape(s, line)?),
     })
-}
-
-fn writes(o: &[(&str, &str)], default: usize, line: usize) -> Result<usize, ParseError> {
-    match opt(o, "writes") {
-        None => Ok(default),
-        Some(w) => num(w, line, "count of events"),
-    }
 }
 
 struct Parser<'a> {
@@ -497,7 +424,7 @@ pub fn parse(text: &str) -> Result<Inputs, ParseError> {
                 if w.len() != 2 || inputs.clock.is_some() {
                     return err(line, "clock <unix seconds>, once");
                 }
-                inputs.clock = Some(num(w[1], line, "number of seconds")?);
+                inputs.clock = Some(num(w[1], line, "a number of seconds")?);
             }
             "layer" => {
                 if w.len() < 2 {

@@ -48,6 +48,8 @@ use tracing_subscriber::util::SubscriberInitExt;
 use tracing_subscriber::{Layer, Registry};
 
 mod inputs;
+#[path = "../../../emitlib/rust/words.rs"]
+mod words;
 use inputs::{EventDef, Field, Inputs, Level, Parent, SpanDef, Step, Val};
 
 #[path = "../../../emitlib/rust/forked.rs"]
