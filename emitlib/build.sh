@@ -340,6 +340,31 @@ eventheader_library_build() {
     "$ar" rcs "$out/lib/libeventheader.a" "${objs[@]}"
 }
 
+# rust_cases_emitter MAIN_RS: a Rust emitter of the case descriptions built against a
+# checkout of microsoft/LinuxTracepoints-Rust with Debian's cargo, offline: the manifest
+# from the row's Cargo.toml.in (IMPL_SRC, MAIN_RS), the case descriptions' type table
+# (descriptions/types.txt, EHCONF_TYPES_TXT) compiled in, cross-built for a guest with
+# EHCONF_CROSS_ARCH; prints the emitter's path (impl/rust-dynamic, `new-impl KIND=rust`).
+rust_cases_emitter() {
+    local main=$1 types=${EHCONF_TYPES_TXT:-$here/../../descriptions/types.txt}
+    echo "$build_name: setup: $out/crate/Cargo.toml, $out/cargo-home/config.toml" >&2
+    cargo_setup
+    cross_setup
+    rust_cross_setup
+    if [ ! -f "$types" ]; then
+        echo "$types is missing: the emitter compiles in the case descriptions' type table" >>"$out/setup.log"
+        fail setup "$out/setup.log"
+    fi
+    if ! cmp -s "$types" "$out/crate/types.txt" && ! cp "$types" "$out/crate/types.txt" 2>>"$out/setup.log"; then
+        fail setup "$out/setup.log"
+    fi
+    cargo_manifest "$here/Cargo.toml.in" IMPL_SRC="$src" MAIN_RS="$main"
+    echo "$build_name: cargo: build --release --offline (from $src)" >&2
+    cargo_build EHCONF_TYPES_TXT="$out/crate/types.txt"
+    [ "$cargo_rc" -eq 0 ] || fail cargo "$cargo_log"
+    echo "$emit"
+}
+
 # --- a macro API's emitter, generated per case (parser gen) -------------------------------
 
 # gencase_build <name>: the pipeline every row whose emitter is generated from the case

@@ -94,7 +94,7 @@ crates-behind:
 
 # A new implementation from emitlib/templates/<KIND>/ (scripts/new-impl.sh): its folder and
 # its registry row, passing make check-impl before the first edit (Documentation/adding.md).
-## new-impl: a new implementation under test from a template: its folder impl/<NAME>/ and its registry row (NAME=x KIND=crates|c)
+## new-impl: a new implementation under test from a template: its folder impl/<NAME>/ and its registry row (NAME=x KIND=crates|c|rust)
 new-impl:
 	@scripts/new-impl.sh '$(NAME)' '$(KIND)'
 

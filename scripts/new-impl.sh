@@ -10,6 +10,9 @@
 # KIND crates: a producer from the Rust crate registry with inputs of its own: the template
 # is a working family over eventheader_dynamic (its crate column eventheader_dynamic@0.5.0),
 # with its Cargo.lock resolved here from the ehconf cache's index (offline first).
+# KIND rust: a Rust library run through the case descriptions: rust-dynamic's emitter over
+# IMPL_SRC_RUST's eventheader_dynamic, with rust-dynamic's declarations, until the library
+# under test takes their place.
 # KIND c: a C library run through the case descriptions: the template builds the reference
 # emitter's driver with its event and contract writers, against IMPL_SRC_EHCONF, until the
 # library under test takes their place (impl/<NAME>/build says the steps).
@@ -58,6 +61,19 @@ crates)
     echo "new-impl: wrote impl/$name/Cargo.lock"
     row rust crates "example/$name" "$crate@$version" own - ehdecode \
         "the template's producer ($kind): replace eventheader_dynamic with the crate under test"
+    ;;
+rust)
+    # It starts as rust-dynamic, so it starts with rust-dynamic's declarations (the same
+    # library, the same differences), to be replaced by the library's own.
+    {
+        echo "# SPDX-License-Identifier: GPL-2.0"
+        echo "# $name: its declarations (impl/README.md). It starts as rust-dynamic's emitter"
+        echo "# over eventheader_dynamic, so these are rust-dynamic's: replace them with what the"
+        echo "# library under test lacks and where it differs, each with its source line."
+        grep -v '^#' "$here/impl/rust-dynamic/profile.txt"
+    } >"$root/impl/$name/profile.txt"
+    row rust RUST microsoft/LinuxTracepoints-Rust - cases emit ehdecode \
+        "the template ($kind): rust-dynamic's emitter until the library under test replaces it"
     ;;
 c)
     # Built against this repository's lib/eventheader (IMPL_SRC_EHCONF, which make passes)

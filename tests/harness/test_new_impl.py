@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""`make new-impl NAME=x KIND=crates|c` and `make new-decoder NAME=x` (scripts/new-impl.sh,
+"""`make new-impl NAME=x KIND=crates|c|rust` and `make new-decoder NAME=x` (scripts/new-impl.sh,
 scripts/new-decoder.sh) on a scratch copy: the folder and the registry row each writes are an
 implementation that the runner builds (from the Rust crate registry, or against ehconf's
 lib/eventheader) and runs offline under the stand-in, or a decoder run on the committed
@@ -121,3 +121,22 @@ def test_a_decoder_from_the_template_passes_every_check(pytestconfig, tmp_path):
     assert any("decoder/demo-decode/data/" in k for k in mine), outcomes
     assert set(mine.values()) == {"pass"}, {k: v for k, v in mine.items() if v != "pass"}
     assert j.returncode in (0, 1), j.stdout[-3000:]
+
+
+def test_a_rust_library_from_the_template_runs_every_case(pytestconfig, tmp_path):
+    """KIND=rust: the row and folder judge every case offline through rust-dynamic's
+    emitter against the LinuxTracepoints-Rust checkout, with rust-dynamic's declarations,
+    and every item passes or is declared."""
+    src = os.environ.get("IMPL_SRC_RUST", "")
+    if not src:
+        pytest.skip("IMPL_SRC_RUST is not set: no checkout of microsoft/LinuxTracepoints-Rust")
+    build = ehconf_build(pytestconfig)
+    need(os.path.join(build, "bin", "ehdecode"), "ehdecode")
+    copy = scratch_copy(tmp_path)
+    p = subprocess.run([os.path.join(copy, "scripts", "new-impl.sh"), "rust-demo", "rust", copy],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    text = run_offline_and_judge(copy, "rust-demo", build, str(tmp_path), {"IMPL_SRC_RUST": src})
+    for case in ("field_types", "structs", "size_64k"):
+        assert f"impl/rust-demo/{case}" in text, case
+    assert 'failures="0"' in text and 'errors="0"' in text
