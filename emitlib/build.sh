@@ -317,11 +317,20 @@ cargo_build() {
     [ $cargo_rc -ne 0 ] || echo "$build_name: cargo: done in $((SECONDS - start)) s" >&2
 }
 
-# eventheader_library: libeventheader from a checkout of ehconf's lib/eventheader (IMPL_SRC:
-# this repository's, or a patched copy make test-impl-mutants made): its sources with only
-# its own include paths, as lib/eventheader/build.mk builds them, into
-# OUTDIR/lib/libeventheader.a (eh_lib).
+# eventheader_library: libeventheader from a checkout of ehconf's lib/eventheader (IMPL_SRC)
+# as eh_lib. This repository's own, for this machine: the one make built
+# (EHCONF_MAKE_BUILD/lib/libeventheader.a, which harness/run_impl.py passes, make check-impl
+# having built it). Otherwise (a patched copy make test-impl-mutants made, a guest of another
+# architecture) its sources with only its own include paths, as lib/eventheader/build.mk
+# builds them, into OUTDIR/lib/libeventheader.a.
 eventheader_library() {
+    local own made=${EHCONF_MAKE_BUILD:+$EHCONF_MAKE_BUILD/lib/libeventheader.a}
+    own=$(cd "$here/../../lib/eventheader" && pwd)
+    if [ -n "$made" ] && [ -f "$made" ] && [ "$src" = "$own" ] && [ -z "${cross_arch:-}" ]; then
+        echo "$build_name: library: $made (built by make)" >&2
+        eh_lib=$made
+        return 0
+    fi
     echo "$build_name: library: $src/src/*.c" >&2
     stage_fn library eventheader_library_build
     eh_lib=$out/lib/libeventheader.a

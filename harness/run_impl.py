@@ -81,7 +81,10 @@ def _build(impl: Impl, build: str, out: str, arch: str = "") -> Tuple[str, dict]
     log = os.path.join(out, f"build{suffix}.log")
     r = run([os.path.join(impl.folder, "build"), src if src == "-" else os.path.abspath(src),
              os.path.join(out, "build" + suffix)],
-            BUILD_TIMEOUT, env={"EHCONF_CROSS_ARCH": arch or None}, merge_stderr=False)
+            BUILD_TIMEOUT, env={"EHCONF_CROSS_ARCH": arch or None,
+                                # make's build, whose libraries a build may link (eventheader_library)
+                                "EHCONF_MAKE_BUILD": os.path.abspath(build)},
+            merge_stderr=False)
     write_text(log, r.output + "\n--- stderr ---\n" + r.stderr)
     last = r.output.strip().splitlines()[-1] if r.output.strip() else ""
     if r.how() or not os.access(last, os.X_OK):
