@@ -172,7 +172,7 @@ def observed_sequence_path(impl: Impl, case: str) -> str:
     return os.path.join(impl.folder, "observed", case + ".json")
 
 
-def read_profile(impl: Impl) -> Profile:
+def read_profile(impl: Impl, check: bool = True) -> Profile:
     """impl/<name>/profile.txt: `lacks <feature> <reason>`,
     `refuses <case> <event ordinal> <reason>`, `loses <case> <event ordinal> <reason>`,
     `differs <case> <event ordinal>|all <reason>`,
@@ -181,7 +181,9 @@ def read_profile(impl: Impl) -> Profile:
     an empty profile. Under a `differs <case> <n>` line, indented lines hold the observed
     form, one patch operation each (harness/declared.py); under a `refuses` line, one
     indented line says how the refusal shows: ["failed"|"skipped", "the emitter's words"].
-    `differs <case> all` keeps its observed events in impl/<name>/observed/<case>.json."""
+    `differs <case> all` keeps its observed events in impl/<name>/observed/<case>.json.
+    check=False reads a profile whose declarations state no observation yet (what
+    harness/observed_patch.py helps to write)."""
     from declared import DeclarationError, parse_op
     p = Profile()
     path = os.path.join(impl.folder, "profile.txt")
@@ -231,7 +233,8 @@ def read_profile(impl: Impl) -> Profile:
                                  f"<reason>`, "
                                  f"`contract <row> <observation> | <reason>` or an indented "
                                  f"observation under a differs or refuses line")
-    _check_observed(p, impl, path)
+    if check:
+        _check_observed(p, impl, path)
     return p
 
 

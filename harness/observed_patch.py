@@ -36,7 +36,7 @@ def show(folder: str, only: List[str]) -> int:
     with open(os.path.join(folder, PLAN), encoding="utf-8") as f:
         plan = json.load(f)
     impl = {i.name: i for i in read_registry()}[plan["implementation"]]
-    profile = read_profile_loosely(impl)
+    profile = read_profile(impl, check=False)
     for case, mine in sorted(plan["cases"].items()):
         if only and case not in only:
             continue
@@ -70,21 +70,6 @@ def _said(folder: str, case: str, kept: List[int]) -> Dict[int, tuple]:
     except OSError:
         return {}
     return {kept[k - 1]: v for k, v in said.items() if 0 < k <= len(kept)}
-
-
-def read_profile_loosely(impl):
-    """The profile's declarations even where they state no observation yet (that is what
-    this command helps to write)."""
-    try:
-        return read_profile(impl)
-    except ValueError:
-        import impls
-        saved = impls._check_observed
-        impls._check_observed = lambda *a: None
-        try:
-            return read_profile(impl)
-        finally:
-            impls._check_observed = saved
 
 
 if __name__ == "__main__":

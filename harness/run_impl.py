@@ -285,11 +285,11 @@ def _one_case(impl: Impl, profile: Profile, emitter: str, standin: str, ehdecode
         with open(profile.observed[(case, 0)], encoding="utf-8",
                   errors="surrogateescape") as f:
             observed = f.read()
-        status, seen = ("fail", f"the decoder failed: {problem}") if problem else judge_sequence(
+        verdict, seen = ("fail", f"the decoder failed: {problem}") if problem else judge_sequence(
             directives, [golden[o - 1] for o in judged], decoded, observed, case)
-        if status == "xfail":
+        if verdict == "xfail":
             c["declared"].append(f"{case}: {whole}")
-        return entries + [check_entry(base, status, f"{whole}\n{seen}" if status == "xfail" else
+        return entries + [check_entry(base, verdict, f"{whole}\n{seen}" if verdict == "xfail" else
                                       f"{seen}\n(impl/{impl.name}/profile.txt declares the "
                                       f"whole input different: {whole})")]
     entries.append(golden_entry(base, case, REFERENCE, case + ".json", expected, problem))

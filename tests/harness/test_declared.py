@@ -113,3 +113,25 @@ def test_a_declared_sequence():
     shuffled = seen[::-1]
     assert judge_sequence(unordered, golden, shuffled, text, "c")[0] == "xfail"
     assert judge_sequence([], golden, shuffled, text, "c")[0] == "fail"
+
+
+def test_observed_patch_prints_the_declaration_a_run_shows(tmp_path, capsys):
+    """harness/observed_patch.py on a run's plan prints, for a declared event, the patch its
+    decoded event is of the golden line: here the observation otel-metrics' profile states,
+    given back as what was decoded."""
+    import json
+    import observed_patch
+    from impls import read_profile, read_registry
+    from run_impl import golden_parts
+    impl = {i.name: i for i in read_registry()}["otel-metrics"]
+    ops = read_profile(impl).observed[("counters", 5)]
+    golden_path = "impl/otel-metrics/expected/counters.json"
+    _, golden = golden_parts(golden_path)
+    folder = tmp_path / "impl-otel-metrics"
+    folder.mkdir()
+    (folder / "plan.json").write_text(json.dumps({"implementation": "otel-metrics", "cases": {
+        "counters": {"golden": golden_path, "kept": [1, 2, 3, 4, 5, 6],
+                     "declared_unordered": [expected_line(golden[4], ops)]}}}))
+    observed_patch.show(str(folder), ["counters"])
+    printed = capsys.readouterr().out.split("differs counters 5 ...\n")[1].splitlines()
+    assert [parse_op(x.strip()) for x in printed if x.startswith("    ")] == ops
