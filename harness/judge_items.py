@@ -3,11 +3,11 @@
 (make passes it by path), harness/results_plugin.py parametrizes the one function below
 with every item of the runners' result files, and harness/verdicts.py judges each (nothing
 is run here). Select runners with --ehconf-runner. The function keeps the name
-`test_results` because pytest collects test_* functions and JUnit files name every item
-"test_results[<item id>]"."""
+`test_results` because pytest collects test_* functions; the JUnit files name every item
+for what it judges, its id, in the class of its runner (results_plugin.judge)."""
 
 from results_plugin import judge
 
 
-def test_results(ehconf_result):
-    judge(ehconf_result)
+def test_results(ehconf_result, record_xml_attribute):
+    judge(ehconf_result, record_xml_attribute)
