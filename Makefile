@@ -80,17 +80,17 @@ include mk/deps.mk mk/help.mk mk/lint.mk
 include lib/eventheader/build.mk lib/decode/build.mk tools/build.mk tests/build.mk mk/install.mk
 # harness/ first: cases/build.mk names $(KSELFTEST_STAMP) in a prerequisite list,
 # which make expands as it reads the rule.
-include harness/bisect.mk harness/build.mk harness/vm.mk harness/windows.mk
+include harness/kernel/bisect.mk harness/kernel/build.mk harness/vm/vm.mk harness/kernel/windows.mk
 include cases/build.mk vm/build.mk impl/build.mk tools/standin/build.mk
 include cases/kselftest.mk
 include decoders/build.mk
-include emitlib/build.mk impl/ehconf/build.mk harness/bench_impls.mk
+include emitlib/build.mk impl/ehconf/build.mk harness/impl/bench.mk
 
 ## all: build the library, tools, cases, benchmarks and fuzz replayers of VARIANT (default gcc) into build/VARIANT
 all: $(ALL_TARGETS)
 
 # Run, then judge: a runner (harness/run.py) executes the programs with a timeout each and
-# writes $(O)/results/<runner>/summary.json with their KTAP; pytest (harness/judge_items.py,
+# writes $(O)/results/<runner>/summary.json with their KTAP; pytest (harness/core/judge_items.py,
 # the plugin loaded by conftest.py) only reads those files and writes the JUnit XML.
 # `pytest --collect-only` starts no program.
 PYTEST := /usr/bin/python3 -m pytest
@@ -98,7 +98,7 @@ RUN := /usr/bin/python3 harness/run.py
 JUNIT_DIR ?= $(O)/results
 # $(call judge,RUNNER,JUNIT NAME,BUILD[,more pytest files[,RESULTS]]): the items of one
 # runner's results (in $(O)/results unless RESULTS names another folder).
-judge = $(PYTEST) -q harness/judge_items.py $(4) --ehconf-build $(3) --ehconf-results $(or $(5),$(O)/results) \
+judge = $(PYTEST) -q harness/core/judge_items.py $(4) --ehconf-build $(3) --ehconf-results $(or $(5),$(O)/results) \
         --ehconf-runner $(1) --junitxml=$(JUNIT_DIR)/$(2).xml
 
 # test_perf_tool runs the ehdecode binary, so the tools are part of a unit build.
@@ -113,7 +113,7 @@ unit: $(UNIT_TESTS) $(TOOLS)
 	$(call judge,unit,unit-$(VARIANT),$(B)) || rc=1; exit $$rc
 
 # The README's main command: everything test does, then the same cases on a real
-# kernel in QEMU (vm/ and harness/vm.mk), with report.md.
+# kernel in QEMU (vm/ and harness/vm/vm.mk), with report.md.
 # The VM run needs a passing build; the closing line adds up every step's JUnit XML.
 CHECK_XML := unit-asan offline wine ci-lint vm
 ## check: the README's main command: everything `make test` does, then check-vm (6.12; KERNEL_VERSION=7.2 for another), one summary line
@@ -122,7 +122,7 @@ check:
 	@rc=0; $(MAKE) test || rc=1; \
 	if [ $$rc = 0 ]; then $(MAKE) VARIANT=gcc check-vm || rc=1; \
 	else echo "check: make test failed, so the VM run was not started"; fi; \
-	/usr/bin/python3 harness/summary.py $(foreach x,$(CHECK_XML),$(JUNIT_DIR)/$(x).xml) || rc=1; \
+	/usr/bin/python3 harness/reports/summary.py $(foreach x,$(CHECK_XML),$(JUNIT_DIR)/$(x).xml) || rc=1; \
 	exit $$rc
 
 # The figures a newcomer sees: scripts/check-newcomer.sh clones HEAD into a new folder and
@@ -152,7 +152,7 @@ test:
 # outside it changed (each must fail): the judge sees inside what a declaration excuses.
 ## test-declarations: every profile declaration lets through its stated observation and nothing else (one line each)
 test-declarations:
-	@/usr/bin/python3 harness/perturb_declarations.py
+	@/usr/bin/python3 harness/impl/perturb_declarations.py
 
 ## clean: remove the build folder (O=build); the kernel cache in /var/cache/ehconf stays
 clean:

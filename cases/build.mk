@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # Conformance cases: every cases/<name>.c is one kselftest_harness.h program,
-# built to $(B)/cases/<name> and linked with libeventheader. harness/run_offline.py
+# built to $(B)/cases/<name> and linked with libeventheader. harness/kernel/run_offline.py
 # runs them (make check-offline); the VM run drives the same binaries under perf.
 CASE_SRCS := $(wildcard cases/*.c)
 CASES := $(patsubst cases/%.c,$(B)/cases/%,$(CASE_SRCS))
@@ -18,7 +18,7 @@ CASES := $(patsubst cases/%.c,$(B)/cases/%,$(CASE_SRCS))
 #    Our own cases therefore use TEST() with explicit set-up (TEST() has no local
 #    across its setjmp); the warning is off only so that TEST_F still builds.
 # -Wempty-body stays on: clang then rejects `ASSERT_EQ(a, b); next();` on ONE line,
-# which is harmless, while harness/case_lint.py catches the missing-';' pitfall.
+# which is harmless, while harness/kernel/case_lint.py catches the missing-';' pitfall.
 INC.cases := $(EH_INC)
 CASE_CFLAGS = $(CFLAGS) $(INC.cases) -I$(KSELFTEST_DIR) -Wno-missing-prototypes -Wno-unused-parameter \
               $(if $(findstring clang,$(CC)),,-Wno-clobbered)

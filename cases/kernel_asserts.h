@@ -7,7 +7,7 @@
  *
  * Each helper takes the test's `struct __test_metadata *_metadata`, the name the
  * harness macros use, and ends the running test itself:
- *  - a failed ASSERT_* in kselftest_harness.h (Linux 6.12's, which harness/build.mk
+ *  - a failed ASSERT_* in kselftest_harness.h (Linux 6.12's, which harness/kernel/build.mk
  *    takes from the kernel source package) calls __bail(), which sets
  *    _metadata->aborted and longjmps to _metadata->env, the setjmp() in the TEST()
  *    wrapper: it leaves this helper and its caller at once and the test FAILS, exactly

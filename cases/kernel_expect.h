@@ -3,11 +3,11 @@
  * kernel_expect.h: the values a kernel case expects where kernels differ, from
  * cases/kernel-expectations.txt, the one table of them.
  *
- * The guest runner (harness/guest_run.py) passes each value as EHCONF_EXPECT_<NAME>.
+ * The guest runner (harness/vm/guest_run.py) passes each value as EHCONF_EXPECT_<NAME>.
  * Run alone (kselftest's run_kselftest.sh, or by hand) a case picks the row for the
  * running kernel itself, from the copy of the table compiled in at build time
- * (kernel_expectations.gen.h, written by `harness/expectations.py --c-header`; never
- * committed), by the rule harness/expectations.py applies: a row holds from its
+ * (kernel_expectations.gen.h, written by `harness/kernel/expectations.py --c-header`; never
+ * committed), by the rule harness/kernel/expectations.py applies: a row holds from its
  * MAJOR.MINOR on until a later row for the same name, compared with `uname -r`.
  */
 #ifndef EHCONF_KERNEL_EXPECT_H

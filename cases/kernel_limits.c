@@ -33,7 +33,7 @@
  *                         instance; 6.12: 4064 (8 + P <= 4072).
  *
  * The measured limits are printed as KTAP diagnostics "# perf max payload: N" and
- * "# ftrace max payload: N" (harness/run_vm.py and report.md read them). The expected
+ * "# ftrace max payload: N" (harness/vm/run_vm.py and report.md read them). The expected
  * values come per kernel version from cases/kernel-expectations.txt, which the guest
  * runner passes as EHCONF_EXPECT_PERF_MAX_PAYLOAD and EHCONF_EXPECT_FTRACE_MAX_PAYLOAD;
  * without them (kselftest, or by hand) kernel_expect.h picks the same row by uname -r.

@@ -26,7 +26,7 @@ ifneq ($(filter kselftest-install kselftest-tar,$(MAKECMDGOALS)),)
 endif
 
 # --- per-kernel expectations, compiled into the cases (every build, not only this one) ---
-# cases/kernel-expectations.txt stays the one table: harness/expectations.py (the parser
+# cases/kernel-expectations.txt stays the one table: harness/kernel/expectations.py (the parser
 # the guest runner uses) writes it as a C header, and cases/kernel_expect.h picks the row
 # for `uname -r` when the runner's EHCONF_EXPECT_<NAME> is not set.
 KEXP_PYTHON ?= /usr/bin/python3
@@ -34,9 +34,9 @@ KEXP_DIR := $(O)/cases-gen
 KEXP_HEADER := $(KEXP_DIR)/kernel_expectations.gen.h
 CASE_CFLAGS += -I$(KEXP_DIR)
 
-$(KEXP_HEADER): cases/kernel-expectations.txt harness/expectations.py
+$(KEXP_HEADER): cases/kernel-expectations.txt harness/kernel/expectations.py
 	@mkdir -p $(@D)
-	$(KEXP_PYTHON) harness/expectations.py --c-header $@
+	$(KEXP_PYTHON) harness/kernel/expectations.py --c-header $@
 
 # The objects of the cases that include kernel_expect.h (the header is generated, so the
 # first build cannot learn this from the -MMD files).
@@ -45,7 +45,7 @@ $(patsubst cases/%.c,$(B)/obj/cases/%.o,$(shell grep -l '"kernel_expect.h"' case
 # --- the kselftest runner, from the kernel source package -------------------------------
 # run_kselftest.sh and tools/testing/selftests/kselftest/ (runner.sh and what it sources:
 # prefix.pl, ktap_helpers.sh, module.sh, ksft.py in 6.12): what the kernel's install
-# copies. Extracted once per build tree, like kselftest_harness.h (harness/build.mk).
+# copies. Extracted once per build tree, like kselftest_harness.h (harness/kernel/build.mk).
 KSELFTEST_RUNNER_DIR := $(O)/kselftest/runner
 KSELFTEST_RUNNER_STAMP := $(KSELFTEST_RUNNER_DIR)/.extracted
 
@@ -73,7 +73,7 @@ KST_DIR = $(INSTALL_PATH)/$(KST_TARGET)
 
 # A timeout per binary for run_kselftest.sh (its default is 45 s). No TCG timing of the
 # kernel cases is kept yet, so this is the guest runner's own budget for one case binary
-# under TCG (T_CASE = 120 s in harness/guest_run.py), times 2.5: the runner kills a
+# under TCG (T_CASE = 120 s in harness/vm/guest_run.py), times 2.5: the runner kills a
 # binary at this limit and reports "not ok ... # TIMEOUT".
 KSELFTEST_TIMEOUT ?= 300
 

@@ -29,7 +29,7 @@
  * Sizes: 16 (the event "S16" with no fields: 8 + 4 + "S16\0" 4), 1000, 4060..4070
  * (around ftrace's 4064), 8180..8190 (around perf's 8184), 30000, 65535 (accepted);
  * 65536 refused with E2BIG. The same 65535 / 65536 pair through the dynamic builder.
- * The golden file declares the live transports' limits (harness/golden.py).
+ * The golden file declares the live transports' limits (harness/core/golden.py).
  *
  * On the TraceLogging backends (ETW, and EHCONF_CAPTURE_TL that stands in for it) the
  * 65535-byte event is refused with E2BIG instead: ETW's 64 KB counts its own headers

@@ -5,7 +5,7 @@
 # offline captures as perf.data in file and pipe mode, tests/data/perf) and a damaged set
 # made from them and from the fuzz corpora, through each decoder of decoders/decoders.txt
 # built with ASan/UBSan where it can be, compared with ehdecode's JSON (harness/
-# run_decoders.py). One JUnit file per decoder, decoders.md side by side.
+# decoders/run_decoders.py). One JUnit file per decoder, decoders.md side by side.
 #   make check-decoders IMPL_SRC_LTTP=... IMPL_SRC_RUST=...   (the registry's checkout column)
 #   make check-decoders DECODER=perf-decode IMPL_SRC_LTTP=...
 # Without a checkout a decoder is one skip naming the variable to pass. make check runs
@@ -19,15 +19,15 @@ check-decoders: all
 	@$(MAKE) --no-print-directory VARIANT=asan $(O)/asan/bin/ehdecode
 	@mkdir -p $(JUNIT_DIR)
 	@rc=0; names="$(if $(filter all,$(DECODER)),$(DECODER_NAMES),$(DECODER))"; \
-	$(IMPL_CHECKOUTS) nice -n 19 /usr/bin/python3 harness/run_decoders.py --build $(B) \
+	$(IMPL_CHECKOUTS) nice -n 19 /usr/bin/python3 harness/decoders/run_decoders.py --build $(B) \
 	  --asan-build $(O)/asan --results $(O)/results $$(printf -- '--decoder %s ' $$names) || rc=1; \
 	for n in $$names; do \
-	  $(PYTEST) -q harness/judge_items.py --ehconf-impl $$n --ehconf-results $(O)/results \
+	  $(PYTEST) -q harness/core/judge_items.py --ehconf-impl $$n --ehconf-results $(O)/results \
 	    --ehconf-runner decoder --junitxml=$(JUNIT_DIR)/decoder-$$n.xml || rc=1; \
 	done; \
-	/usr/bin/python3 harness/decoder_report.py $(O)/results $(DECODER_REPORT) || rc=1; \
-	/usr/bin/python3 harness/report_items.py check $(DECODER_REPORT) $(JUNIT_DIR)/decoder --run $$names || rc=1; \
-	/usr/bin/python3 harness/summary.py $$(printf -- '$(JUNIT_DIR)/decoder-%s.xml ' $$names) || rc=1; \
+	/usr/bin/python3 harness/reports/decoders_md.py $(O)/results $(DECODER_REPORT) || rc=1; \
+	/usr/bin/python3 harness/reports/items.py check $(DECODER_REPORT) $(JUNIT_DIR)/decoder --run $$names || rc=1; \
+	/usr/bin/python3 harness/reports/summary.py $$(printf -- '$(JUNIT_DIR)/decoder-%s.xml ' $$names) || rc=1; \
 	exit $$rc
 
 # make test-decoder-mutants: the planted faults of scripts/decoder-mutants.txt, one per

@@ -319,7 +319,7 @@ cargo_build() {
 
 # eventheader_library: libeventheader from a checkout of ehconf's lib/eventheader (IMPL_SRC)
 # as eh_lib. This repository's own, for this machine: the one make built
-# (EHCONF_MAKE_BUILD/lib/libeventheader.a, which harness/run_impl.py passes, make check-impl
+# (EHCONF_MAKE_BUILD/lib/libeventheader.a, which harness/impl/run_impl.py passes, make check-impl
 # having built it). Otherwise (a patched copy make test-impl-mutants made, a guest of another
 # architecture) its sources with only its own include paths, as lib/eventheader/build.mk
 # builds them, into OUTDIR/lib/libeventheader.a.

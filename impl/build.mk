@@ -4,8 +4,8 @@
 
 # make check-impl: the cases' descriptions (descriptions/) through each implementation of
 # impl/implementations.txt, judged against golden/: offline under the stand-in (harness/
-# run_impl.py), then all of them in ONE boot of the guest kernel under perf, with the
-# contract rows (harness/run_impl_vm.py; IMPL_VM=0 leaves the VM out; the boot may take
+# impl/run_impl.py), then all of them in ONE boot of the guest kernel under perf, with the
+# contract rows (harness/impl/run_impl_vm.py; IMPL_VM=0 leaves the VM out; the boot may take
 # EHCONF_VM_TIMEOUT, default IMPL_VM_TIMEOUT: 1200 s on x86_64, where the first five rows
 # took 274 s on 2 busy cores under TCG; 3600 s on the other guests, where s390x took
 # 1,439 s for all ten rows, past the x86 figure). One JUnit file per
@@ -57,11 +57,11 @@ check-impl: all $(IMPL_PREREQS)
 	  EHCONF_VM_TIMEOUT=$${EHCONF_VM_TIMEOUT:-$(IMPL_VM_TIMEOUT)} $(VM_ENV) timeout $(VM_GUARD_SECONDS) $(RUN) impl-vm --impls "$$names" --build $(VM_BUILD) --results $(IMPL_RESULTS) || rc=1; \
 	fi; \
 	for i in $$names; do \
-	  $(PYTEST) -q harness/judge_items.py --ehconf-impl $$i --ehconf-results $(IMPL_RESULTS) \
+	  $(PYTEST) -q harness/core/judge_items.py --ehconf-impl $$i --ehconf-results $(IMPL_RESULTS) \
 	    $(IMPL_RUNNERS) --junitxml=$(JUNIT_DIR)/$(IMPL_JUNIT)-$$i.xml || rc=1; \
 	done; \
-	/usr/bin/python3 harness/impl_report.py $(IMPL_RESULTS) $(IMPL_REPORT) --run $$names --vm $(IMPL_VM) || rc=1; \
-	/usr/bin/python3 harness/report_items.py check $(IMPL_REPORT) $(JUNIT_DIR)/$(IMPL_JUNIT) --run $$names || rc=1; \
+	/usr/bin/python3 harness/reports/impls_md.py $(IMPL_RESULTS) $(IMPL_REPORT) --run $$names --vm $(IMPL_VM) || rc=1; \
+	/usr/bin/python3 harness/reports/items.py check $(IMPL_REPORT) $(JUNIT_DIR)/$(IMPL_JUNIT) --run $$names || rc=1; \
 	exit $$rc
 
 # The guest's own stand-in and reference emitter (KERNEL_ARCH=arm64|s390x; vm-cross builds the

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: MIT
 # Unit tests: every tests/<area>/test_*.c is one KTAP program (tests/ktap.h),
 # linked against both libraries; tests/<area>/support_*.c are shared helpers
-# linked into every test of that area. harness/run_unit.py runs them all.
-# tests/windows/ holds Windows-only tests (harness/windows.mk builds them with mingw-w64).
+# linked into every test of that area. harness/kernel/run_unit.py runs them all.
+# tests/windows/ holds Windows-only tests (harness/kernel/windows.mk builds them with mingw-w64).
 INC.tests := $(EHD_INC) -Itests
 # The TraceLogging tests test the encoder's internal interface too.
 INC.tests/tl := $(INC.tests) $(EH_INTERNAL_INC)

@@ -4,8 +4,8 @@
  *
  * The conformance cases use the kernel's kselftest_harness.h; the project's unit
  * tests of lib/ and tools/ use this MIT header instead so they build without the
- * kernel source. Output is KTAP version 1, which harness/run_unit.py records and the
- * results plugin (harness/results_plugin.py) turns into one pytest item per test.
+ * kernel source. Output is KTAP version 1, which harness/kernel/run_unit.py records and the
+ * results plugin (harness/core/pytest_plugin.py) turns into one pytest item per test.
  *
  *   static void test_foo(void) { KT_EXPECT_EQ(1 + 1, 2); }
  *   KT_MAIN(KT_CASE(test_foo), KT_CASE(test_bar))

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # Unit tests for Windows (`make VARIANT=mingw`): the TraceLogging tests tests/tl/test_tl_*.c
 # and the Windows-only tests/windows/test_*.c as .exe files, run under wine by
-# harness/windows.mk (check-wine).
+# harness/kernel/windows.mk (check-wine).
 ifeq ($(VARIANT),mingw)
 
 WIN_TEST_SRCS := $(wildcard tests/tl/test_tl_*.c tests/windows/test_*.c)

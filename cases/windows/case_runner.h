@@ -6,7 +6,7 @@
  * It offers the subset of kselftest_harness.h that cases/ use -- TEST, ASSERT_* and
  * EXPECT_* (with the optional "{ TH_LOG(...); }" failure handler), TH_LOG, SKIP and
  * TEST_HARNESS_MAIN -- with the same meaning and the same TAP output, so one case source
- * builds on both systems and harness/ktap.py reads both outputs. It is ehconf's own
+ * builds on both systems and harness/core/ktap.py reads both outputs. It is ehconf's own
  * code, written against the documented behaviour, not a copy of the kernel header.
  *
  * Isolation is kept: like kselftest's fork() per test, every TEST runs in a process of

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * runner_selftest: tests of cases/windows/case_runner.c itself, most of them failing on
- * purpose. harness/run_wine.py runs it (under wine, or on Windows) and checks each
+ * purpose. harness/kernel/run_wine.py runs it (under wine, or on Windows) and checks each
  * test's verdict and diagnostics against what kselftest_harness.h would report for the
  * same code, so a runner that passed everything, lost a skip reason, kept running after
  * an ASSERT or let a crash or a hang take the whole case down is caught.

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * `emit --bench COUNT FILE.events` for the C and C++ emitters (make bench-impls,
- * harness/bench_impls.py): the parts every emitter shares, so that what is timed and how
+ * harness/impl/bench.py): the parts every emitter shares, so that what is timed and how
  * it is printed is the same whatever the API. The emitter runs the description's register
  * and unregister steps as usual; each event step is written COUNT times in a row the way a
  * user of the API writes an event on a hot path (what the API looks up once, looked up

@@ -12,7 +12,7 @@
  * (textmatch.h). The row's contract.c answers --contract.
  *
  * At run time the file's `case` statement picks the compiled-in case, and the file must be
- * that description, possibly with whole events left out (harness/run_impl.py leaves out
+ * that description, possibly with whole events left out (harness/impl/run_impl.py leaves out
  * those whose features the profile lacks): anything else means the description changed
  * since the build, reported in one line on stderr with exit status 2. Then it runs the steps
  * and prints, numbered as the events of the file it read (Documentation/case-descriptions.md):
@@ -74,7 +74,7 @@ static void report_failed(int ordinal, char const *why)
 
 /* emit --bench COUNT: each event COUNT times in a row through its generated function
  * (a write macro checks the enable bit itself, and TraceLoggingWrite answers EBADF when it
- * is clear, so a disabled run may count every write as failed: harness/bench_impls.py
+ * is clear, so a disabled run may count every write as failed: harness/impl/bench.py
  * judges it by the stand-in's count), timed, and a `bench` line instead of the event line. */
 static uint64_t g_bench;
 

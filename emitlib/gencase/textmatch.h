@@ -8,7 +8,7 @@
  * `register`, `threads`, `end` of a block, ...) or a whole `event ... end` block. A
  * statement is a line's words joined by one space; blank lines and comments are not
  * statements. Each item's hash is FNV-1a 64 over its statements, each followed by '\n'.
- * harness/run_impl.py hands the emitter the description with the events the profile
+ * harness/impl/run_impl.py hands the emitter the description with the events the profile
  * lacks left out (whole `event ... end` blocks), so driver.c accepts the compiled-in items
  * with some events missing, and nothing else.
  */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 //
 // `emit --bench COUNT FILE.events` for the Rust emitters (make bench-impls,
-// harness/bench_impls.py): what emitlib/c/bench.h is for the C and C++ ones, the same
+// harness/impl/bench.py): what emitlib/c/bench.h is for the C and C++ ones, the same
 // count grammar and the same line, so that what is timed and how it is printed is the same
 // whatever the API. The emitter runs the description's register and unregister steps as
 // usual; each event step is written COUNT times in a row the way a user of the API writes

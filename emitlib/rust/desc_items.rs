@@ -6,7 +6,7 @@
 // fork, parent, repeat, end) one item each; comments and blank lines are not items, and
 // words are compared, not spacing. Each item has a hash (FNV-1a 64 of its words): the
 // emitter compares the description it is given with the one compiled in item by item, so
-// that the runner's copy without the events a profile lacks (harness/impls.py
+// that the runner's copy without the events a profile lacks (harness/impl/registry.py
 // without_events) still matches, and any other change is seen. The generator (build.rs)
 // adds which ordinals each event item stands for (one, or one per repetition of a repeat).
 // Included with `#[path] mod desc_items;`, as desc.rs is.

@@ -2,7 +2,7 @@
 # impl/ehconf/: the reference emitter of the case descriptions (descriptions/*.events,
 # Documentation/case-descriptions.md) through ehconf's own libeventheader, dynamic builder:
 # $(B)/impl/ehconf/emit. tests/harness/test_descriptions.py proves that it reproduces
-# golden/*.json from the descriptions; harness/run_impl.py runs it as implementation
+# golden/*.json from the descriptions; harness/impl/run_impl.py runs it as implementation
 # "ehconf". Not for mingw: it forks.
 ifneq ($(VARIANT),mingw)
 

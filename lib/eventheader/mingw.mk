@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # libeventheader for Windows: `make VARIANT=mingw` (mingw-w64) builds
 # $(B)/lib/libeventheader-win.a from the portable sources, with the ETW backend in
-# place of user_events. harness/windows.mk runs what links against it under wine.
+# place of user_events. harness/kernel/windows.mk runs what links against it under wine.
 ifeq ($(VARIANT),mingw)
 
 # mingw-w64 has no <sys/uio.h>; compat/ supplies struct iovec for eh_internal.h.

@@ -14,7 +14,7 @@
  * Needs EHCONF_BUILD (make bench sets it) for the ehdecode binary.
  * `bench_decode --write-mixed PATH` only writes the mixed file to PATH (and PATH.dat, the
  * capture it is made from): the one file every decoder is timed on side by side
- * (harness/bench_decoders.py).
+ * (harness/decoders/bench.py).
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -2,7 +2,7 @@
 /*
  * The benchmarks' 5-field event (u32, i64, str8, guid, f64) encoded by hand, the
  * baseline libeventheader's EH_WRITE is measured against (tests/bench/bench_lib.c
- * and, on the real kernel, harness/bench_vm.c). Layout (Documentation/eventheader-wire.md):
+ * and, on the real kernel, harness/vm/bench_vm.c). Layout (Documentation/eventheader-wire.md):
  * the 8-byte header (flags 0x07: pointer64 | little-endian | extension; level 5), one
  * metadata extension (u16 size, u16 kind 1) with the event name and each field's name,
  * encoding and format, then the payload.

@@ -4,7 +4,7 @@
 // the loop: emitlib/rust/contract.rs). The exporter has one fixed tracepoint,
 // `otlp_metrics`, not the contract's EhconfContract_L4K1, and its events are OTLP protobuf,
 // not EventHeader: the guest needs scripts/otlp-decode.py to find `seq` (the data point's
-// value, and its attribute `seq`, where harness/contract_run.py's seqs_in looks). What the
+// value, and its attribute `seq`, where harness/impl/contract_run.py's seqs_in looks). What the
 // API offers for each command (Documentation/producers-otel.md §5.3):
 //
 //   register         MetricsExporter::new() (registers otlp_metrics; the result is dropped,

@@ -9,7 +9,7 @@
 // reads the description it is given, finds the compiled-in case its `case` line names, and
 // compares the two item by item (emitlib/rust/desc.rs, items(): each event block and
 // each statement hashed):
-// the events the given file leaves out (harness/run_impl.py leaves out those a profile
+// the events the given file leaves out (harness/impl/run_impl.py leaves out those a profile
 // lacks) are not written, and the file's events are numbered as the file has them. A
 // description that differs otherwise from the compiled-in one is refused:
 // `file:line: reason`, exit 2, nothing written (rebuild: impl/rust-macro/build).
@@ -145,7 +145,7 @@ impl Runner {
     /// Writes event `ordinal` of the compiled-in case (unless the file leaves it out).
     /// emit --bench: COUNT times through the generated call (write_event! checks the
     /// enable bit itself, and answers EBADF when it is clear, so a disabled run counts
-    /// every write as failed: harness/bench_impls.py judges it by the stand-in's count).
+    /// every write as failed: harness/impl/bench.py judges it by the stand-in's count).
     pub fn event(&self, ordinal: usize, write: impl Fn() -> u32) {
         let n = self.number(ordinal);
         if n == 0 {

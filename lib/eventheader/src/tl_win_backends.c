@@ -6,7 +6,7 @@
  *   eh_backend_capture_open()     -> ENOTSUP (the .dat capture is POSIX-only; run
  *                                    cases under tools/windows/etwcapture instead).
  * backend_user_events.c and backend_capture.c are left out of the mingw build
- * (harness/windows.mk). On other systems this file is one typedef.
+ * (harness/kernel/windows.mk). On other systems this file is one typedef.
  */
 #ifdef _WIN32
 
