@@ -454,6 +454,12 @@ typedef struct eh_builder {
     int err_;
     uint16_t id_, tag_;
     uint8_t opcode_, version_;
+    /* Metadata reuse (builder.c): while matching_, the event's field definitions are
+     * compared with the bytes already in meta_ (the last event's) instead of written
+     * again; meta_seen_ is how many bytes of meta_.p were ever written. Both sit in what
+     * was tail padding: eh_builder keeps its size. */
+    uint8_t matching_;
+    uint32_t meta_seen_;
 } eh_builder;
 
 void eh_builder_init(eh_builder *b);
