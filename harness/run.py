@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
 """The runners: execute the programs under test, with a timeout each, and write result
-files that pytest then judges (harness/results.py describes them).
+files that pytest then judges (harness/core/results.py describes them).
 
     harness/run.py unit    [--build build/asan]   unit-test binaries (make unit)
     harness/run.py offline [--build build/gcc]    cases -> capture -> ehdecode (make check-offline)
@@ -27,10 +27,10 @@ import os
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.abspath(__file__).rsplit(os.sep + "harness" + os.sep, 1)[0])  # the checkout: import harness.*
 
-from common import REPO_ROOT, display_path  # noqa: E402
-from results import runner_command, write_summary  # noqa: E402
+from harness.core.common import REPO_ROOT, display_path  # noqa: E402
+from harness.core.results import runner_command, write_summary  # noqa: E402
 
 
 def _absolute(p: str) -> str:
@@ -61,28 +61,28 @@ def main(argv=None) -> int:
     t0 = time.monotonic()
     extra = None
     if args.runner == "unit":
-        from run_unit import run_unit
+        from harness.kernel.run_unit import run_unit
         folder, entries = run_unit(build, results, args.timeout)
     elif args.runner == "offline":
-        from run_offline import run_offline
+        from harness.kernel.run_offline import run_offline
         folder, entries = run_offline(build, results, args.timeout, REPO_ROOT)
     elif args.runner == "wine":
-        from run_wine import run_wine
+        from harness.kernel.run_wine import run_wine
         mingw = os.path.abspath(_absolute(args.mingw or os.path.join(os.path.dirname(build), "mingw")))
         folder, entries = run_wine(build, mingw, results, args.timeout, REPO_ROOT)
     elif args.runner == "impl-vm":
-        from run_impl_vm import boot_and_judge
+        from harness.impl.run_impl_vm import boot_and_judge
         n = boot_and_judge(args.impls.split(), build, results, REPO_ROOT, lambda: time.monotonic() - t0)
         print(f"run impl-vm: {n} entries in {display_path(results)}/impl-vm/*/summary.json "
               f"({time.monotonic() - t0:.1f} s); pytest judges them")
         return 0
     elif args.runner == "impl":
-        from run_impl import run_impl, use_checkout
+        from harness.impl.run_impl import run_impl, use_checkout
         use_checkout(args.impl, args.impl_src)
         folder, entries, extra = run_impl(args.impl, build, results, args.timeout)
         key = args.impl
     else:
-        from run_vm import run_vm
+        from harness.vm.run_vm import run_vm
         cases = args.case or os.environ.get("EHCONF_VM_CASES", "").split()
         folder, entries = run_vm(build, results, REPO_ROOT, cases, crash=not args.no_crash_test)
     path = write_summary(folder, args.runner, runner_command(args.runner, key), entries,

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""Turns one VM run of the harness (harness/run_vm.py's vm-results.json) into a
+"""Turns one VM run of the harness (harness/vm/run_vm.py's vm-results.json) into a
 `git bisect run` verdict for scripts/bisect.sh.
 
     scripts/bisect-verdict.py --results DIR [--case NAME]... [--ignore-kernel-log]
@@ -40,9 +40,8 @@ import re
 import sys
 from typing import List, Optional, Tuple
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                                "harness"))
-from common import NO_USER_EVENTS, one_line  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from harness.core.common import NO_USER_EVENTS, one_line  # noqa: E402
 
 SHORT = 160  # a verdict line's reasons stay short: git bisect prints them per step
 

@@ -24,9 +24,9 @@ import subprocess
 import sys
 from typing import Optional, Tuple
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from impls import read_registry  # noqa: E402
+from harness.impl.registry import read_registry  # noqa: E402
 
 TIMEOUT = 60  # one look-up; the index answers in about a second
 

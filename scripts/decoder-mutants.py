@@ -11,8 +11,8 @@ ehdecode. First the control: each decoder unchanged through the inputs its mutan
 and every expected item must pass there, or a mutant's failure would mean nothing. Then
 per mutant: a copy of the source with the edit ($EHCONF_CACHE/decoder-mutants/<name>/,
 kept so that the next run rebuilds only the edited file), built as make check-decoders
-builds it (ASan), run on those inputs by harness/run_decoders.py --use into
-build/decoder-mutants/<name>/, and judged by harness/verdicts.py without the decoder's
+builds it (ASan), run on those inputs by harness/decoders/run_decoders.py --use into
+build/decoder-mutants/<name>/, and judged by harness/core/verdicts.py without the decoder's
 profile. CAUGHT: an item under `expect:` failed. One line per mutant and
 "N passed, N failed, N skipped" (a passed item = a caught mutant); exit 0 iff every mutant
 that ran was caught.
@@ -31,10 +31,10 @@ from typing import Dict, List, Tuple
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.join(TOP, "harness"))
+sys.path.insert(0, TOP)
 import mutant_recipes as recipes  # noqa: E402
-from decoders import read_registry  # noqa: E402
-from verdicts import collect_results, outcome  # noqa: E402
+from harness.decoders.registry import read_registry  # noqa: E402
+from harness.core.verdicts import collect_results, outcome  # noqa: E402
 
 RECIPES = os.path.join(HERE, "decoder-mutants.txt")
 OUT = os.path.join(TOP, "build", "decoder-mutants")
@@ -107,7 +107,7 @@ def run_decoders(name: str, inputs: List[str], write: str, build: str,
     """Judged without the decoder's profile (a planted fault must fail a check, declared or
     not), or with it (profile: yes, a fault inside a declared difference: the declared item,
     expected failure in the control, must fail)."""
-    cmd = [sys.executable, os.path.join(TOP, "harness", "run_decoders.py"), "--build", build,
+    cmd = [sys.executable, os.path.join(TOP, "harness", "decoders", "run_decoders.py"), "--build", build,
            "--asan-build", os.path.join(os.path.dirname(build), "asan"),
            "--results", os.path.join(os.path.dirname(build), "results"), "--write", write,
            "--decoder", name] + ([] if profile else ["--no-profile"])

@@ -6,7 +6,7 @@ from the offline captures of the cases.
 For each case with a golden file: the capture build/results/offline-gcc/<case>.dat (made by
 `make -j2 VARIANT=gcc check-offline`) must decode to golden/<case>.json (the offline run's
 comparison); `ehdescribe` turns each of its events into an `event ... end` block; the blocks
-are put in golden order (event n of the file is golden event n, which harness/run_impl.py
+are put in golden order (event n of the file is golden event n, which harness/impl/run_impl.py
 relies on; for an unordered case that is the golden file's sorted order, but for the events
 of a `repeat`); and the steps the bytes cannot show come from the case itself: its steps
 file cases/<case>.steps when it has one (the statements of the main flow, `event` lines
@@ -27,12 +27,12 @@ import sys
 from typing import Dict, List, Optional
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(REPO, "harness"))
+sys.path.insert(0, REPO)
 
-from decoding import decode  # noqa: E402
-from common import display_path  # noqa: E402
-from golden import compare, parse_lines  # noqa: E402
-from transports import get  # noqa: E402
+from harness.core.ehdecode import decode  # noqa: E402
+from harness.core.common import display_path  # noqa: E402
+from harness.core.golden import compare, parse_lines  # noqa: E402
+from harness.core.transports import get  # noqa: E402
 
 TIMEOUT = 60.0
 
@@ -97,7 +97,7 @@ def events_of(case: str, build: str, captures: str):
     events = [Event(p, b, g) for (p, b), g in zip(blocks, decoded)]
     golden = parse_lines(golden_text, case, True)
     if golden.directives.get("order") == "unordered":
-        events.sort(key=lambda e: e.golden)  # harness/golden.py sorted_for_golden's order
+        events.sort(key=lambda e: e.golden)  # harness/core/golden.py sorted_for_golden's order
     want = [line.strip() for line in golden_text.splitlines()
             if line.strip() and not line.startswith('{"ehconf"')]
     if [e.golden for e in events] != want:

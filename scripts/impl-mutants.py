@@ -13,7 +13,7 @@ mutants need (offline; the real kernel too when one of them expects an impl-vm i
 every expected item must pass there, or a mutant's failure would mean nothing. Then per
 mutant: a copy of the checkout with the edit ($EHCONF_CACHE/impl-mutants/<name>/, never
 the checkout itself), the same runs into build/impl-mutants/<name>/, and the items judged
-by harness/verdicts.py, as pytest and impls.md judge them. CAUGHT: an item under
+by harness/core/verdicts.py, as pytest and impls.md judge them. CAUGHT: an item under
 `expect:` failed. One line per mutant, a table in build/impl-mutants/report.md, and
 "N passed, N failed, N skipped" (a passed item = a caught mutant). Exit 0 iff every
 mutant that ran was caught.
@@ -35,10 +35,10 @@ from typing import Dict, List, Tuple
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.join(TOP, "harness"))
+sys.path.insert(0, TOP)
 import mutant_recipes as recipes  # noqa: E402
-from impls import CRATES, read_registry  # noqa: E402
-from verdicts import collect_results, outcome  # noqa: E402
+from harness.impl.registry import CRATES, read_registry  # noqa: E402
+from harness.core.verdicts import collect_results, outcome  # noqa: E402
 
 RECIPES = "mutants.txt"  # in each implementation's folder, impl/<name>/mutants.txt
 OUT = os.path.join(TOP, "build", "impl-mutants")

@@ -4,7 +4,7 @@
 exists, so the guides never send a newcomer to a file renamed long ago.
 
 A path is a word that starts with one of the repository's own top-level folders and ends
-in a source file's extension or a `/` (`harness/run_vm.py`, `Documentation/kernels.md`,
+in a source file's extension or a `/` (`harness/vm/run_vm.py`, `Documentation/kernels.md`,
 `lib/decode/src/`); item names such as `vm/boot` and built programs are not files. Checked
 in: every tracked Markdown file, and the comments of tracked C, Python, shell and make
 files. Not checked: patterns (`<name>`, `*`, `$`, `{`), generated places (`build/`), and

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 """Small helpers shared by the runners (harness/run.py) and the pytest plugin
-(harness/results_plugin.py): where the checkout is, and how paths and item ids are
+(harness/core/pytest_plugin.py): where the checkout is, and how paths and item ids are
 spelled. Standard library only (the guest imports it too)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import re
 
-HARNESS_DIR = os.path.dirname(os.path.abspath(__file__))
+HARNESS_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # harness/core/..
 REPO_ROOT = os.path.dirname(HARNESS_DIR)
 
 

@@ -8,8 +8,8 @@ import os
 from dataclasses import dataclass
 from typing import Optional
 
-from common import REPO_ROOT
-from runner import run
+from harness.core.common import REPO_ROOT
+from harness.core.processes import run
 
 
 @dataclass

@@ -16,7 +16,7 @@ prints. Lines before the first event may be directives, objects with the single 
       is above the limit are expected to be MISSING from that capture; any of them that
       arrives is reported as extra. The offline capture file drops nothing.
   {"ehconf": {"etw": {"<event n>": {"why": "errno-lost: ...", "fields": {"<path>": <value>}}}}}
-      DECLARED DIFFERENCES of one transport (a golden name of harness/transports.py other
+      DECLARED DIFFERENCES of one transport (a golden name of harness/core/transports.py other
       than "offline": "perf", "ftrace" or "etw"): when comparing a
       capture of that transport, every golden event whose "n" is <event n> is expected
       with each listed field (a flattened path as printed in a diff: a/b#2/[0]) holding
@@ -37,8 +37,8 @@ prints. Lines before the first event may be directives, objects with the single 
       OUTCOMES THE FORMAT ALLOWS for one event (the file's 12th) where what the producer was
       asked for cannot be written as asked (a ';' in an event name, a tag above 16 bits, a
       struct of 128 fields): the golden line is one conforming outcome, each patch of "or"
-      (harness/declared.py operations on the golden line) another, and "refused" lets the
-      event be refused or never arrive. harness/run_impl.py judges a producer's event
+      (harness/impl/declared.py operations on the golden line) another, and "refused" lets the
+      event be refused or never arrive. harness/impl/run_impl.py judges a producer's event
       against the outcome it chose; "why" names the format's rule.
   Free-text keys "why"/"note" explain a directive; any other key is an error, so a typo
   can never loosen the comparison silently.
@@ -61,7 +61,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Dict, List, Tuple
 
-from transports import REFERENCE, golden_names
+from harness.core.transports import REFERENCE, golden_names
 
 MAX_REPORTED = 10  # differing events described in full; the rest are counted
 
@@ -212,7 +212,7 @@ def parse_lines(text: str, source: str, allow_directives: bool) -> Data:
 def _check_allows(allows, where: str) -> List[str]:
     """Shape of the outcomes the format allows for single events where what the producer
     was asked for cannot be written: {"#k": {"why": text, "refused": true, "or": [patch,
-    ...]}}, each patch a list of harness/declared.py operations on the golden line."""
+    ...]}}, each patch a list of harness/impl/declared.py operations on the golden line."""
     if not isinstance(allows, Obj) or not allows:
         return [f"{where}: must be a non-empty object {{\"#<event>\": {{...}}}}"]
     errs = []
@@ -236,7 +236,7 @@ def _check_allows(allows, where: str) -> List[str]:
 
 
 def _check_patches(patches, where: str) -> List[str]:
-    from declared import DeclarationError, parse_op  # declared.py builds on this module
+    from harness.impl.declared import DeclarationError, parse_op  # declared.py builds on this module
     if not isinstance(patches, list) or isinstance(patches, Obj) or not patches:
         return [f"{where}: a non-empty list of patches"]
     errs = []

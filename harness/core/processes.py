@@ -2,7 +2,7 @@
 """Running programs: one place for timeouts, output capture and process cleanup.
 
 Used by the runners on the host (harness/run.py) and in the QEMU guest
-(harness/guest_run.py). Every wait has a timeout: a program that does not end in time is
+(harness/vm/guest_run.py). Every wait has a timeout: a program that does not end in time is
 killed with every process of its session and reported as timed out. Standard library
 only (the guest runs the host's python3 over 9p).
 """
@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass
 from typing import Dict, List, Optional
 
-from ktap import Report, finish, parse
+from harness.core.ktap import Report, finish, parse
 
 # After a kill, how long the pipes and the exit status may take to arrive.
 REAP_TIMEOUT = 10.0

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Where each expected event comes from: the provenance files beside the inputs.
 
-    harness/provenance.py [--check] [--counts]
+    harness/core/provenance.py [--check] [--counts]
 
 Every golden family of a producer (impl/<name>/expected/<input>.json, the events of
 impl/<name>/inputs/<input>.inputs) has impl/<name>/inputs/provenance.txt; the
@@ -29,7 +29,7 @@ kind. `#` starts a comment line; blank lines are ignored.
 The reader is strict: a malformed line, an unknown kind, an input without golden file,
 an event the golden file does not have, two lines for one event, an event with no line:
 each is an error naming the file and the line (or the event). The counts per producer
-go into impls.md (harness/impl_report.py); decoder_basis() is the line for decoders.md.
+go into impls.md (harness/reports/impls_md.py); decoder_basis() is the line for decoders.md.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 KINDS = ("doc", "test", "source", "current")  # strongest first
 KIND_WORDS = {"doc": "documented", "test": "upstream test", "source": "source only",
               "current": "source only, current behaviour"}
@@ -218,8 +218,8 @@ def read_family(family: str, root: str = ROOT) -> Family:
 
 def families(root: str = ROOT) -> List[str]:
     """The registry's input families: CASES and every producer family."""
-    sys.path.insert(0, os.path.join(root, "harness"))
-    from impls import read_registry
+    sys.path.insert(0, root)
+    from harness.impl.registry import read_registry
     out = []
     for impl in read_registry():
         fam = impl.family

@@ -4,9 +4,9 @@ turns the runners' result files into items, and the closing summary line.
 
 pytest runs no program under test. The runners (harness/run.py, started by make unit,
 check-offline, check-wine, check-vm) execute them and write
-<results>/<runner folder>/summary.json (format: harness/results.py); this plugin reads
-those files at collection time and harness/judge_items.py judges one item each. What
-an item is and what its outcome is are harness/verdicts.py's (the reports render the
+<results>/<runner folder>/summary.json (format: harness/core/results.py); this plugin reads
+those files at collection time and harness/core/judge_items.py judges one item each. What
+an item is and what its outcome is are harness/core/verdicts.py's (the reports render the
 same outcomes); this file only hands them to pytest.
 
 Options (each also settable by environment, so make targets stay short):
@@ -35,9 +35,9 @@ from typing import List, Tuple
 
 import pytest
 
-from common import REPO_ROOT
-from results import RUNNERS
-from verdicts import ResultItem, collect_results, outcome
+from harness.core.common import REPO_ROOT
+from harness.core.results import RUNNERS
+from harness.core.verdicts import ResultItem, collect_results, outcome
 
 
 @dataclass(frozen=True)
@@ -83,7 +83,7 @@ def settings(config) -> Settings:
 
 
 def collect(s: Settings) -> List[ResultItem]:
-    """Every item of the selected runners (harness/verdicts.py reads the files)."""
+    """Every item of the selected runners (harness/core/verdicts.py reads the files)."""
     items: List[ResultItem] = []
     for runner in s.runners:
         key = s.impl if RUNNERS[runner].keyed_by == "impl" else os.path.basename(s.build)
@@ -102,7 +102,7 @@ def pytest_generate_tests(metafunc):
 
 def judge(it: ResultItem, record_xml_attribute=None) -> None:
     """Pass, or pytest.fail/skip/xfail with the reason on its first line: the outcome
-    harness/verdicts.py gives, which the reports render too. With record_xml_attribute
+    harness/core/verdicts.py gives, which the reports render too. With record_xml_attribute
     (pytest's fixture), the JUnit testcase is named for the item it judges."""
     if record_xml_attribute is not None:
         record_xml_attribute("name", it.ident)

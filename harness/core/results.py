@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Result files: what a runner (harness/run.py) writes and pytest (harness/results_plugin.py)
+"""Result files: what a runner (harness/run.py) writes and pytest (harness/core/pytest_plugin.py)
 reads. Runners execute programs; pytest only reads these files and turns them into items.
 
 Each runner writes <results>/<folder>/summary.json (folder per RUNNERS below):
@@ -14,11 +14,11 @@ is one of:
    "label": "build/asan/tests/lib/test_encode", "returncode": 0, "timed_out": false,
    "timeout": 20, "error": ""}
       one program that prints KTAP: every result line of the file becomes an item
-      <prefix><test>, after the exit status was applied (harness/ktap.py finish(): a
+      <prefix><test>, after the exit status was applied (harness/core/ktap.py finish(): a
       crash or timeout fails the tests that did not report).
   {"kind": "golden", "id": "golden/structs", "case": "structs", "transport": "offline",
    "decoded": "structs.json", "golden": "golden/structs.json", "problem": ""}
-      a decoded capture against its golden file (harness/golden.py compare()), judged when
+      a decoded capture against its golden file (harness/core/golden.py compare()), judged when
       the item runs; "problem" (the capture or the decoder failed) fails it first.
   {"kind": "check", "id": "lint/structs", "status": "pass", "message": ""}
       a result the runner decided itself (status pass, fail, skip or xfail).
@@ -82,7 +82,7 @@ def runner_command(runner: str, key: str) -> str:
 
 
 def ktap_entry(prefix: str, ktap: str, label: str, run, timeout: float) -> dict:
-    """An entry for one KTAP program run (run: harness/runner.py Run)."""
+    """An entry for one KTAP program run (run: harness/core/processes.py Run)."""
     return {"kind": "ktap", "prefix": prefix, "ktap": ktap, "label": label,
             "returncode": run.returncode, "timed_out": run.timed_out, "timeout": timeout,
             "error": run.error, "seconds": round(run.seconds, 3)}

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """The user_events stand-in (tools/standin/, tools/standin/README.md): where make builds it
 and the environment a program runs in under it. The one place that spells that environment:
-the capture transports' variables come from the transport registry (harness/transports.py),
+the capture transports' variables come from the transport registry (harness/core/transports.py),
 so a new capture transport is cleared here with no edit. Standard library only (the guest
 imports it too)."""
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from typing import Dict, Optional
 
-from transports import capture_env
+from harness.core.transports import capture_env
 
 # Relative to a build variant's folder (tools/build.mk's STANDIN_SO).
 SO = os.path.join("lib", "libuser_events_standin.so")

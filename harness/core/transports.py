@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
-from common import REPO_ROOT
+from harness.core.common import REPO_ROOT
 
 DEF_FILE = os.path.join(REPO_ROOT, "lib", "eventheader", "include", "eh_transports.def")
 

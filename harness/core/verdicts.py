@@ -1,14 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
 """One verdict per item, in one place: the runners' result files turned into items and
 each item's outcome (pass, fail, skip, xfail) with its reason. pytest
-(harness/results_plugin.py) reports these outcomes into the JUnit files, and the reports
-(harness/impl_report.py) render the very same ones, so a report cannot say what the
+(harness/core/pytest_plugin.py) reports these outcomes into the JUnit files, and the reports
+(harness/reports/impls_md.py) render the very same ones, so a report cannot say what the
 JUnit files do not. No pytest here: the reports run without it.
 
-Items (the entry kinds of harness/results.py):
+Items (the entry kinds of harness/core/results.py):
   "ktap" entries   every result line of the program's KTAP file (after its exit status
                    was applied) is an item <prefix><test>
-  "golden" entries the decoded capture compared with its golden file (harness/golden.py)
+  "golden" entries the decoded capture compared with its golden file (harness/core/golden.py)
   "check" entries  the runner's own verdict
 A runner whose summary.json is missing gives ONE failed item "<runner>/results" naming
 the command that writes it; a summary that cannot be read fails the same way.
@@ -20,10 +20,10 @@ import os
 from dataclasses import dataclass, field
 from typing import List, Tuple
 
-from common import REPO_ROOT, display_path, safe_id
-from golden import compare, golden_problem
-from ktap import FAIL, SKIP, TODO, finish, format_failure, item_names, parse
-from results import SUMMARY, read_summary, runner_command, runner_dir
+from harness.core.common import REPO_ROOT, display_path, safe_id
+from harness.core.golden import compare, golden_problem
+from harness.core.ktap import FAIL, SKIP, TODO, finish, format_failure, item_names, parse
+from harness.core.results import SUMMARY, read_summary, runner_command, runner_dir
 
 OUTCOMES = ("pass", "fail", "skip", "xfail")
 

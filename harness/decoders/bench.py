@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 """make bench-decoders: the decoders of decoders/decoders.txt side by side on one file.
 
-    harness/bench_decoders.py --build B --results R [--rounds N]
+    harness/decoders/bench.py --build B --results R [--rounds N]
 
 The file is `make bench`'s mixed perf.data (1,500,000 events of five shapes, written by
-`bench_decode --write-mixed`); every decoder that builds (harness/decoders.py:
+`bench_decode --write-mixed`); every decoder that builds (harness/decoders/registry.py:
 built_decoders, release builds against the IMPL_SRC_<X> checkouts) decodes it to /dev/null,
 ehdecode twice (one job, and its default: one job per CPU). Per decoder, the best of N runs:
 wall time, events per second, CPU time (user + sys, the steadier figure on a shared machine),
@@ -21,10 +21,10 @@ import subprocess
 import sys
 from typing import List
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.abspath(__file__).rsplit(os.sep + "harness" + os.sep, 1)[0])  # the checkout: import harness.*
 
-from common import display_path  # noqa: E402
-from decoders import built_decoders  # noqa: E402
+from harness.core.common import display_path  # noqa: E402
+from harness.decoders.registry import built_decoders  # noqa: E402
 
 NEVENTS = 1_500_000  # tests/bench/bench_decode.c's NEVENTS
 TIMEOUT = 900
@@ -40,7 +40,7 @@ def parse_measured(line: str) -> dict:
 
 
 def timed(measure: str, argv: List[str]) -> dict:
-    """One run to /dev/null through run_measured (harness/run_measured.c)."""
+    """One run to /dev/null through run_measured (harness/impl/run_measured.c)."""
     r = subprocess.run([measure] + argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                        timeout=TIMEOUT, check=False)
     return parse_measured(r.stdout.decode("utf-8", "replace").strip())

@@ -16,7 +16,7 @@ every event of the capture) and, optionally, `nth`: which of the events of that 
 in time order ("3", "9-32", "1,4"). It states the exact output the decoder gives for them,
 one of:
   lost: true      the decoder prints no event for it (or a line that is not JSON)
-  set: {path: v}  the reference event with each path (a member path as harness/golden.py
+  set: {path: v}  the reference event with each path (a member path as harness/core/golden.py
                   flattens it: a/b#2/[0]; "n" is the name) holding v, the rest unchanged
   drop: [path]    (with or without set) those members not printed
   first: N        only the event's first N members (its name counted) printed
@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from decimal import ROUND_FLOOR, Decimal
 from typing import Dict, List, Optional, Tuple
 
-from decoder_compare import Event, _loads, _normalize, near, show
+from harness.decoders.compare import Event, _loads, _normalize, near, show
 
 KINDS = ("lost", "set", "drop", "first", "event", "raw")
 # What a raw fallback's meta keeps: the perf sample's own members, none of the EventHeader's.
@@ -191,7 +191,7 @@ def read_observation(path: str) -> List[Declared]:
     return out
 
 
-# ---- member paths (harness/golden.py's flattened form: a/b#2/[0]) ------------------------
+# ---- member paths (harness/core/golden.py's flattened form: a/b#2/[0]) ------------------------
 
 def _split(path: str) -> List[Tuple[str, object, int]]:
     comps = []
@@ -248,7 +248,7 @@ def _edit(value, comps, new, drop: bool):
 
 
 def flat(value, prefix: str = "") -> List[Tuple[str, object]]:
-    """[(path, leaf)] of a normalized value, paths as harness/golden.py writes them."""
+    """[(path, leaf)] of a normalized value, paths as harness/core/golden.py writes them."""
     out: List[Tuple[str, object]] = []
     if _is_obj(value):
         seen: Dict[str, int] = {}
@@ -507,7 +507,7 @@ def _plain(v):
 def observe(reference: List[Event], events: List[Event]) -> List[dict]:
     """The entries that would declare what the decoder printed for each differing event of
     one capture, for a reviewer to check and give each a "why": printed by
-    harness/decoder_observe.py, never written into a profile."""
+    harness/decoders/observe.py, never written into a profile."""
     j = judge(reference, events, [])
     order: Dict[str, List[Event]] = {}
     for ev in sorted(reference, key=_key_time):

@@ -10,7 +10,7 @@ Captures (id: where from):
   vm-clock/<case>, vm-clock-pipe/<case>
                        build/results/vm/<case>.clock.perf.data and .clock-pipe.perf.data:
                        the same run's recordings under `perf record -k CLOCK_MONOTONIC`, in
-                       file and pipe mode (harness/guest_run.py CLOCK_CASES), with perf's
+                       file and pipe mode (harness/vm/guest_run.py CLOCK_CASES), with perf's
                        own clock data
   offline/<case>       build/results/offline-<variant>/<case>.dat, the offline capture,
                        as perf.data (mkperfdata: no decoder but ehdecode reads .dat)
@@ -39,8 +39,8 @@ import struct
 from dataclasses import dataclass
 from typing import List, Optional
 
-from common import REPO_ROOT
-from runner import run
+from harness.core.common import REPO_ROOT
+from harness.core.processes import run
 
 MUTATED_PER_CAPTURE = 12
 TRUNCATED_PER_CAPTURE = 6

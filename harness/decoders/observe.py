@@ -2,12 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 """Prints the observed form of a decoder's differing events for one capture of the last
 make check-decoders: the entries an observation file (decoders/<name>/observed/*.json,
-harness/decoder_declared.py) would hold to declare them, each with a "why" to write. It
+harness/decoders/declared.py) would hold to declare them, each with a "why" to write. It
 only prints: a declaration is a reviewed change, written by hand into the profile and its
 observation file, never by this command.
 
-    harness/decoder_observe.py DECODER CAPTURE [--results build/results]
-    harness/decoder_observe.py rust-decode offline/field_types
+    harness/decoders/observe.py DECODER CAPTURE [--results build/results]
+    harness/decoders/observe.py rust-decode offline/field_types
 """
 
 from __future__ import annotations
@@ -17,12 +17,12 @@ import json
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.abspath(__file__).rsplit(os.sep + "harness" + os.sep, 1)[0])  # the checkout: import harness.*
 
-from common import REPO_ROOT, safe_id  # noqa: E402
-from decoder_compare import read_document  # noqa: E402
-from decoder_declared import observe  # noqa: E402
-from decoders import REFERENCE  # noqa: E402
+from harness.core.common import REPO_ROOT, safe_id  # noqa: E402
+from harness.decoders.compare import read_document  # noqa: E402
+from harness.decoders.declared import observe  # noqa: E402
+from harness.decoders.registry import REFERENCE  # noqa: E402
 
 
 def main(argv=None) -> int:

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 """Where each sample record of a perf.data file lies, with its time and raw bytes: what
-the decoder comparison (harness/run_decoders.py) needs to show an event's bytes and to
+the decoder comparison (harness/decoders/run_decoders.py) needs to show an event's bytes and to
 tell which events lie before a damaged offset. Not a decoder: it reads the record frame
 only (Documentation/user-events-abi.md §7, perf's file and pipe layouts), never a
 tracepoint's fields. Standard library only.

@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """The decoder registry (decoders/decoders.txt), each decoder's profile
-(decoders/<name>/profile.txt) and its build: what harness/run_decoders.py (make
+(decoders/<name>/profile.txt) and its build: what harness/decoders/run_decoders.py (make
 check-decoders) and a benchmark read. A benchmark takes the decoders from here:
 
-    from decoders import built_decoders
+    from harness.decoders.registry import built_decoders
     for d, path in built_decoders("build/gcc", "build/decoders"):   # release builds
         run [path, "some.perf.data"]; d.name is the row's name
 
@@ -15,8 +15,8 @@ import os
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
 
-from common import REPO_ROOT, display_path
-from runner import run
+from harness.core.common import REPO_ROOT, display_path
+from harness.core.processes import run
 
 REGISTRY = os.path.join(REPO_ROOT, "decoders", "decoders.txt")
 REFERENCE = "ehdecode"
@@ -128,7 +128,7 @@ class Profile:
 
     A pattern of `events` items (its last part is `events`) declares events, not items:
     `<pattern> observed/<file>.json <reason>`, the file beside the profile stating which
-    events it excuses and the exact output accepted for each (harness/decoder_declared.py);
+    events it excuses and the exact output accepted for each (harness/decoders/declared.py);
     every other event of the capture is compared as usual. Such a pattern declares only
     events items, and no other pattern declares an events item."""
     declared: Dict[str, str] = field(default_factory=dict)

@@ -3,10 +3,10 @@
 """Runner of make check-decoders: every decoder of decoders/decoders.txt on every capture
 ehconf has and on the damaged set, each run under a timeout, its JSON judged against the
 reference's (ehdecode's). Writes <results>/decoders/<name>/summary.json per decoder (the
-items below, as "check" entries; harness/verdicts.py judges them, pytest writes
-<results>/decoder-<name>.xml and harness/decoder_report.py decoders.md from them).
+items below, as "check" entries; harness/core/verdicts.py judges them, pytest writes
+<results>/decoder-<name>.xml and harness/reports/decoders_md.py decoders.md from them).
 
-    harness/run_decoders.py [--build build/gcc] [--asan-build build/asan] [--results R]
+    harness/decoders/run_decoders.py [--build build/gcc] [--asan-build build/asan] [--results R]
                             [--decoder NAME]... [--seed N]
 
 Items, under decoder/<name>/ (Documentation/decoders.md §4, §5):
@@ -24,7 +24,7 @@ Items, under decoder/<name>/ (Documentation/decoders.md §4, §5):
 A failing item that a pattern of decoders/<name>/profile.txt declares is an expected
 failure; a pattern that no failing item matches is a failed item profile/<pattern> (the
 declaration is stale). An events item is not excused whole: its pattern names an
-observation file (harness/decoder_declared.py), whose events must be exactly as declared
+observation file (harness/decoders/declared.py), whose events must be exactly as declared
 while every other event is compared; an entry that names no event fails as stale.
 """
 
@@ -41,17 +41,17 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Dict, List, Optional
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.abspath(__file__).rsplit(os.sep + "harness" + os.sep, 1)[0])  # the checkout: import harness.*
 
-from common import REPO_ROOT, display_path, one_line, safe_id  # noqa: E402
-from decoder_compare import Comparison, Document, compare, read_document  # noqa: E402
-from decoder_declared import Declared, Judgement, judge, read_observation  # noqa: E402
-from decoder_inputs import Capture, captures, damaged  # noqa: E402
-from decoders import (Built, Decoder, Profile, build, is_events_pattern,  # noqa: E402
+from harness.core.common import REPO_ROOT, display_path, one_line, safe_id  # noqa: E402
+from harness.decoders.compare import Comparison, Document, compare, read_document  # noqa: E402
+from harness.decoders.declared import Declared, Judgement, judge, read_observation  # noqa: E402
+from harness.decoders.inputs import Capture, captures, damaged  # noqa: E402
+from harness.decoders.registry import (Built, Decoder, Profile, build, is_events_pattern,  # noqa: E402
                       read_profile, read_registry)
-from perf_samples import read_layout  # noqa: E402
-from results import check_entry, write_summary  # noqa: E402
-from runner import run  # noqa: E402
+from harness.decoders.perf_samples import read_layout  # noqa: E402
+from harness.core.results import check_entry, write_summary  # noqa: E402
+from harness.core.processes import run  # noqa: E402
 
 RUNNER = "decoder"
 TIMEOUT = 60.0  # one capture (the largest, concurrency, takes about a second under ASan)

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # make bench-impls: what an event costs in each implementation of impl/implementations.txt,
-# side by side (harness/bench_impls.py; the workloads: tests/bench/impls/workloads.txt;
+# side by side (harness/impl/bench.py; the workloads: tests/bench/impls/workloads.txt;
 # Documentation/performance.md). Each emitter's `emit --bench COUNT FILE.events` under the
 # stand-in in count mode (EHCONF_STANDIN_COUNT: checked, counted, not stored), next to
 # $(REPLAY_WRITEV), a raw writev() of the same bytes, in the same run; then each under
@@ -14,7 +14,7 @@
 ifneq ($(VARIANT),mingw)
 
 REPLAY_WRITEV := $(B)/bench/replay_writev
-$(REPLAY_WRITEV): $(B)/obj/harness/replay_writev.o
+$(REPLAY_WRITEV): $(B)/obj/harness/impl/replay_writev.o
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 ALL_TARGETS += $(REPLAY_WRITEV)
@@ -24,7 +24,7 @@ BENCH_IMPLS_ROUNDS ?= 5
 BENCH_IMPLS_CALLGRIND ?= 1
 ## bench-impls: ns and instructions per event in every implementation that builds, next to a raw writev of the same bytes (IMPL_SRC_LTTP=, IMPL_SRC_RUST=; figures only)
 bench-impls: all
-	$(IMPL_CHECKOUTS) /usr/bin/python3 harness/bench_impls.py --build $(B) \
+	$(IMPL_CHECKOUTS) /usr/bin/python3 harness/impl/bench.py --build $(B) \
 	  --results $(O)/results/bench-impls --impls $(BENCH_IMPLS) \
 	  --rounds $(BENCH_IMPLS_ROUNDS) --callgrind $(BENCH_IMPLS_CALLGRIND)
 
@@ -33,25 +33,25 @@ endif
 
 # make bench-decoders: the decoders of decoders/decoders.txt side by side on make bench's
 # mixed file (1,500,000 events; bench_decode --write-mixed): events per second, CPU time and
-# peak memory, each against ehdecode with one job in the same run (harness/bench_decoders.py;
+# peak memory, each against ehdecode with one job in the same run (harness/decoders/bench.py;
 # IMPL_SRC_LTTP=, IMPL_SRC_RUST= for perf-decode and the Rust decoder). Figures only.
 ifneq ($(VARIANT),mingw)
 RUN_MEASURED := $(B)/bench/run_measured
-$(RUN_MEASURED): $(B)/obj/harness/run_measured.o
+$(RUN_MEASURED): $(B)/obj/harness/impl/run_measured.o
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 ALL_TARGETS += $(RUN_MEASURED)
 
 ## bench-decoders: every registered decoder on the same 1.5-million-event perf.data: events/s and peak RSS next to ehdecode (IMPL_SRC_LTTP=, IMPL_SRC_RUST=; figures only)
 bench-decoders: all
-	$(IMPL_CHECKOUTS) /usr/bin/python3 harness/bench_decoders.py --build $(B) \
+	$(IMPL_CHECKOUTS) /usr/bin/python3 harness/decoders/bench.py --build $(B) \
 	  --results $(O)/results/bench-decoders
 
 .PHONY: bench-decoders
 endif
 
 # make bench-impls-vm: the timed half of make bench-impls on the real kernel in QEMU
-# (harness/guest_bench_impls.py in the guest, perf recording the tracepoints), for the
+# (harness/impl/guest_bench.py in the guest, perf recording the tracepoints), for the
 # emitters of the last make bench-impls (its bench-impls.json). Under TCG the figures are
 # an emulated CPU's: coarse. Boots a VM: run it under the machine's VM lock where several
 # people share it (flock /tmp/ehconf-vm.lock make bench-impls-vm).
@@ -60,7 +60,7 @@ ifneq ($(VARIANT),mingw)
 bench-impls-vm: all
 	@mkdir -p $(O)/results/bench-impls/vm
 	vm/run --timeout 1200 --results $(abspath $(O)/results/bench-impls/vm) -- \
-	  /usr/bin/python3 harness/guest_bench_impls.py --build $(B) \
+	  /usr/bin/python3 harness/impl/guest_bench.py --build $(B) \
 	  --doc $(abspath $(O)/results/bench-impls/bench-impls.json) \
 	  --results $(abspath $(O)/results/bench-impls/vm)
 

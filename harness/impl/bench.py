@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """make bench-impls: what an event costs in each implementation, side by side.
 
-    harness/bench_impls.py --build B --results R [--impls all|a,b] [--rounds N] [--callgrind 0|1]
+    harness/impl/bench.py --build B --results R [--impls all|a,b] [--rounds N] [--callgrind 0|1]
 
 For every implementation of impl/implementations.txt whose emitter builds (checkouts from
 the IMPL_SRC_<X> variables, as make check-impl takes them) and has a workload file for its
@@ -37,16 +37,16 @@ import sys
 from dataclasses import replace
 from typing import Dict, List, Optional, Tuple
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.abspath(__file__).rsplit(os.sep + "harness" + os.sep, 1)[0])  # the checkout: import harness.*
 
-from bench_contract import cell as contract_cell, disabled_write  # noqa: E402
-from bench_figures import (Workload, WORKLOADS_DIR, callgrind_inside,  # noqa: E402
+from harness.impl.bench_contract import cell as contract_cell, disabled_write  # noqa: E402
+from harness.impl.bench_figures import (Workload, WORKLOADS_DIR, callgrind_inside,  # noqa: E402
                            callgrind_total, for_family, median_figure, parse_bench, parse_counts, per_event, ratio,
                            read_workloads, record_size, spread)
-from common import REPO_ROOT, display_path  # noqa: E402
-from impls import CRATES, Impl, read_registry  # noqa: E402
-from runner import run  # noqa: E402
-from standin import count_env, standin_env, standin_path  # noqa: E402
+from harness.core.common import REPO_ROOT, display_path  # noqa: E402
+from harness.impl.registry import CRATES, Impl, read_registry  # noqa: E402
+from harness.core.processes import run  # noqa: E402
+from harness.core.standin import count_env, standin_env, standin_path  # noqa: E402
 
 BUILD_TIMEOUT = 900
 RUN_TIMEOUT = 300
@@ -401,7 +401,7 @@ def markdown(doc: dict) -> str:
     contract = [f"| {name} | {contract_cell(r.get('contract_disabled'))} |"
                 for name, r in doc["implementations"].items() if "contract_disabled" in r]
     if contract:
-        lines += ["A write with nobody listening, through `emit --contract` (harness/bench_contract.py):",
+        lines += ["A write with nobody listening, through `emit --contract` (harness/impl/bench_contract.py):",
                   "", "| implementation | instructions per command, the protocol loop included |", "|---|---|"] + contract + [""]
     rep = reproducibility(doc)
     if rep:

@@ -20,9 +20,9 @@ from __future__ import annotations
 import os
 from typing import Optional
 
-from bench_figures import callgrind_total, per_event, spread
-from runner import run
-from standin import count_env
+from harness.impl.bench_figures import callgrind_total, per_event, spread
+from harness.core.processes import run
+from harness.core.standin import count_env
 
 COUNTS = (200, 400)
 TIMEOUT = 600.0

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""make bench-impls' arithmetic and parsing, apart from the running (harness/bench_impls.py),
+"""make bench-impls' arithmetic and parsing, apart from the running (harness/impl/bench.py),
 so that tests/harness/test_bench_impls.py can hold each piece to hand-made inputs: the
 workloads table, the `bench` line every `emit --bench` prints, the stand-in's count file,
 callgrind's totals and the figures made of them. Standard library only."""
@@ -13,7 +13,7 @@ import statistics
 from dataclasses import dataclass, replace
 from typing import List, Optional, Tuple
 
-from common import REPO_ROOT
+from harness.core.common import REPO_ROOT
 
 WORKLOADS_DIR = os.path.join(REPO_ROOT, "tests", "bench", "impls")
 

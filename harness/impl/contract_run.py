@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """The contract rows' interpreter: one `emit --contract` process, driven through a pipe by
-a row's steps (harness/contract_rows.py: the rows and their steps are data, STEPS says what
-each step does), while perf or ftrace attach and detach. harness/guest_impl.py runs every
+a row's steps (harness/impl/contract_rows.py: the rows and their steps are data, STEPS says what
+each step does), while perf or ftrace attach and detach. harness/impl/guest_impl.py runs every
 row in the guest on the real kernel; the tests run rows without perf or ftrace under the
 user_events stand-in. Standard library only.
 """
@@ -16,13 +16,13 @@ import subprocess
 import time
 from typing import Dict, List, Optional, Tuple
 
-from case_capture import fresh_capture
+from harness.kernel.case_capture import fresh_capture
 
-from decoding import decode
-from contract_rows import TRACEPOINT, Row
-from guest_run import T_DECODE, Recording, StepFailed
-from runner import run, start, stop
-from standin import standin_env
+from harness.core.ehdecode import decode
+from harness.impl.contract_rows import TRACEPOINT, Row
+from harness.vm.guest_run import T_DECODE, Recording, StepFailed
+from harness.core.processes import run, start, stop
+from harness.core.standin import standin_env
 
 T_ANSWER = 30      # one answer of `emit --contract` (a 64 KB write under TCG included)
 T_SETTLE = 3       # an enable bit the kernel sets or clears may land a moment later
@@ -184,7 +184,7 @@ def _ftrace(tracepoint: str, value: str) -> None:
 def run_row(row: Row, emitter: str, env: dict, base: int, build: str, out: str, tmp: str,
             expectations: Optional[Dict[str, int]] = None, tracepoint: str = TRACEPOINT,
             decoder: str = "") -> str:
-    """One row in a fresh emitter: its observation (harness/contract_rows.py). tracepoint
+    """One row in a fresh emitter: its observation (harness/impl/contract_rows.py). tracepoint
     and decoder: the emitter's contract event (Perf)."""
     c = Contract(emitter, os.path.join(out, "contract.log"), env)
     words: List[object] = []

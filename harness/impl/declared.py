@@ -3,7 +3,7 @@
 
 An implementation's profile (impl/<name>/profile.txt) declares an event different with the
 exact form it is written in: the golden line plus a small patch of leaves, in the path
-scheme of harness/golden.py's flatten() (`a/b#2/[0]`: member names, #n for the n-th of a
+scheme of harness/core/golden.py's flatten() (`a/b#2/[0]`: member names, #n for the n-th of a
 duplicated name, [i] for array elements). One patch operation per line, a JSON array:
 
   ["set", PATH, VALUE]          the golden leaf at PATH holds VALUE instead
@@ -21,7 +21,7 @@ fails, naming what differs from the declaration and printing the patch of what w
 A declared sequence (`differs <input> all`: events added, split or reordered) is the
 observed events whole, one per line, in impl/<name>/observed/<input>.json.
 
-Pure functions; tests/harness/test_declared.py and harness/perturb_declarations.py show that
+Pure functions; tests/harness/test_declared.py and harness/impl/perturb_declarations.py show that
 each declaration lets through its observation and nothing else.
 """
 
@@ -30,7 +30,7 @@ from __future__ import annotations
 import json
 from typing import List, Optional, Sequence, Tuple
 
-from golden import Num, Obj, _loads, _replace_leaves, canonical, compare, flatten
+from harness.core.golden import Num, Obj, _loads, _replace_leaves, canonical, compare, flatten
 
 Flat = List[Tuple[str, str]]  # (path, leaf JSON text) in document order
 OPS = {"set": 3, "drop": 2, "add": 4, "event": 2}

@@ -2,7 +2,7 @@
 """Runs INSIDE the QEMU guest (make bench-impls-vm, through vm/run): make bench-impls' timed
 half on the real kernel, for the emitters the host run measured (its bench-impls.json).
 
-    python3 harness/guest_bench_impls.py --doc HOST/bench-impls.json --results DIR
+    python3 harness/impl/guest_bench.py --doc HOST/bench-impls.json --results DIR
                                          [--build build/gcc] [--count N] [--rounds N]
 
 The tracepoints of the captures the host run kept (one per implementation and workload file)
@@ -22,14 +22,14 @@ import json
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.abspath(__file__).rsplit(os.sep + "harness" + os.sep, 1)[0])  # the checkout: import harness.*
 
-from bench_figures import Workload, parse_bench, record_size  # noqa: E402
-from guest_run import HOLD, T_REGISTER, TRACING, UE_DATA, log, wait_ready  # noqa: E402
-from runner import run, start, stop  # noqa: E402
-from decoding import decoder_script, definitions  # noqa: E402
-from impls import read_registry  # noqa: E402
-from standin import live_env  # noqa: E402
+from harness.impl.bench_figures import Workload, parse_bench, record_size  # noqa: E402
+from harness.vm.guest_run import HOLD, T_REGISTER, TRACING, UE_DATA, log, wait_ready  # noqa: E402
+from harness.core.processes import run, start, stop  # noqa: E402
+from harness.core.ehdecode import decoder_script, definitions  # noqa: E402
+from harness.impl.registry import read_registry  # noqa: E402
+from harness.core.standin import live_env  # noqa: E402
 
 T_RUN = 300
 

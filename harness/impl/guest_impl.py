@@ -1,20 +1,20 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Runs INSIDE the QEMU guest (started by harness/run_impl_vm.py through vm/run): the
+"""Runs INSIDE the QEMU guest (started by harness/impl/run_impl_vm.py through vm/run): the
 implementations under test on the real kernel, under perf.
 
-    python3 harness/guest_impl.py --results DIR --build build/gcc --impl NAME=PLAN.json ...
+    python3 harness/impl/guest_impl.py --results DIR --build build/gcc --impl NAME=PLAN.json ...
 
-PLAN.json (written by the offline run, harness/run_impl.py) names the emitter and, per
+PLAN.json (written by the offline run, harness/impl/run_impl.py) names the emitter and, per
 case, the description it was given (the events the implementation lacks left out). For
 each implementation, in DIR/NAME/:
   <case>.*        the emitter on the case's description, exactly as the cases run
-                  (harness/guest_run.py capture_program: tracepoint names from a run under
+                  (harness/vm/guest_run.py capture_program: tracepoint names from a run under
                   the stand-in, ehregister, perf record, the live run, ehdecode); the
                   emitter's own lines in <case>.log. Where the plan names the case's
-                  expected tracepoints (harness/run_impl_vm.py expected_tracepoints), perf
+                  expected tracepoints (harness/impl/run_impl_vm.py expected_tracepoints), perf
                   attaches to those instead of the names the emitter reported, which are
                   kept as "reported_tracepoints": an event under another name is lost
-  contract.json   the rows of harness/contract_rows.py, each run by harness/contract_run.py
+  contract.json   the rows of harness/impl/contract_rows.py, each run by harness/impl/contract_run.py
                   in a fresh `emit --contract` process
 Everything lands in DIR/guest-impl.json, rewritten after every step so that a kernel crash
 loses nothing that ran before. Standard library only.
@@ -30,14 +30,14 @@ import struct
 import sys
 import time
 
-import guest_run
-from common import NO_USER_EVENTS, one_line
-from contract_rows import ROWS, TRACEPOINT, promise_for
-from contract_run import Crashed, base_size, run_row
-from expectations import for_kernel
-from guest_run import T_CASE, UE_DATA, StepFailed, capture_program, guest_info, log, save_summary
-from runner import run
-from standin import live_env, standin_env, standin_path
+from harness.vm import guest_run
+from harness.core.common import NO_USER_EVENTS, one_line
+from harness.impl.contract_rows import ROWS, TRACEPOINT, promise_for
+from harness.impl.contract_run import Crashed, base_size, run_row
+from harness.kernel.expectations import for_kernel
+from harness.vm.guest_run import T_CASE, UE_DATA, StepFailed, capture_program, guest_info, log, save_summary
+from harness.core.processes import run
+from harness.core.standin import live_env, standin_env, standin_path
 
 # The live runs talk to the real user_events: no stand-in, no capture backend.
 LIVE_ENV = live_env()

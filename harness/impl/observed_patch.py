@@ -2,10 +2,10 @@
 """What an implementation wrote for the events its profile declares, in the profile's own
 form, for a person to review before declaring it: it prints, never writes a profile.
 
-    /usr/bin/python3 harness/observed_patch.py build/results/impl-<name> [INPUT...]
+    /usr/bin/python3 harness/impl/observed_patch.py build/results/impl-<name> [INPUT...]
 
 For each `differs <input> <n>` declaration, the patch of the golden line that turns it into
-the decoded event of the last `make check-impl` (harness/declared.py); for each `refuses`
+the decoded event of the last `make check-impl` (harness/impl/declared.py); for each `refuses`
 one, the emitter's words; for `differs <input> all`, the decoded events whole, which belong
 in impl/<name>/observed/<input>.json.
 """
@@ -17,12 +17,12 @@ import os
 import sys
 from typing import Dict, List
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.abspath(__file__).rsplit(os.sep + "harness" + os.sep, 1)[0])  # the checkout: import harness.*
 
-from declared import patch_lines, patch_of  # noqa: E402
-from golden import _loads  # noqa: E402
-from impls import parse_emitter_output, read_profile, read_registry  # noqa: E402
-from run_impl import PLAN, golden_parts  # noqa: E402
+from harness.impl.declared import patch_lines, patch_of  # noqa: E402
+from harness.core.golden import _loads  # noqa: E402
+from harness.impl.registry import parse_emitter_output, read_profile, read_registry  # noqa: E402
+from harness.impl.run_impl import PLAN, golden_parts  # noqa: E402
 
 
 def _closest(golden_line: str, candidates: List[str]) -> int:

@@ -1,12 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 """The judge sees inside every declaration: for each `differs` and `refuses` declaration of
 every profile (impl/<name>/profile.txt), the observation it states is judged by
-harness/run_impl.py's own functions (expected failure), then the same with one value
+harness/impl/run_impl.py's own functions (expected failure), then the same with one value
 changed outside the declared difference, each value in turn (every one must fail), then
 restored (expected failure again). Offline, from the declarations themselves and the golden files: nothing is built or
 run, so it is part of `make test` (tests/harness/test_perturb_declarations.py).
 
-    /usr/bin/python3 harness/perturb_declarations.py      # one line per declaration
+    /usr/bin/python3 harness/impl/perturb_declarations.py      # one line per declaration
 
 Prints, per declaration, how many values it changed and the first of them, and ends with
 `N passed, N failed`.
@@ -19,11 +19,11 @@ import sys
 from dataclasses import dataclass
 from typing import Iterator, List
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.abspath(__file__).rsplit(os.sep + "harness" + os.sep, 1)[0])  # the checkout: import harness.*
 
-from declared import DeclarationError, expected_line, judge_sequence, perturbations  # noqa: E402
-from impls import Impl, read_profile, read_registry  # noqa: E402
-from run_impl import _declared_event, golden_parts, sources  # noqa: E402
+from harness.impl.declared import DeclarationError, expected_line, judge_sequence, perturbations  # noqa: E402
+from harness.impl.registry import Impl, read_profile, read_registry  # noqa: E402
+from harness.impl.run_impl import _declared_event, golden_parts, sources  # noqa: E402
 
 
 @dataclass

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """The implementation registry (impl/implementations.txt), each implementation's profile
 (impl/<name>/profile.txt) and the case descriptions' block structure
-(Documentation/case-descriptions.md): what harness/run_impl.py and harness/impl_report.py
+(Documentation/case-descriptions.md): what harness/impl/run_impl.py and harness/reports/impls_md.py
 read. No program runs here."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Set, Tuple
 
-from common import REPO_ROOT
+from harness.core.common import REPO_ROOT
 
 REGISTRY = os.path.join(REPO_ROOT, "impl", "implementations.txt")
 EVENTS_DIR = os.path.join(REPO_ROOT, "descriptions")
@@ -104,7 +104,7 @@ class Profile:
     # added or missing), so it is compared whole
     differs: Dict[Tuple[str, int], str] = field(default_factory=dict)
     # (case, ordinal) -> the patch of the golden line that is written instead (harness/
-    # declared.py: one operation per indented line under the `differs` line); ordinal 0:
+    # impl/declared.py: one operation per indented line under the `differs` line); ordinal 0:
     # the observed sequence's file, impl/<name>/observed/<case>.json
     observed: Dict[Tuple[str, int], list] = field(default_factory=dict)
     # (case, ordinal) -> reason: the implementation cannot or will not write the event
@@ -127,7 +127,7 @@ class Profile:
 @dataclass(frozen=True)
 class Alteration:
     """`alters <label> <path>[,<path>...] <regex> => <replacement> | <reason>`: at those
-    leaves only (harness/golden.py's flatten paths), a string value the regex matches whole
+    leaves only (harness/core/golden.py's flatten paths), a string value the regex matches whole
     is the replacement in the golden form; nothing else is touched."""
     paths: Tuple[str, ...]
     pattern: "re.Pattern[str]"
@@ -143,7 +143,7 @@ def undo_alters(profile: "Profile", lines: List[str]) -> Tuple[List[str], Dict[s
     many lines each one changed (an alteration that changes nothing is no longer seen). A
     changed line is rewritten in compact canonical form; a line that is not a JSON object
     is left as it is."""
-    from golden import Obj, _loads, _replace_leaves, canonical, flatten  # no cycle at import
+    from harness.core.golden import Obj, _loads, _replace_leaves, canonical, flatten  # no cycle at import
     seen = {label: 0 for label in profile.alters}
     out = []
     for line in lines:
@@ -179,12 +179,12 @@ def read_profile(impl: Impl, check: bool = True) -> Profile:
     `alters <label> <path>[,<path>...] <regex> => <replacement> | <reason>` (Python re
     syntax, matching a string field's whole value; the replacement may name groups as \\1) and `contract <row> <observation> | <reason>`; a missing file is
     an empty profile. Under a `differs <case> <n>` line, indented lines hold the observed
-    form, one patch operation each (harness/declared.py); under a `refuses` line, one
+    form, one patch operation each (harness/impl/declared.py); under a `refuses` line, one
     indented line says how the refusal shows: ["failed"|"skipped", "the emitter's words"].
     `differs <case> all` keeps its observed events in impl/<name>/observed/<case>.json.
     check=False reads a profile whose declarations state no observation yet (what
-    harness/observed_patch.py helps to write)."""
-    from declared import DeclarationError, parse_op
+    harness/impl/observed_patch.py helps to write)."""
+    from harness.impl.declared import DeclarationError, parse_op
     p = Profile()
     path = os.path.join(impl.folder, "profile.txt")
     if not os.path.exists(path):
@@ -269,7 +269,7 @@ def _check_observed(p: Profile, impl: Impl, path: str) -> None:
         elif not p.observed.get((case, o)):
             raise ValueError(f"{path}: differs {case} {o} states no observation: add the "
                              f"patch of what is written as indented lines under it "
-                             f"(harness/declared.py)")
+                             f"(harness/impl/declared.py)")
     for key in p.refuses:
         if key not in p.refused_as:
             raise ValueError(f"{path}: refuses {key[0]} {key[1]} states no observation: add "

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * replay_writev COUNT CAPTURE.dat: the baseline of make bench-impls (harness/bench_impls.py):
+ * replay_writev COUNT CAPTURE.dat: the baseline of make bench-impls (harness/impl/bench.py):
  * a raw writev() of the same bytes an implementation wrote, with no library in between.
  * Takes the first record of CAPTURE.dat (the stand-in's capture format: u32 size |
  * tracepoint name | NUL | event bytes), registers that tracepoint itself on

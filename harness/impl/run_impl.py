@@ -11,7 +11,7 @@ For the implementation <name> of impl/implementations.txt:
                           (tools/standin, LD_PRELOAD) into a capture file, decoded by ehdecode
                           and compared with the same golden events (a "golden" entry)
   impl/<name>/<case>/<n>  an event the profile declares different or refused: xfail only
-                          when it shows exactly as declared (harness/declared.py), else
+                          when it shows exactly as declared (harness/impl/declared.py), else
                           fail; or an event the API refused undeclared (fail)
 Writes <results>/impl-<name>/ (builds, captures, the expected and decoded JSON per case,
 summary.json with the counts impls.md reports).
@@ -26,19 +26,19 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
-from declared import expected_line, judge_event, judge_sequence, patch_lines
-from decoding import decode, decoder_script, definitions
-from common import REPO_ROOT, display_path, safe_id
-from golden import _loads, compare, line_key
-from impls import (CRATES, Description, Impl, Profile, description_path, family_folder, parse_emitter_output,
+from harness.impl.declared import expected_line, judge_event, judge_sequence, patch_lines
+from harness.core.ehdecode import decode, decoder_script, definitions
+from harness.core.common import REPO_ROOT, display_path, safe_id
+from harness.core.golden import _loads, compare, line_key
+from harness.impl.registry import (CRATES, Description, Impl, Profile, description_path, family_folder, parse_emitter_output,
                    read_description, read_profile, read_registry, undo_alters, without_events)
-from results import check_entry, golden_entry, runner_dir, write_text
-from run_vm import foreign_arch
-from runner import run
-from standin import standin_env, standin_path
-from transports import REFERENCE
+from harness.core.results import check_entry, golden_entry, runner_dir, write_text
+from harness.vm.run_vm import foreign_arch
+from harness.core.processes import run
+from harness.core.standin import standin_env, standin_path
+from harness.core.transports import REFERENCE
 
-PLAN = "plan.json"  # what the VM run takes from this one (harness/run_impl_vm.py)
+PLAN = "plan.json"  # what the VM run takes from this one (harness/impl/run_impl_vm.py)
 BUILD_TIMEOUT = 900  # cmake or cargo from scratch on 2 cores: a few minutes at most
 DIRECTIVE = '{"ehconf"'
 
@@ -191,7 +191,7 @@ def _one_case(impl: Impl, profile: Profile, emitter: str, standin: str, ehdecode
         write_text(events_file, without_events(desc, set(lacked)))
     else:
         events_file = src.description  # a family's input: nothing is left out of it
-    # What the VM run (harness/run_impl_vm.py) needs: the same description, its golden file,
+    # What the VM run (harness/impl/run_impl_vm.py) needs: the same description, its golden file,
     # and for the declared differences what this implementation wrote instead.
     mine = plan.setdefault(case, {"events": events_file, "kept": kept, "declared": {},
                                   "golden": src.golden})
@@ -375,7 +375,7 @@ def _only_declared_errors(profile: Profile, case: str, written: List[int],
 
 def allowed_outcomes(golden: str) -> Dict[int, dict]:
     """Event ordinal -> the outcomes the format allows it besides its golden line (the
-    golden file's `allows` directive, harness/golden.py): {"why", "refused", "or"}."""
+    golden file's `allows` directive, harness/core/golden.py): {"why", "refused", "or"}."""
     out: Dict[int, dict] = {}
     for d in golden_parts(golden, ("allows",))[0]:
         for key, spec in dict(dict(_loads(d))["ehconf"])["allows"]:
@@ -409,7 +409,7 @@ def _declared_event(impl: Impl, profile: Profile, case: str, o: int, state_why, 
                     allows: Optional[dict] = None):
     """The item of event o when the profile declares it (or when it was not written): a
     refusal shown exactly as declared, or an event written exactly as its declared patch of
-    the golden line says (harness/declared.py), is the declaration (xfail); a declaration
+    the golden line says (harness/impl/declared.py), is the declaration (xfail); a declaration
     that no longer shows, or shows otherwise, fails with the evidence; an undeclared event
     that was not written fails. None: the event is judged with the rest of its case."""
     state, why = state_why

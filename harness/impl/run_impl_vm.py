@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Runner `impl-vm` (the second half of make check-impl): the implementations on the real
-kernel. ONE QEMU boot (harness/run_vm.py boot) runs harness/guest_impl.py for every
-implementation whose offline run (harness/run_impl.py) left a plan.json: its emitter on the
+kernel. ONE QEMU boot (harness/vm/run_vm.py boot) runs harness/impl/guest_impl.py for every
+implementation whose offline run (harness/impl/run_impl.py) left a plan.json: its emitter on the
 same descriptions under perf, then the contract rows (Documentation/impl-contract.md).
 
 Outcomes, per implementation, in <results>/impl-vm/<name>/summary.json:
@@ -28,15 +28,15 @@ import re
 import shutil
 from typing import Dict, List, Tuple
 
-from common import display_path, safe_id
-from contract_rows import ROWS, promise_for
-from expectations import for_kernel
-from decoding import decoder_script
-from impls import parse_emitter_output, read_profile, read_registry, undo_alters
-from results import check_entry, golden_entry, read_summary, runner_dir, write_summary, write_text
-from run_impl import PLAN, allowed_outcomes, alters_entries, crashed, folder_of, golden_parts
-from run_vm import PERF, boot, kernel_log
-from runner import run
+from harness.core.common import display_path, safe_id
+from harness.impl.contract_rows import ROWS, promise_for
+from harness.kernel.expectations import for_kernel
+from harness.core.ehdecode import decoder_script
+from harness.impl.registry import parse_emitter_output, read_profile, read_registry, undo_alters
+from harness.core.results import check_entry, golden_entry, read_summary, runner_dir, write_summary, write_text
+from harness.impl.run_impl import PLAN, allowed_outcomes, alters_entries, crashed, folder_of, golden_parts
+from harness.vm.run_vm import PERF, boot, kernel_log
+from harness.core.processes import run
 
 # The directives that still hold for a subset of a case's events under perf.
 PERF_DIRECTIVES = ("order", "perf_max_payload", "size_field", "why")
@@ -135,7 +135,7 @@ def _errors_all_declared(path: str, plan: dict) -> bool:
 
 
 def perf_by_position(golden: str, position: Dict[int, int]) -> List[str]:
-    """The golden file's perf declarations of single events ("#k", harness/golden.py),
+    """The golden file's perf declarations of single events ("#k", harness/core/golden.py),
     renumbered for the events the expected file keeps; a declared event that is not kept
     is left out with its declaration."""
     kept = {}
@@ -147,7 +147,7 @@ def perf_by_position(golden: str, position: Dict[int, int]) -> List[str]:
 
 
 def _refusal_allowed(plan: dict, o: int, why: str) -> bool:
-    """The golden file allows refusing event o (harness/golden.py `allows`), and the emitter
+    """The golden file allows refusing event o (harness/core/golden.py `allows`), and the emitter
     refused it rather than crashing."""
     spec = allowed_outcomes(plan.get("golden", "")).get(o, {}) if plan.get("golden") else {}
     return bool(spec.get("refused")) and not crashed(why)
@@ -275,7 +275,7 @@ def run_impl_vm(names: List[str], build: str, results: str, repo: str) -> List[T
                 done[name] = [check_entry(f"impl-vm/{name}", "skip", plans.pop(name)["no_emitter"])]
         else:
             done[name] = [_no_plan(results, name)]
-    guest = ["/usr/bin/python3", os.path.join(repo, "harness", "guest_impl.py"),
+    guest = ["/usr/bin/python3", os.path.join(repo, "harness", "impl", "guest_impl.py"),
              "--results", top, "--build", build]
     for name in plans:
         # An EventHeader implementation's plan for the guest names the expected tracepoints.

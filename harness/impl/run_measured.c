@@ -2,7 +2,7 @@
 /*
  * run_measured PROGRAM ARGS...: runs the program with stdout to /dev/null and prints one
  * line, "wall <s> cpu <s> maxrss_kb <kB> status <exit status or -signal>", for
- * make bench-decoders (harness/bench_decoders.py). A small C parent, because a child's
+ * make bench-decoders (harness/decoders/bench.py). A small C parent, because a child's
  * peak RSS counts the memory it had before exec: forked from Python it would never show
  * less than the interpreter's 14 MB.
  */

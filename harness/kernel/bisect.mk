@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# harness/bisect.mk: the CI lint and the end-to-end test of kernel bisecting.
+# harness/kernel/bisect.mk: the CI lint and the end-to-end test of kernel bisecting.
 #
 #   make ci-lint      fast (< 5 s): .github/workflows/ehconf.yml is valid YAML with the
 #                     jobs/steps CI needs (tests/harness/test_workflow.py),

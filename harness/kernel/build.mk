@@ -53,7 +53,7 @@ check-offline: all
 # A golden file states what the spec says, so every change must be read by hand.
 ## golden: regenerate golden/*.json from fresh captures (CASE=name for one; review the diff)
 golden: all
-	EHCONF_BUILD=$(B) /usr/bin/python3 harness/make_golden.py $(CASE)
+	EHCONF_BUILD=$(B) /usr/bin/python3 harness/kernel/make_golden.py $(CASE)
 	@echo "golden: REVIEW every changed line against cases/<case>.c before committing:"
 	@git diff --stat -- golden/ ; git status --short -- golden/
 

@@ -1,17 +1,17 @@
 # SPDX-License-Identifier: GPL-2.0
 """Running a conformance case, shared by every runner on the host and by the guest
-(harness/guest_run.py): find the cases, tell a KTAP-only case from one with golden events,
+(harness/vm/guest_run.py): find the cases, tell a KTAP-only case from one with golden events,
 and capture a case through a capture transport of the registry. Decoding the capture is
-harness/decoding.py's, judging it harness/golden.py's."""
+harness/core/ehdecode.py's, judging it harness/core/golden.py's."""
 
 from __future__ import annotations
 
 import os
 from typing import List, Optional, Tuple
 
-from ktap import Report
-from runner import Run, run_ktap
-from transports import capture_env
+from harness.core.ktap import Report
+from harness.core.processes import Run, run_ktap
+from harness.core.transports import capture_env
 
 
 def find_cases(build: str) -> List[str]:

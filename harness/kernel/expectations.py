@@ -3,7 +3,7 @@
 
     for_kernel("7.2.13-amd64") -> {"perf_max_payload": Expectation(8184, "6.4", why), ...}
     environment(expectations)  -> {"EHCONF_EXPECT_PERF_MAX_PAYLOAD": "8184", ...}
-    python3 harness/expectations.py --c-header OUT
+    python3 harness/kernel/expectations.py --c-header OUT
                                -> the same rows as a C header the cases compile in
                                   (cases/kernel_expect.h looks them up by `uname -r`
                                   when EHCONF_EXPECT_<NAME> is unset: kselftest runs)
@@ -24,7 +24,7 @@ import sys
 from dataclasses import dataclass
 from typing import Dict, List, Tuple
 
-TABLE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+TABLE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
                      "cases", "kernel-expectations.txt")
 ROW = re.compile(r"^([a-z][a-z0-9_]*)\s+(\d+\.\d+)(?:@([a-z0-9_]+))?\s+(-?\d+)\s+(\S.*)$")
 
@@ -92,7 +92,7 @@ def c_header(rows, source: str = "cases/kernel-expectations.txt") -> str:
     """The rows as a C X-macro list: EHCONF_EXPECTATION(name, major, minor, value, machine),
     one per row in table order (machine "" for every architecture). Generated at build time, never committed: the table stays
     the one source (cases/kernel_expect.h reads the list)."""
-    out = [f"/* Generated from {source} by harness/expectations.py --c-header: do not edit. */",
+    out = [f"/* Generated from {source} by harness/kernel/expectations.py --c-header: do not edit. */",
            "#define EHCONF_EXPECTATIONS(X) \\"]
     for what, since, e in rows:
         major, minor = version_key(since)[:2]

@@ -9,8 +9,8 @@ A kernel case test names the rows it asserts at the start of its name:
 "K10_K11_same_format_shares_the_event" asserts K10 and K11. The test name is the part of
 the KTAP name after the last "." ("global.K13_x" -> "K13_x").
 
-Pure functions only: harness/run_vm.py calls rows_with_results() on its items, and
-harness/report.py prints what it returned from vm-results.json.
+Pure functions only: harness/vm/run_vm.py calls rows_with_results() on its items, and
+harness/reports/report_md.py prints what it returned from vm-results.json.
 """
 
 from __future__ import annotations

@@ -18,8 +18,8 @@ from __future__ import annotations
 import re
 from typing import Dict, List, Tuple
 
-from common import safe_id
-from ktap import FAIL, PASS, SKIP, TODO, finish, item_names, parse
+from harness.core.common import safe_id
+from harness.core.ktap import FAIL, PASS, SKIP, TODO, finish, item_names, parse
 
 COLLECTION = "ehconf_user_events"
 START = re.compile(r"^# selftests: %s: (\S+)\s*$" % COLLECTION)

@@ -6,7 +6,7 @@ own KTAP tests all pass (a failing case does not get to define what is right), d
 `ehdecode --golden`, keep the existing file's {"ehconf": ...} directive lines, sort the
 events of an unordered case (so regeneration does not churn), and write the file.
 
-Usage: EHCONF_BUILD=build/gcc /usr/bin/python3 harness/make_golden.py [case ...]
+Usage: EHCONF_BUILD=build/gcc /usr/bin/python3 harness/kernel/make_golden.py [case ...]
 Ends with `N passed, N failed, N skipped` (passed = written or unchanged).
 """
 
@@ -16,17 +16,17 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.abspath(__file__).rsplit(os.sep + "harness" + os.sep, 1)[0])  # the checkout: import harness.*
 
-from case_capture import capture_case, declares_no_golden, find_cases  # noqa: E402
+from harness.kernel.case_capture import capture_case, declares_no_golden, find_cases  # noqa: E402
 
-from decoding import decode  # noqa: E402
-from golden import parse_lines, sorted_for_golden  # noqa: E402
-from ktap import FAIL, item_names  # noqa: E402
+from harness.core.ehdecode import decode  # noqa: E402
+from harness.core.golden import parse_lines, sorted_for_golden  # noqa: E402
+from harness.core.ktap import FAIL, item_names  # noqa: E402
 
 
 def main(argv):
-    repo = os.path.dirname(HERE)
+    repo = os.path.dirname(os.path.dirname(HERE))
     build = os.environ.get("EHCONF_BUILD", "build/gcc")
     build = build if os.path.isabs(build) else os.path.join(repo, build)
     timeout = float(os.environ.get("EHCONF_TIMEOUT", "20"))

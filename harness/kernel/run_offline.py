@@ -29,12 +29,12 @@ import os
 import shutil
 from concurrent.futures import ThreadPoolExecutor
 
-from case_lint import missing_semicolons
-from case_capture import capture_case, declares_no_golden, find_cases
-from decoding import decode_to
-from common import display_path, safe_id
-from results import check_entry, golden_entry, ktap_entry, runner_command, runner_dir
-from transports import REFERENCE, Transport, captures
+from harness.kernel.case_lint import missing_semicolons
+from harness.kernel.case_capture import capture_case, declares_no_golden, find_cases
+from harness.core.ehdecode import decode_to
+from harness.core.common import display_path, safe_id
+from harness.core.results import check_entry, golden_entry, ktap_entry, runner_command, runner_dir
+from harness.core.transports import REFERENCE, Transport, captures
 
 # The registry's capture transports, the reference first: its run gives the case's KTAP.
 CAPTURES = sorted(captures(), key=lambda t: t.golden != REFERENCE)

@@ -13,9 +13,9 @@ import os
 import shutil
 from concurrent.futures import ThreadPoolExecutor
 
-from common import display_path
-from results import check_entry, ktap_entry, runner_command, runner_dir
-from runner import run
+from harness.core.common import display_path
+from harness.core.results import check_entry, ktap_entry, runner_command, runner_dir
+from harness.core.processes import run
 
 
 # Build variants whose programs run slower, and by how much their timeout grows.

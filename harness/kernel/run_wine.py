@@ -33,15 +33,15 @@ import os
 import shutil
 from concurrent.futures import ThreadPoolExecutor
 
-from case_capture import declares_no_golden
+from harness.kernel.case_capture import declares_no_golden
 
-from decoding import decode_to
-from common import display_path, safe_id
-from ktap import FAIL
-from results import check_entry, golden_entry, ktap_entry, runner_dir
-from runner import run, run_ktap
-from transports import capture_env, get
-from runner_selftest import (RUNNER_EXPECTED, RUNNER_TEST_TIMEOUT, check_all_listed,
+from harness.core.ehdecode import decode_to
+from harness.core.common import display_path, safe_id
+from harness.core.ktap import FAIL
+from harness.core.results import check_entry, golden_entry, ktap_entry, runner_dir
+from harness.core.processes import run, run_ktap
+from harness.core.transports import capture_env, get
+from harness.kernel.windows_runner_selftest import (RUNNER_EXPECTED, RUNNER_TEST_TIMEOUT, check_all_listed,
                              check_one)
 
 # The registry row this runner runs (tests/harness/test_transports.py): the cases built
@@ -94,7 +94,7 @@ def _named_cause(log: str) -> str:
         return ""
     if SHARED_DATA_FAILURE in text:
         return ("; wine: a process could not map KUSER_SHARED_DATA (address-space collision, "
-                "see WINE_CMD in harness/run_wine.py)")
+                "see WINE_CMD in harness/kernel/run_wine.py)")
     return ""
 
 

@@ -1,11 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
-# harness/windows.mk: the Windows (ETW / TraceLogging) path, cross-built on Linux.
+# harness/kernel/windows.mk: the Windows (ETW / TraceLogging) path, cross-built on Linux.
 #
 #   make VARIANT=mingw windows-build   mingw-w64 build into build/mingw/:
 #       lib/libeventheader-win.a, lib/libehdecode-win.a (the portable sources),
 #       cases/*.exe (cases/windows/case_runner.c in place of kselftest_harness.h),
 #       bin/etwcapture.exe, tests/tl/test_tl_*.exe, tests/windows/runner_selftest.exe
-#   make check-wine                    runs them under wine (harness/run_wine.py)
+#   make check-wine                    runs them under wine (harness/kernel/run_wine.py)
 #
 # What wine can and cannot show (Documentation/tracelogging.md §8): wine's ETW is a
 # stub. EventRegister succeeds, EventWriteTransfer/StartTraceW/EnableTraceEx2 return 0
@@ -44,7 +44,7 @@ windows-build-if-mingw:
 	  echo "windows-build: SKIP: $(MINGW_CC) not installed (apt-get install gcc-mingw-w64-x86-64)"; \
 	fi
 
-# The Windows build under wine (harness/run_wine.py): the case runner's own tests, the
+# The Windows build under wine (harness/kernel/run_wine.py): the case runner's own tests, the
 # TraceLogging unit tests, every case with its TraceLogging capture decoded by Linux's
 # ehdecode and diffed against golden/ (transport "etw"), every case on the ETW backend,
 # and etwcapture up to wine's missing ETW consumer. One SKIP line without mingw-w64.

@@ -5,10 +5,10 @@ against kselftest_harness.h.
 runner_selftest.exe runs tests that fail on purpose (an EXPECT goes on, an ASSERT stops,
 a crash, a hang, a skip with its reason...). RUNNER_EXPECTED says, for each, the verdict
 and diagnostics kselftest_harness.h gives for the same code; check_one() and
-check_all_listed() compare a parsed KTAP report with it. harness/run_wine.py uses them
+check_all_listed() compare a parsed KTAP report with it. harness/kernel/run_wine.py uses them
 under wine; on Windows, scripts/windows/check.ps1 runs this file as a program:
 
-  python harness/runner_selftest.py build\mingw\tests\windows\runner_selftest.exe
+  python harness/kernel/windows_runner_selftest.py build\mingw\tests\windows\runner_selftest.exe
 
 which runs the program (EHCONF_CASE_TIMEOUT=5), prints one line per test and exits 0
 when every verdict is as expected, 1 otherwise. Standard library only.
@@ -21,11 +21,9 @@ import subprocess
 import sys
 from typing import List, Optional
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-if HERE not in sys.path:
-    sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.abspath(__file__).rsplit(os.sep + "harness" + os.sep, 1)[0])  # the checkout: import harness.*
 
-from ktap import FAIL, PASS, SKIP, Report, Result, finish, parse  # noqa: E402
+from harness.core.ktap import FAIL, PASS, SKIP, Report, Result, finish, parse  # noqa: E402
 
 RUNNER_TEST_TIMEOUT = "5"  # EHCONF_CASE_TIMEOUT for the selftest's hang_is_killed
 

@@ -1,14 +1,14 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
 """decoders.md: the decoders side by side, rendered from the items of make check-decoders
-and their outcomes as harness/verdicts.py gives them, the very outcomes pytest writes into
+and their outcomes as harness/core/verdicts.py gives them, the very outcomes pytest writes into
 <results>/decoder-<name>.xml.
 
-    harness/decoder_report.py RESULTS OUT.md
+    harness/reports/decoders_md.py RESULTS OUT.md
 
 Sections: every difference (each failed or declared item) in bold at the top; what the
-expectations rest on (harness/provenance.py's decoder_basis()); the captures side by side; the damaged inputs side by side; the builds; last every item with its
-outcome, which harness/report_items.py check holds to the JUnit files."""
+expectations rest on (harness/core/provenance.py's decoder_basis()); the captures side by side; the damaged inputs side by side; the builds; last every item with its
+outcome, which harness/reports/items.py check holds to the JUnit files."""
 
 from __future__ import annotations
 
@@ -17,13 +17,13 @@ import os
 import sys
 from typing import Dict, List, Optional, Tuple
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.abspath(__file__).rsplit(os.sep + "harness" + os.sep, 1)[0])  # the checkout: import harness.*
 
-from decoders import read_registry  # noqa: E402
-from provenance import ProvenanceError, decoder_basis  # noqa: E402
-from report_items import section  # noqa: E402
-from results import read_summary, runner_dir  # noqa: E402
-from verdicts import collect_results, outcome  # noqa: E402
+from harness.decoders.registry import read_registry  # noqa: E402
+from harness.core.provenance import ProvenanceError, decoder_basis  # noqa: E402
+from harness.reports.items import section  # noqa: E402
+from harness.core.results import read_summary, runner_dir  # noqa: E402
+from harness.core.verdicts import collect_results, outcome  # noqa: E402
 
 RUNNER = "decoder"
 CAPTURE_CHECKS = ("run", "json", "events", "meta")

@@ -1,10 +1,10 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
 """impls.md: the implementations side by side, rendered from the items of `make
-check-impl` and their outcomes as harness/verdicts.py gives them, the very outcomes
+check-impl` and their outcomes as harness/core/verdicts.py gives them, the very outcomes
 pytest writes into build/results/junit/<prefix>-<name>.xml.
 
-    harness/impl_report.py RESULTS OUT.md [--run NAME...] [--vm 0|1]
+    harness/reports/impls_md.py RESULTS OUT.md [--run NAME...] [--vm 0|1]
 
 --run: the implementations of this run; every other one with results left in RESULTS is
 shown as an earlier run, labelled with its checkout, commit and time, never as current.
@@ -13,11 +13,11 @@ shown as an earlier run, labelled with its checkout, commit and time, never as c
 Sections: the runs (with each implementation's cost per event from make bench-impls'
 bench-impls.json under RESULTS, "not measured" without it); where each implementation's
 expected events come from (documented, upstream test, source only, current behaviour:
-harness/provenance.py's counts of the provenance files); every difference (each failed or expected-failure item) in bold; per
+harness/core/provenance.py's counts of the provenance files); every difference (each failed or expected-failure item) in bold; per
 implementation and case the golden events reproduced, left out, declared different and
 failed, counted per event, with the real kernel's verdict; the contract rows side by side
 (the promise of the kernel they ran on); what was not run; and last every item with its
-outcome, which harness/report_items.py check holds to the JUnit files."""
+outcome, which harness/reports/items.py check holds to the JUnit files."""
 
 from __future__ import annotations
 
@@ -29,16 +29,16 @@ import sys
 from dataclasses import dataclass, field
 from typing import List, Optional, Tuple
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.abspath(__file__).rsplit(os.sep + "harness" + os.sep, 1)[0])  # the checkout: import harness.*
 
-from bench_figures import cost_cell  # noqa: E402
-from contract_rows import ROWS, promise_for  # noqa: E402
-from expectations import for_kernel  # noqa: E402
-from impls import read_registry  # noqa: E402
-from provenance import KINDS, ProvenanceError, read_family  # noqa: E402
-from report_items import section  # noqa: E402
-from results import read_summary, runner_dir  # noqa: E402
-from verdicts import ResultItem, collect_results, golden_verdict, outcome  # noqa: E402
+from harness.impl.bench_figures import cost_cell  # noqa: E402
+from harness.impl.contract_rows import ROWS, promise_for  # noqa: E402
+from harness.kernel.expectations import for_kernel  # noqa: E402
+from harness.impl.registry import read_registry  # noqa: E402
+from harness.core.provenance import KINDS, ProvenanceError, read_family  # noqa: E402
+from harness.reports.items import section  # noqa: E402
+from harness.core.results import read_summary, runner_dir  # noqa: E402
+from harness.core.verdicts import ResultItem, collect_results, golden_verdict, outcome  # noqa: E402
 
 RUNNERS = ("impl", "impl-vm")
 
@@ -98,7 +98,7 @@ def _when(r: ImplRun) -> str:
 
 
 def bench_results(results: str) -> Optional[dict]:
-    """make bench-impls' figures (harness/bench_impls.py), None when it has not run."""
+    """make bench-impls' figures (harness/impl/bench.py), None when it has not run."""
     try:
         with open(os.path.join(results, "bench-impls", "bench-impls.json"), encoding="utf-8") as f:
             return json.load(f)
@@ -132,7 +132,7 @@ def _kinds_cell(counts: dict) -> str:
 def provenance_table(root: Optional[str] = None) -> List[str]:
     """Per implementation, where its expected events come from, counted from the
     provenance files (descriptions/provenance.txt for the cases,
-    impl/<name>/inputs/provenance.txt for a producer's own inputs; harness/provenance.py).
+    impl/<name>/inputs/provenance.txt for a producer's own inputs; harness/core/provenance.py).
     An event counts as the weakest of its own line and the parts every event of its
     family shares; the last columns give its own lines alone and those shared parts."""
     out = ["| implementation | inputs | expected events | documented | upstream test | "

@@ -3,7 +3,7 @@
 """The items a report was rendered from, listed in the report itself, and the check that
 they are the JUnit files' items with the same outcomes.
 
-    harness/report_items.py check REPORT.md JUNIT_PREFIX [--run NAME...]
+    harness/reports/items.py check REPORT.md JUNIT_PREFIX [--run NAME...]
 
 A report (impls.md) ends with a section "## Every item": one block per JUnit file,
 `[<name>]`, then `<outcome> <item id>` per line (outcome: pass, fail, skip, xfail).
@@ -33,7 +33,7 @@ def section(blocks: List[Tuple[str, List[Tuple[str, str]]]]) -> List[str]:
     n = sum(len(items) for _, items in blocks)
     out = [SECTION, "",
            "The outcome of every item this report was rendered from, per JUnit file "
-           "(`harness/report_items.py check` holds them to the JUnit files).", "",
+           "(`harness/reports/items.py check` holds them to the JUnit files).", "",
            f"<details><summary>{n} items</summary>", "", "```"]
     for name, items in blocks:
         out.append(f"[{name}]")

@@ -2,10 +2,10 @@
 """Formats the VM results of several kernels side by side (make check-matrix), on each
 guest architecture of MATRIX_ARCHES (a column per kernel and architecture).
 
-    /usr/bin/python3 harness/matrix_report.py matrix.md 6.12=build/results/matrix/6.12/vm-results.json ...
+    /usr/bin/python3 harness/reports/matrix_md.py matrix.md 6.12=build/results/matrix/6.12/vm-results.json ...
 
 Each argument after the output file is LABEL=PATH of one kernel's vm-results.json
-(written by harness/run_vm.py). A pure formatter like report.py: every verdict comes from
+(written by harness/vm/run_vm.py). A pure formatter like report.py: every verdict comes from
 those files. Sections: the kernels (release, counts), the differences between kernels
 (every item, kernel-behaviour row or measured limit whose result is not the same on all
 kernels), then the full tables: measured limits with each kernel's expectation, the rows
@@ -22,9 +22,9 @@ import sys
 from collections import Counter
 from typing import Dict, List, Optional, Tuple
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from report import cell, mark  # noqa: E402  (one formatting of statuses and cells)
-from run_vm import CONSUMERS  # noqa: E402  (consumers whose limits kernel_limits measures)
+sys.path.insert(0, os.path.abspath(__file__).rsplit(os.sep + "harness" + os.sep, 1)[0])  # the checkout: import harness.*
+from harness.reports.report_md import cell, mark  # noqa: E402  (one formatting of statuses and cells)
+from harness.vm.run_vm import CONSUMERS  # noqa: E402  (consumers whose limits kernel_limits measures)
 
 NO_RESULTS = "no results"
 

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Formats <results>/vm-results.json (written by harness/run_vm.py) as report.md.
+"""Formats <results>/vm-results.json (written by harness/vm/run_vm.py) as report.md.
 
-    /usr/bin/python3 harness/report.py build/results/vm-results.json report.md
+    /usr/bin/python3 harness/reports/report_md.py build/results/vm-results.json report.md
 
 A pure formatter: every number and verdict comes from the JSON file; nothing is run or
 compared here. Sections: the run (kernel, boot and guest times), the measured delivery
@@ -18,9 +18,9 @@ import os
 import sys
 from collections import Counter
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from case_capture import CAPTURE  # noqa: E402
-from run_vm import CONSUMERS, OFFLINE, PERF  # noqa: E402  (golden names of the registry)
+sys.path.insert(0, os.path.abspath(__file__).rsplit(os.sep + "harness" + os.sep, 1)[0])  # the checkout: import harness.*
+from harness.kernel.case_capture import CAPTURE  # noqa: E402
+from harness.vm.run_vm import CONSUMERS, OFFLINE, PERF  # noqa: E402  (golden names of the registry)
 
 MARK = {"pass": "pass", "ok": "pass", "fail": "**FAIL**", "skip": "skip", "xfail": "xfail",
         "todo": "xfail", "not run": "not run", "missing or different": "**MISSING/DIFF**",
@@ -55,7 +55,7 @@ def fmt(data: dict) -> str:
     L.append(f"# ehconf conformance report: {cell(rel)}\n")
     L.append(f"**{counts.get('pass', 0)} passed, {counts.get('fail', 0)} failed, "
              f"{counts.get('skip', 0)} skipped, {counts.get('xfail', 0)} known failures (xfail)** "
-             f"(items of harness/run_vm.py; the offline run has its own JUnit file)\n")
+             f"(items of harness/vm/run_vm.py; the offline run has its own JUnit file)\n")
     if data.get("problem"):
         L.append(f"> The VM run did not complete: {data['problem']}\n")
 
@@ -175,7 +175,7 @@ def fmt(data: dict) -> str:
 
 
 def _behaviours(data: dict):
-    """Each row of Documentation/kernel-behaviours.md with its result (harness/inventory.py
+    """Each row of Documentation/kernel-behaviours.md with its result (harness/kernel/inventory.py
     computed them): one count line, the table, then the reasons of the rows that are not
     asserted with full strength on every run."""
     L = ["## Kernel behaviours (Documentation/kernel-behaviours.md)\n"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from typing import Dict, List
 
-from common import REPO_ROOT
+from harness.core.common import REPO_ROOT
 
 ARCHES = os.path.join(REPO_ROOT, "vm", "arches")
 

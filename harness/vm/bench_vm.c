@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bench_vm: the `make bench` figures on a real kernel (run in the guest by
- * harness/guest_run.py --bench while `perf record -a -e user_events:EhconfBench_L5K1`
+ * harness/vm/guest_run.py --bench while `perf record -a -e user_events:EhconfBench_L5K1`
  * is recording; figures only, never pass/fail):
  *  - ns per enabled 5-field event (u32, i64, str8, guid, f64) written by libeventheader
  *    to user_events, next to a raw writev() of the same bytes on its own registration

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Runs INSIDE the QEMU guest (started by harness/run_vm.py through vm/run): every
+"""Runs INSIDE the QEMU guest (started by harness/vm/run_vm.py through vm/run): every
 conformance case under perf, the kernel's own user_events selftests, and a JSON summary.
 
-    python3 harness/guest_run.py --results DIR [--build build/gcc] [--case NAME]...
+    python3 harness/vm/guest_run.py --results DIR [--build build/gcc] [--case NAME]...
                                  [--selftests DIR] [--deadline SECONDS] [--bench]
 
 Per case (each step has a timeout; a failing step records a one-line reason and the
@@ -28,7 +28,7 @@ A case whose source says "ehconf-no-golden" (the kernel_* cases) writes no event
 only step 4. Without /sys/kernel/tracing/user_events_data nothing runs and every case
 is recorded as skipped with the reason "kernel lacks CONFIG_USER_EVENTS".
 
-Results in DIR: guest-results.json (read by harness/run_vm.py and harness/report.py),
+Results in DIR: guest-results.json (read by harness/vm/run_vm.py and harness/reports/report_md.py),
 <case>.ktap, <case>.offline.log, <case>.perf.data, <case>.perf.json, <case>.perf.log,
 <case>.ehdecode.log, selftests/<name>.ktap. Standard library only (runs under the
 guest's python3, which is the host's, read-only over 9p).
@@ -50,18 +50,18 @@ from typing import Dict, Optional
 
 TRACING = "/sys/kernel/tracing"
 UE_DATA = TRACING + "/user_events_data"
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(REPO, "harness"))
-# The steps the host's runners take too (harness/case_capture.py, harness/decoding.py):
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, REPO)
+# The steps the host's runners take too (harness/kernel/case_capture.py, harness/core/ehdecode.py):
 # finding the cases, their kind, a fresh capture file, the decoder.
-from case_capture import KTAP_ONLY, case_kind, find_cases, fresh_capture  # noqa: E402
-from decoding import decode  # noqa: E402
-from common import NO_USER_EVENTS, SELFTESTS, one_line  # noqa: E402
-# The one process runner of the harness (harness/runner.py), as on the host: every program
+from harness.kernel.case_capture import KTAP_ONLY, case_kind, find_cases, fresh_capture  # noqa: E402
+from harness.core.ehdecode import decode  # noqa: E402
+from harness.core.common import NO_USER_EVENTS, SELFTESTS, one_line  # noqa: E402
+# The one process runner of the harness (harness/core/processes.py), as on the host: every program
 # in a session of its own, every wait bounded, a timeout kills the whole session.
-from runner import run, start, stop  # noqa: E402
-from transports import capture_env  # noqa: E402  (the transport registry)
-import expectations  # noqa: E402  (cases/kernel-expectations.txt)
+from harness.core.processes import run, start, stop  # noqa: E402
+from harness.core.transports import capture_env  # noqa: E402  (the transport registry)
+from harness.kernel import expectations  # noqa: E402  (cases/kernel-expectations.txt)
 
 # Step timeouts in seconds (TCG is slow: generous, but every wait is bounded).
 T_CASE = 120          # one case binary (offline or live)
@@ -497,7 +497,7 @@ def guest_info() -> dict:
 
 
 def crash_kernel(out: str, summary: dict, case: str) -> None:
-    """The harness's own test of a kernel crash (harness/run_vm.py): after `case` the
+    """The harness's own test of a kernel crash (harness/vm/run_vm.py): after `case` the
     kernel panics on purpose (sysrq c), so the run must end at once and still report it."""
     summary["running"] = f"the planted crash after {case} (EHCONF_TEST_CRASH_AFTER)"
     save_summary(out, summary)

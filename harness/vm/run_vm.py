@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """Runner `vm` (make check-vm): the conformance run on a real kernel. ONE QEMU boot (vm/run)
-runs harness/guest_run.py, which drives every case under `perf record` and runs the
+runs harness/vm/guest_run.py, which drives every case under `perf record` and runs the
 kernel's user_events selftests; this runner then reads what the guest saved and decides
 the outcomes below (pure functions of the guest's files: outcomes_for), which pytest turns
-into items (harness/results_plugin.py).
+into items (harness/core/pytest_plugin.py).
 
 Outcomes:
   vm/boot                   the guest ran guest_run.py to completion
@@ -11,7 +11,7 @@ Outcomes:
                             allowed "perf buffer not large enough" (once per boot, 6.12)
   vm/<case>/<test>          each KTAP result line of the case run on the real user_events
   vm-golden/<case>          the perf capture, decoded by ehdecode --golden, against
-                            golden/<case>.json (harness/golden.py, transport "perf": events
+                            golden/<case>.json (harness/core/golden.py, transport "perf": events
                             above the golden's declared perf_max_payload must be missing)
   vm-golden-host/<case>     on a guest of another architecture (KERNEL_ARCH, vm/arches): the
                             same perf.data decoded on the host by the host's ehdecode (an
@@ -31,8 +31,8 @@ crash as its reason, and vm/boot names the crash.
 Without vm/run, a kernel or a finished guest run, every outcome FAILS with a one-line
 reason. A kernel without CONFIG_USER_EVENTS boots, and its outcomes are skips ("kernel
 lacks CONFIG_USER_EVENTS"). Everything is also written to <results>/vm-results.json, which
-harness/report.py formats into report.md, with each row of Documentation/kernel-behaviours.md
-and its result on this kernel (harness/inventory.py), and scripts/bisect-verdict.py reads.
+harness/reports/report_md.py formats into report.md, with each row of Documentation/kernel-behaviours.md
+and its result on this kernel (harness/kernel/inventory.py), and scripts/bisect-verdict.py reads.
 
 Environment: KERNEL=bzImage (else vm/build-kernel builds or reuses the cached one),
 EHCONF_VM_TIMEOUT (seconds for the whole boot, default 600), EHCONF_VM_CASES (space
@@ -50,17 +50,17 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Dict, List, Optional, Tuple
 
-from case_capture import KTAP_ONLY, case_kind, find_cases
-from common import NO_USER_EVENTS, SELFTESTS, one_line, safe_id
-from decoding import decode
-from golden import compare, expected_events, parse_lines
-from inventory import load as load_inventory, rows_with_results
-from kselftest_pass import compare as kselftest_compare
-from ktap import FAIL, PASS, SKIP, TODO, finish, format_failure, item_names, parse
-from runner import run as run_program
-from transports import REFERENCE, get, live_of
+from harness.kernel.case_capture import KTAP_ONLY, case_kind, find_cases
+from harness.core.common import NO_USER_EVENTS, SELFTESTS, one_line, safe_id
+from harness.core.ehdecode import decode
+from harness.core.golden import compare, expected_events, parse_lines
+from harness.kernel.inventory import load as load_inventory, rows_with_results
+from harness.kernel.kselftest_pass import compare as kselftest_compare
+from harness.core.ktap import FAIL, PASS, SKIP, TODO, finish, format_failure, item_names, parse
+from harness.core.processes import run as run_program
+from harness.core.transports import REFERENCE, get, live_of
 
-# The two transports of this run, by their golden names (harness/transports.py): the
+# The two transports of this run, by their golden names (harness/core/transports.py): the
 # offline capture (the reference) and perf on the kernel's user_events; and the
 # consumers of user_events whose delivery limits kernel_limits measures.
 OFFLINE = REFERENCE
@@ -225,7 +225,7 @@ def boot(repo: str, build: str, results: str, cases: List[str], guest: Optional[
     if guest:
         argv += guest
     else:
-        argv += ["/usr/bin/python3", os.path.join(repo, "harness", "guest_run.py"),
+        argv += ["/usr/bin/python3", os.path.join(repo, "harness", "vm", "guest_run.py"),
                  "--results", results, "--build", build, "--deadline", str(max(60, timeout - 60))]
         if sdir:
             argv += ["--selftests", sdir]
@@ -374,7 +374,7 @@ def read_text(path: str) -> Optional[str]:
 
 
 def kselftest_install_outcomes(run: VmRun, cases: List[str], own: Dict[str, str]) -> List[Outcome]:
-    """The second pass (harness/kselftest_pass.py): the installed tree under the kernel's
+    """The second pass (harness/kernel/kselftest_pass.py): the installed tree under the kernel's
     run_kselftest.sh must agree with this runner, test by test. Nothing when the guest had
     no tree to run; a failure when it had one and could not run it."""
     k = run.guest.get("kselftest_install") if run.guest else None
@@ -596,10 +596,10 @@ def perf_golden_outcome(run: VmRun, case: str, r: dict, crep: dict, gold: Option
 def clock_outcomes(s, run: VmRun, cases: List[str]) -> List[Outcome]:
     """vm-clock/<case>/<mode>: the recordings of guest_run.py's CLOCK_CASES under `perf
     record -k CLOCK_MONOTONIC` (file mode, pipe mode): each must be there, carry perf's clock
-    data (harness/perf_samples.py) and decode, by ehdecode --golden in the guest, to
+    data (harness/decoders/perf_samples.py) and decode, by ehdecode --golden in the guest, to
     golden/<case>.json. make check-decoders judges the decoders' wall-clock dates on them."""
-    from guest_run import CLOCK_CASES, CLOCK_MODES
-    from perf_samples import read_layout
+    from harness.vm.guest_run import CLOCK_CASES, CLOCK_MODES
+    from harness.decoders.perf_samples import read_layout
     out: List[Outcome] = []
     for case in [c for c in CLOCK_CASES if c in cases]:
         gold = read_text(os.path.join(s.repo, "golden", case + ".json"))

@@ -1,17 +1,17 @@
 # SPDX-License-Identifier: GPL-2.0
-# harness/vm.mk: the conformance run on a real kernel in QEMU (part of `make check`).
+# harness/vm/vm.mk: the conformance run on a real kernel in QEMU (part of `make check`).
 #
 #   make check-vm     one boot of the guest kernel (vm/run, kernel from vm/build-kernel or
 #                     KERNEL=bzImage) runs every case under perf and the kernel's own
-#                     user_events selftests (harness/guest_run.py); the runner
-#                     (harness/run.py vm, harness/run_vm.py) decides the outcomes, then a
+#                     user_events selftests (harness/vm/guest_run.py); the runner
+#                     (harness/run.py vm, harness/vm/run_vm.py) decides the outcomes, then a
 #                     second boot checks that a kernel crash ends the run (crash test);
 #                     the same boot then runs the kernel cases once more as the installed
 #                     kselftest collection (make kselftest-install) under the kernel's own
 #                     run_kselftest.sh, which must report every test as the first pass did
-#                     (harness/kselftest_pass.py, items kselftest-install/...);
+#                     (harness/kernel/kselftest_pass.py, items kselftest-install/...);
 #                     pytest turns the results into items (JUnit: $(JUNIT_DIR)/vm.xml) and
-#                     harness/report.py writes report.md at the top of the checkout.
+#                     harness/reports/report_md.py writes report.md at the top of the checkout.
 #   make check-vm KASAN=1
 #                     the same run on the KASAN variant of the guest kernel (vm/config.kasan,
 #                     its own cached build): a use-after-free or out-of-bounds access in
@@ -22,7 +22,7 @@
 #                     then also the implementations under test on the same kernel
 #                     (make check-impl IMPL=all: impls.md, impl-<name>.xml); check-matrix
 #                     likewise per kernel (<results>/matrix/<k>/impls.md, matrix-<k>-impl-*.xml)
-#   make bench-vm     the `make bench` figures on the real kernel: harness/bench_vm.c (built
+#   make bench-vm     the `make bench` figures on the real kernel: harness/vm/bench_vm.c (built
 #                     as $(B)/bench/bench_vm) in the guest while perf records its tracepoint:
 #                     ns per enabled 5-field event through libeventheader next to a raw
 #                     writev() of the same bytes, and ns per disabled check. Figures only.
@@ -75,7 +75,7 @@ check-vm: $(VM_PREREQS)
 	@rc=0; $(VM_ENV) timeout $(VM_GUARD_SECONDS) $(RUN) vm --build $(VM_BUILD) --results $(VM_RESULTS) || rc=1; \
 	$(call judge,vm,$(VM_JUNIT),$(VM_BUILD),,$(VM_RESULTS)) || rc=1; \
 	if [ -f $(VM_RESULTS)/vm-results.json ]; then \
-	  /usr/bin/python3 harness/report.py $(VM_RESULTS)/vm-results.json $(VM_REPORT) || rc=1; \
+	  /usr/bin/python3 harness/reports/report_md.py $(VM_RESULTS)/vm-results.json $(VM_REPORT) || rc=1; \
 	else echo "check-vm: no $(VM_RESULTS)/vm-results.json, so no $(VM_REPORT)" >&2; rc=1; fi; \
 	$(VM_IMPLS) \
 	exit $$rc
@@ -95,7 +95,7 @@ INC.harness := $(EH_INC) -Itests
 # The kernel matrix: the same cases on each kernel of KERNELS (Debian's linux-source-X.Y,
 # vm/fetch-kernel-source; each build cached by vm/build-kernel), one boot each, one
 # folder of results and one JUnit file per kernel (matrix-X.Y.xml), then matrix.md with
-# the kernels side by side (harness/matrix_report.py). A kernel that fails to build is a
+# the kernels side by side (harness/reports/matrix_md.py). A kernel that fails to build is a
 # failed column, and the other kernels still run.
 KERNELS ?= 6.12 7.2 7.3
 # MATRIX_ARCHES (default: KERNEL_ARCH, i.e. x86_64): the guest architectures, each kernel
@@ -122,14 +122,14 @@ check-matrix: all kselftest-install
 	    echo "check-matrix: kernel $$k ($$a): vm/build-kernel failed (see above); its column has no results" >&2; rc=1; continue; fi; \
 	  KERNEL_ARCH=$$a KERNEL_VERSION=$$k KASAN=0 timeout $(VM_GUARD_SECONDS) $(RUN) vm --build $$build --results $$res --no-crash-test || rc=1; \
 	  $(call judge,vm,matrix-$$col,$$build,,$$res) || rc=1; \
-	  /usr/bin/python3 harness/report.py $$res/vm-results.json $$res/report.md || rc=1; \
+	  /usr/bin/python3 harness/reports/report_md.py $$res/vm-results.json $$res/report.md || rc=1; \
 	  [ $$a != x86_64 ] || { export KERNEL_VERSION=$$k; $(call impl_also,$$res,$$res/impls.md,matrix-$$k-impl) }; \
 	done; done; \
-	/usr/bin/python3 harness/matrix_report.py matrix.md $(foreach a,$(MATRIX_ARCHES),$(foreach k,$(KERNELS),$(call matrix_col,$(k),$(a))=$(MATRIX_RESULTS)/$(call matrix_col,$(k),$(a))/vm-results.json)) || rc=1; \
+	/usr/bin/python3 harness/reports/matrix_md.py matrix.md $(foreach a,$(MATRIX_ARCHES),$(foreach k,$(KERNELS),$(call matrix_col,$(k),$(a))=$(MATRIX_RESULTS)/$(call matrix_col,$(k),$(a))/vm-results.json)) || rc=1; \
 	exit $$rc
 
 BENCH_VM := $(B)/bench/bench_vm
-$(BENCH_VM): $(B)/obj/harness/bench_vm.o $(EH_LIB)
+$(BENCH_VM): $(B)/obj/harness/vm/bench_vm.o $(EH_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 ALL_TARGETS += $(BENCH_VM)
@@ -138,7 +138,7 @@ ALL_TARGETS += $(BENCH_VM)
 bench-vm: all
 	@mkdir -p $(O)/results/bench-vm
 	vm/run --timeout 600 --results $(abspath $(O)/results/bench-vm) -- \
-	  /usr/bin/python3 harness/guest_run.py --bench --build $(B) \
+	  /usr/bin/python3 harness/vm/guest_run.py --bench --build $(B) \
 	  --results $(abspath $(O)/results/bench-vm)
 
 .PHONY: check-vm check-matrix bench-vm vm-cross vm-guest-programs

@@ -28,7 +28,7 @@
   Decode:  with -Ehdecode PATH (an ehdecode that reads .etl, e.g. one built on Windows) and
            Python, scripts/windows/compare_etl.py decodes every <case>.etl with
            `ehdecode --golden` and compares it with golden/<case>.json as transport "etw"
-           (harness/golden.py, the same rules as Linux): items etl-golden/<case>. Without
+           (harness/core/golden.py, the same rules as Linux): items etl-golden/<case>. Without
            it the .etl files are left for the workflow's windows-decode job, which runs the
            same script on Linux on this job's artifact.
   -TdhCheck also asks TDH (Microsoft's own TraceLogging decoder, Windows only) for every
@@ -124,7 +124,7 @@ $unitExes | ForEach-Object {
 }
 
 # ---- the case runner itself (cases/windows/case_runner.c) ------------------------------
-# Its own tests fail on purpose; harness/runner_selftest.py knows what kselftest would
+# Its own tests fail on purpose; harness/kernel/windows_runner_selftest.py knows what kselftest would
 # report for each (the same check make check-wine makes under wine).
 $selftest = Join-Path $Build "tests\windows\runner_selftest.exe"
 if (-not (Test-Path $selftest)) {

@@ -7,7 +7,7 @@ scripts/windows/ehconf.wprp and keeps it as <case>.etl, then once more recorded 
 `wpr -stop ... -compress` as <case>.compressed.etl. This script decodes every .etl of a
 folder with `ehdecode --golden` (ehdecode reads .etl files, compressed ones too:
 lib/decode, Documentation/etl-format.md §9) and compares the events of the case's
-providers with golden/<case>.json as transport "etw" (harness/golden.py: the same rules
+providers with golden/<case>.json as transport "etw" (harness/core/golden.py: the same rules
 and the same declared differences as the .tlcap path of `make check-offline`); both
 recordings of a case against the same golden file. Events of other providers (the
 kernel's header and rundown events that every .etl holds) are counted and left out; an
@@ -33,16 +33,16 @@ import sys
 from xml.sax.saxutils import escape, quoteattr
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-sys.path.insert(0, os.path.join(REPO, "harness"))
+sys.path.insert(0, REPO)
 
-from golden import compare  # noqa: E402
-from transports import get  # noqa: E402
+from harness.core.golden import compare  # noqa: E402
+from harness.core.transports import get  # noqa: E402
 
 # The registry row this script judges (tests/harness/test_transports.py: every row is some
 # runner's): events of a real ETW session, as the Windows runner records them.
 EXERCISES = ("etw",)
 ETW = get("etw").golden
-from runner import run  # noqa: E402
+from harness.core.processes import run  # noqa: E402
 
 TIMEOUT = 300.0
 COMPRESSED = ".compressed"  # <case>.compressed.etl: the same case, recorded compressed

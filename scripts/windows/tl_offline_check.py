@@ -5,10 +5,10 @@
 Each case runs with EHCONF_CAPTURE_TL=<case>.tlcap: libeventheader translates every
 event to TraceLogging exactly as the ETW backend hands it to EventWriteTransfer and
 appends it to a .tlcap file; `ehdecode --golden` decodes it with the TraceLogging
-decoder, and harness/golden.py compares the result with the SAME golden/<case>.json as
+decoder, and harness/core/golden.py compares the result with the SAME golden/<case>.json as
 the EventHeader capture (transport "etw"). Differences by design are named in
 lib/decode/src/tl_json.c (errno-lost, time-range, utf-bom-lost, fixed-format-string)
-and may only appear where golden/<case>.json declares them for "etw" (harness/golden.py).
+and may only appear where golden/<case>.json declares them for "etw" (harness/core/golden.py).
 
 `make check-offline` (so every `make test`) runs the same check as its offline runner
 items "tl-golden/<case>"; this script is the one-screen summary of that path alone.
@@ -25,12 +25,12 @@ import os
 import sys
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-sys.path.insert(0, os.path.join(REPO, "harness"))
+sys.path.insert(0, REPO)
 
-from case_capture import capture_case, declares_no_golden, find_cases  # noqa: E402
-from golden import compare  # noqa: E402
-from transports import get  # noqa: E402
-from runner import run  # noqa: E402
+from harness.kernel.case_capture import capture_case, declares_no_golden, find_cases  # noqa: E402
+from harness.core.golden import compare  # noqa: E402
+from harness.core.transports import get  # noqa: E402
+from harness.core.processes import run  # noqa: E402
 
 TIMEOUT = 300.0
 

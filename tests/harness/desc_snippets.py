@@ -13,7 +13,7 @@ import os
 from dataclasses import dataclass
 from typing import List
 
-from common import REPO_ROOT
+from harness.core.common import REPO_ROOT
 
 MALFORMED_DIR = os.path.join(REPO_ROOT, "tests", "desc-format", "malformed")
 REFUSED = "# refused: "

@@ -31,15 +31,15 @@ from typing import Callable, Dict, List, Optional, Set, Tuple
 
 import pytest
 
-from decoding import decode
+from harness.core.ehdecode import decode
 
-from golden import golden_problem
-from common import REPO_ROOT, display_path, safe_id
-from impls import (CRATES, Impl, description_path, parse_emitter_output, read_description,
+from harness.core.golden import golden_problem
+from harness.core.common import REPO_ROOT, display_path, safe_id
+from harness.impl.registry import (CRATES, Impl, description_path, parse_emitter_output, read_description,
                    read_profile, read_registry)
-from run_impl import run_impl, sources
-from runner import Run, run
-from standin import standin_env, standin_path
+from harness.impl.run_impl import run_impl, sources
+from harness.core.processes import Run, run
+from harness.core.standin import standin_env, standin_path
 
 BUILD_TIMEOUT = 900.0  # cmake or cargo from scratch on 2 busy cores: a few minutes at most
 TIMEOUT = 120.0  # one case's emitter, generator or decoder; each takes about a second
@@ -479,7 +479,7 @@ def run_offline_and_judge(copy: str, name: str, build: str, out: str,
             cwd=copy, merge_stderr=False)
     assert r.returncode == 0, r.output[-2000:] + r.stderr[-2000:]
     xml = os.path.join(out, f"impl-{name}.xml")
-    j = run([py, "-m", "pytest", "-q", "-p", "no:cacheprovider", "harness/judge_items.py",
+    j = run([py, "-m", "pytest", "-q", "-p", "no:cacheprovider", "harness/core/judge_items.py",
              "--ehconf-impl", name, "--ehconf-results", results, "--ehconf-runner", "impl",
              f"--junitxml={xml}"], 600, env=env, cwd=copy, merge_stderr=False)
     assert j.returncode == 0, j.output[-3000:]

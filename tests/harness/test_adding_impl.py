@@ -12,9 +12,9 @@ import os
 import shutil
 import subprocess
 
-from common import REPO_ROOT
+from harness.core.common import REPO_ROOT
 from impl_emitters import ehconf_build, need, run_offline_and_judge
-from report_items import check
+from harness.reports.items import check
 
 ROW = "demo  c  DEMO  example/demo  -  cases  emit  ehdecode  ehconf's emitter behind a wrapper (a recipe test)\n"
 BUILD = r'''#!/bin/sh
@@ -67,7 +67,7 @@ def test_an_implementation_is_a_row_a_build_and_an_emitter(pytestconfig, tmp_pat
     for case in cases:
         assert f"impl/demo/{case}" in junit, case
     md = str(tmp_path / "impls.md")
-    subprocess.run(["/usr/bin/python3", "harness/impl_report.py", str(tmp_path / "results"), md,
+    subprocess.run(["/usr/bin/python3", "harness/reports/impls_md.py", str(tmp_path / "results"), md,
                     "--run", "demo", "--vm", "0"], cwd=copy, check=True, capture_output=True,
                    timeout=300)
     text = open(md, encoding="utf-8").read()

@@ -15,7 +15,7 @@ import subprocess
 
 import pytest
 
-from common import REPO_ROOT
+from harness.core.common import REPO_ROOT
 
 C_ANCHOR = '''    if (strcmp(w, "provider") == 0)
         return provider_statement(p);

@@ -16,9 +16,9 @@ import subprocess
 
 import pytest
 
-from common import REPO_ROOT
-from golden import compare
-from runner import run
+from harness.core.common import REPO_ROOT
+from harness.core.golden import compare
+from harness.core.processes import run
 
 ROW = 'EH_CAPTURE_TRANSPORT(xcapture, "EHCONF_CAPTURE_X", xcapture, xdat, offline, 0, "x-")\n'
 MAGIC = "XDATFILE"

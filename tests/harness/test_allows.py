@@ -4,18 +4,18 @@
 
 import pytest
 
-import impls
-import run_impl
-from golden import compare, parse_lines
+from harness.impl import registry
+from harness.impl import run_impl
+from harness.core.golden import compare, parse_lines
 
 GOLDEN = ['{ "n": "P:step", "a": 1 }', '{ "n": "P:wide", "meta": { "level": 4 } }']
 ALLOWS = {1: {"why": "no ';' in a name", "refused": True},
           2: {"why": "16-bit tag", "or": [[["add", "meta/tag", "0x1", "meta/level"]]]}}
-IMPL = impls.Impl("x", "rust", "crates", "up/x", "fam", "-", "ehdecode", "demo")
+IMPL = registry.Impl("x", "rust", "crates", "up/x", "fam", "-", "ehdecode", "demo")
 
 
 def judge(o, state, words="", allows=ALLOWS, profile=None):
-    entry = run_impl._declared_event(IMPL, profile or impls.Profile(), "c", o, (state, words),
+    entry = run_impl._declared_event(IMPL, profile or registry.Profile(), "c", o, (state, words),
                                      {"declared": [], "failed": []}, None, None, [],
                                      allows.get(o))
     return entry["status"] if entry else None

@@ -11,9 +11,9 @@ import subprocess
 
 import pytest
 
-from arches import ARCHES, columns, read_arches
-from common import REPO_ROOT
-from golden import compare
+from harness.vm.arches import ARCHES, columns, read_arches
+from harness.core.common import REPO_ROOT
+from harness.core.golden import compare
 
 COLUMNS = ("name karch cross target image deb qemu machine cpu console p9dev rust cold").split()
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""make bench-impls (harness/bench_impls.py, harness/bench_figures.py) measures what it
+"""make bench-impls (harness/impl/bench.py, harness/impl/bench_figures.py) measures what it
 claims: the workloads table, the `bench` line, the stand-in's count file and callgrind's
 totals parse as their producers write them; the figures are the arithmetic they say; and
 `emit --bench N` under the stand-in's count mode writes exactly N events of the workload's
@@ -20,17 +20,17 @@ import shutil
 
 import pytest
 
-import bench_figures
-import bench_impls
-from bench_figures import (Workload, WORKLOADS_DIR, callgrind_inside, callgrind_total,
+from harness.impl import bench_figures
+from harness.impl import bench
+from harness.impl.bench_figures import (Workload, WORKLOADS_DIR, callgrind_inside, callgrind_total,
                            for_family, median_figure,
                            parse_bench, parse_counts, per_event, ratio, read_workloads, record_size,
                            spread)
-from common import REPO_ROOT
-from impls import read_registry
-from runner import run
+from harness.core.common import REPO_ROOT
+from harness.impl.registry import read_registry
+from harness.core.processes import run
 from impl_emitters import ehconf_build, need
-from standin import count_env, standin_env, standin_path
+from harness.core.standin import count_env, standin_env, standin_path
 
 TIMEOUT = 120.0
 
@@ -182,7 +182,7 @@ def _fake_callgrind(bench, totals_of, handoff_of=lambda n, k: 0):
 
 
 def test_instructions_are_the_median_of_the_processes_each_time(tmp_path):
-    b = bench_impls.Bench(str(tmp_path), str(tmp_path), 1, True)
+    b = bench.Bench(str(tmp_path), str(tmp_path), 1, True)
     w = Workload("disabled", "five.events", False, 10, (100, 1100), processes=3)
     # Start-up 5,000 instructions; the processes' own per-event costs, in call order: pass 1
     # 10, 30, 11; pass 2 12, 9, 50. Each process's pair: count 100, then count 1,100.
@@ -203,25 +203,25 @@ def test_instructions_are_the_median_of_the_processes_each_time(tmp_path):
     assert len(calls) == 12
     # The table shows each repetition's median and the range of its processes.
     doc = {"implementations": {"x": {"workloads": {"disabled": {"instructions": res}}}}}
-    rows = bench_impls.reproducibility(doc)
+    rows = bench.reproducibility(doc)
     assert rows[2] == (
         "| x | disabled | 11.0 (median of 3: 10.0-30.0) | 12.0 (median of 3: 9.0-50.0) | 9.091% |")
     assert rows[3] == ("| x | disabled without hand-offs | 10.0 (median of 3: 10.0-10.0) | "
                        "8.0 (median of 3: 6.0-9.0) | 20.000% |")
     assert "Without hand-offs" in rows[-1]
-    assert bench_impls.cell(dict(ns=1.0, instructions=res), False) == \
+    assert bench.cell(dict(ns=1.0, instructions=res), False) == \
         "1.0 ns; 11 instr (10 without hand-offs)"
     # One process (every workloads.txt row; the raw writev always): the files and the figure
     # as before, no "processes".
-    b = bench_impls.Bench(str(tmp_path), str(tmp_path), 1, True)
+    b = bench.Bench(str(tmp_path), str(tmp_path), 1, True)
     calls = _fake_callgrind(b, lambda n, k: 5000 + n * 7)
     one = b.instructions(lambda n: ["emit", "--bench", str(n), "f"], "x-five-raw", w, 105, True)
     assert one == {"runs": [7.0, 7.0], "spread_pct": 0.0,
                    "without_handoff": {"runs": [7.0, 7.0], "spread_pct": 0.0}}
     # Nothing in a hand-off: no second figure in the tables.
     doc = {"implementations": {"x": {"workloads": {"five": {"instructions": one}}}}}
-    assert len(bench_impls.reproducibility(doc)) == 3
-    assert bench_impls.cell(dict(ns=1.0, instructions=one), False) == "1.0 ns; 7 instr"
+    assert len(bench.reproducibility(doc)) == 3
+    assert bench.cell(dict(ns=1.0, instructions=one), False) == "1.0 ns; 7 instr"
     assert [c[1] for c in calls] == ["x-five-raw-1-100.out", "x-five-raw-1-1100.out",
                                      "x-five-raw-2-100.out", "x-five-raw-2-1100.out"]
 
@@ -242,7 +242,7 @@ def test_record_size():
 
 
 def test_count_check_catches_one_event_too_few(tmp_path):
-    b = bench_impls.Bench(str(tmp_path), str(tmp_path), 1, False)
+    b = bench.Bench(str(tmp_path), str(tmp_path), 1, False)
     w = Workload("five", "five.events", True, 10, (1, 2))
     assert b._check((10, 10 * (4 + 105)), w, 10, 105) == ""
     assert "counted 9 events" in b._check((9, 9 * (4 + 105)), w, 10, 105)
@@ -263,7 +263,7 @@ def test_table_says_not_measured():
                             "instructions": {"runs": [2000.0, 2000.0], "spread_pct": 0.0},
                             "raw_instructions": {"runs": [300.0, 300.0], "spread_pct": 0.0}}}},
                "b": {"status": "not measured", "why": "no checkout"}}}
-    rows = bench_impls.table(doc)
+    rows = bench.table(doc)
     assert rows[2] == "| a | 0.5 ns; 7 instr | 1,100.0 ns (1.10x raw 1,000 ns); 2,000 instr (raw 300) |"
     assert rows[3].startswith("| b | not measured: no checkout |")
 
@@ -319,7 +319,7 @@ def test_bench_mode_writes_exactly_count_events(build, tmp_path, name, workload,
     assert events == want[0], name
     # Exactly the captured size n times, or on average within the slack for an event that
     # holds a time as text (OpenTelemetry's logs exporter).
-    assert abs(size_total - want[1]) <= bench_impls.SIZE_SLACK * want[1], (name, size_total, want)
+    assert abs(size_total - want[1]) <= bench.SIZE_SLACK * want[1], (name, size_total, want)
 
 
 def test_otel_metrics_bench_writes_one_data_point_per_collection(build, tmp_path):
@@ -360,7 +360,7 @@ def test_otel_metrics_bench_writes_one_data_point_per_collection(build, tmp_path
             merge_stderr=False)
     counted = parse_counts(open(counts).read())
     assert counted[0] == 100, counted
-    b = bench_impls.Bench(str(tmp_path), str(tmp_path), 1, False)
+    b = bench.Bench(str(tmp_path), str(tmp_path), 1, False)
     w = Workload("five", "five.events", True, 50, (1, 2))
     assert "counted 100 events" in b._check(counted, w, 50, size)
 
@@ -405,7 +405,7 @@ def test_callgrind_figure_repeats_exactly(build, tmp_path):
 
 
 def test_impls_md_cost_column():
-    from bench_figures import cost_cell
+    from harness.impl.bench_figures import cost_cell
     assert cost_cell(None, "ehconf") == "not measured"
     doc = {"when": "T", "implementations": {
         "a": {"status": "measured", "workloads": {
@@ -428,7 +428,7 @@ def test_impls_md_cost_column():
 def test_run_measured_reports_the_childs_own_peak(build):
     """bench-decoders' peak RSS comes from run_measured, a small C parent: a program forked
     from Python would report the interpreter's memory as its own."""
-    from bench_decoders import parse_measured, timed
+    from harness.decoders.bench import parse_measured, timed
     measure = need(os.path.join(build, "bench", "run_measured"), "run_measured")
     r = timed(measure, ["true"])
     assert r["status"] == 0 and 0 < r["rss_mb"] < 8, r

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Unit tests of scripts/bisect-verdict.py: how one VM run becomes git bisect's
 0 (good), 1 (bad) or 125 (skip). The inputs are hand-written vm-results.json files in
-the shape harness/run_vm.py writes (items with ident/status/message/group/case)."""
+the shape harness/vm/run_vm.py writes (items with ident/status/message/group/case)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import subprocess
 
 import pytest
 
-from common import REPO_ROOT
+from harness.core.common import REPO_ROOT
 
 REPO = REPO_ROOT
 SCRIPT = os.path.join(REPO, "scripts", "bisect-verdict.py")

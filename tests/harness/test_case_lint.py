@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Unit tests of harness/case_lint.py (the missing-semicolon check)."""
+"""Unit tests of harness/kernel/case_lint.py (the missing-semicolon check)."""
 
-from case_lint import missing_semicolons
+from harness.kernel.case_lint import missing_semicolons
 
 
 def test_flags_a_missing_semicolon_with_its_line():

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import subprocess
 
-from common import REPO_ROOT
+from harness.core.common import REPO_ROOT
 
 LIB = os.path.join(REPO_ROOT, "scripts", "ci-stages.sh")
 

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The contract rows are data (harness/contract_rows.py) run by one interpreter
-(harness/contract_run.py):
+"""The contract rows are data (harness/impl/contract_rows.py) run by one interpreter
+(harness/impl/contract_run.py):
   * every row's steps are steps the interpreter knows, with protocol commands, and a
     broken row is found;
   * the interpreter runs a row against a real emitter under the user_events stand-in
@@ -19,10 +19,10 @@ import sys
 
 import pytest
 
-from common import REPO_ROOT
-from contract_rows import BY_NAME, ROWS, Row, step_problems
+from harness.core.common import REPO_ROOT
+from harness.impl.contract_rows import BY_NAME, ROWS, Row, step_problems
 from impl_emitters import ehconf_build, need, standin_of
-from standin import standin_env
+from harness.core.standin import standin_env
 
 
 @pytest.mark.parametrize("row", ROWS, ids=lambda r: r.name)
@@ -42,7 +42,7 @@ def emitter(pytestconfig):
 
 
 def test_the_interpreter_runs_a_row_under_the_stand_in(pytestconfig, tmp_path):
-    from contract_run import run_row
+    from harness.impl.contract_run import run_row
     build = ehconf_build(pytestconfig)
     env = standin_env(standin_of(build), str(tmp_path / "c.dat"), listening=False)
     row = BY_NAME["no-consumer"]
@@ -63,12 +63,12 @@ BY_NAME = {r.name: r for r in ROWS}
 
 SCRIPT = '''
 import json, os, sys
-sys.path.insert(0, os.path.join(sys.argv[1], "harness"))
-from contract_rows import ROWS, BY_NAME
-from contract_run import run_row
-from impls import Profile
-from run_impl_vm import judge_contract
-from standin import standin_env
+sys.path.insert(0, sys.argv[1])
+from harness.impl.contract_rows import ROWS, BY_NAME
+from harness.impl.contract_run import run_row
+from harness.impl.registry import Profile
+from harness.impl.run_impl_vm import judge_contract
+from harness.core.standin import standin_env
 emitter, standin, build, tmp = sys.argv[2:6]
 row = BY_NAME["unregister-twice"]
 got = run_row(row, emitter, standin_env(standin, os.path.join(tmp, "x.dat")), 0, build, tmp, tmp)
@@ -82,7 +82,7 @@ def test_adding_a_row_is_one_row_on_a_scratch_copy(pytestconfig, tmp_path):
     copy = tmp_path / "repo"
     for d in ("harness", "impl", "cases", "lib/eventheader/include"):
         shutil.copytree(os.path.join(REPO_ROOT, d), copy / d)
-    with open(copy / "harness" / "contract_rows.py", "a", encoding="utf-8") as f:
+    with open(copy / "harness" / "impl" / "contract_rows.py", "a", encoding="utf-8") as f:
         f.write(NEW_ROW)
     build = ehconf_build(pytestconfig)
     p = subprocess.run([sys.executable, "-c", SCRIPT, str(copy), emitter(pytestconfig),

@@ -24,7 +24,7 @@ from typing import Dict, Iterable, List, Optional, Set
 
 import pytest
 
-from common import REPO_ROOT
+from harness.core.common import REPO_ROOT
 
 REPO = REPO_ROOT
 GOLDEN = os.path.join(REPO, "golden", "field_types.json")

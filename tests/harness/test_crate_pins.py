@@ -10,8 +10,8 @@ import subprocess
 
 import pytest
 
-from common import REPO_ROOT
-from impls import CRATES, read_registry
+from harness.core.common import REPO_ROOT
+from harness.impl.registry import CRATES, read_registry
 
 ROWS = [i for i in read_registry() if i.checkout == CRATES]
 

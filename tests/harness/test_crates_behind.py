@@ -7,8 +7,8 @@ import os
 import subprocess
 import sys
 
-from common import REPO_ROOT
-from impls import read_registry
+from harness.core.common import REPO_ROOT
+from harness.impl.registry import read_registry
 
 SCRIPT = os.path.join(REPO_ROOT, "scripts", "crates-behind.py")
 ROWS = [i for i in read_registry() if i.crate != "-"]

@@ -1,11 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
-"""harness/declared.py: a declared difference lets through what it states and nothing else."""
+"""harness/impl/declared.py: a declared difference lets through what it states and nothing else."""
 
 import pytest
 
-from declared import (DeclarationError, apply, expected_line, judge_event, judge_sequence,
+from harness.impl.declared import (DeclarationError, apply, expected_line, judge_event, judge_sequence,
                       op_text, parse_op, patch_of, perturbations, unflatten)
-from golden import _loads, canonical, flatten
+from harness.core.golden import _loads, canonical, flatten
 
 GOLDEN = ('{ "n": "P:E", "level": 4, "fields": { "a": 1, "b": "x", "b": "y" }, '
           '"arr": [ 1, 2 ], "meta": { "tag": "0x1" } }')
@@ -116,13 +116,13 @@ def test_a_declared_sequence():
 
 
 def test_observed_patch_prints_the_declaration_a_run_shows(tmp_path, capsys):
-    """harness/observed_patch.py on a run's plan prints, for a declared event, the patch its
+    """harness/impl/observed_patch.py on a run's plan prints, for a declared event, the patch its
     decoded event is of the golden line: here the observation otel-metrics' profile states,
     given back as what was decoded."""
     import json
-    import observed_patch
-    from impls import read_profile, read_registry
-    from run_impl import golden_parts
+    from harness.impl import observed_patch
+    from harness.impl.registry import read_profile, read_registry
+    from harness.impl.run_impl import golden_parts
     impl = {i.name: i for i in read_registry()}["otel-metrics"]
     ops = read_profile(impl).observed[("counters", 5)]
     golden_path = "impl/otel-metrics/expected/counters.json"

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The declared events of make check-decoders (harness/decoder_declared.py, Documentation/
+"""The declared events of make check-decoders (harness/decoders/declared.py, Documentation/
 decoders.md §6.1): an events declaration lets through exactly the output it states for the
 events it names, and nothing else. Offline and fast: no decoder runs. The captures'
 reference events come from the repository (golden/<case>.json, tests/data/perf), the
@@ -15,13 +15,13 @@ from decimal import Decimal
 
 import pytest
 
-import decoder_compare as dc
-import decoder_declared as dd
-import run_decoders as rd
-from common import REPO_ROOT
-from decoder_inputs import Capture
-from decoders import Decoder, Profile, is_events_pattern, read_profile, read_registry
-from perf_samples import read_layout
+from harness.decoders import compare as dc
+from harness.decoders import declared as dd
+from harness.decoders import run_decoders as rd
+from harness.core.common import REPO_ROOT
+from harness.decoders.inputs import Capture
+from harness.decoders.registry import Decoder, Profile, is_events_pattern, read_profile, read_registry
+from harness.decoders.perf_samples import read_layout
 
 DATA = os.path.join(REPO_ROOT, "tests", "data", "perf")
 HELLO_PIPE = os.path.join(DATA, "hello-pipe-mode.perf.data")

@@ -2,7 +2,7 @@
 """The harness of make check-decoders (Documentation/decoders.md), piece by piece: the
 registry and its builds, the strict reading of a decoder's document and the normalization
 (§2, §3), the pairing of events (§4), the record positions of perf.data
-(harness/perf_samples.py), the damaged set (§1), the robustness items (§5), the profile,
+(harness/decoders/perf_samples.py), the damaged set (§1), the robustness items (§5), the profile,
 and decoders.md rendered from the same items as the JUnit files. No decoder is built here;
 the one test that runs the runner uses small scripts as decoders."""
 
@@ -20,14 +20,14 @@ import textwrap
 
 import pytest
 
-import decoder_compare as dc
-import decoder_inputs as di
-import run_decoders as rd
-from common import REPO_ROOT
-from decoders import Decoder, Profile, read_registry
-from perf_samples import read_layout
-from report_items import read_section
-from results import read_summary
+from harness.decoders import compare as dc
+from harness.decoders import inputs as di
+from harness.decoders import run_decoders as rd
+from harness.core.common import REPO_ROOT
+from harness.decoders.registry import Decoder, Profile, read_registry
+from harness.decoders.perf_samples import read_layout
+from harness.reports.items import read_section
+from harness.core.results import read_summary
 
 DATA = os.path.join(REPO_ROOT, "tests", "data", "perf")
 BOM = b"\xef\xbb\xbf"
@@ -51,17 +51,17 @@ def test_registry_has_the_reference_first_and_a_build_per_other_decoder():
 
 
 def test_a_decoder_without_its_checkout_is_one_skip_naming_the_variable(tmp_path):
-    import decoders
+    from harness.decoders import registry
     d = next(x for x in read_registry() if not x.reference)
-    b = decoders.build(d, str(tmp_path), str(tmp_path), env={})
+    b = registry.build(d, str(tmp_path), str(tmp_path), env={})
     assert (b.status, b.path) == ("skip", "")
     assert d.variable in b.message
 
 
 def test_a_build_that_fails_is_one_line_naming_the_stage(tmp_path):
-    import decoders
+    from harness.decoders import registry
     d = next(x for x in read_registry() if x.name == "perf-decode")
-    b = decoders.build(d, str(tmp_path), str(tmp_path / "out"),
+    b = registry.build(d, str(tmp_path), str(tmp_path / "out"),
                        env={d.variable: str(tmp_path)})  # not a LinuxTracepoints checkout
     assert b.status == "fail" and "is not microsoft/LinuxTracepoints" in b.message
 
@@ -256,8 +256,8 @@ def test_an_optional_pattern_declares_when_it_shows_and_is_no_failure_when_not(m
 
 
 def test_every_declaration_names_its_upstream_source_line():
-    from decoder_declared import read_observation
-    from decoders import is_events_pattern, read_profile
+    from harness.decoders.declared import read_observation
+    from harness.decoders.registry import is_events_pattern, read_profile
     for d in read_registry():
         prof = read_profile(d)
         for pattern, why in prof.declared.items():
@@ -342,7 +342,7 @@ FAKE = textwrap.dedent('''\
 
 
 def test_the_runner_judges_scripts_and_the_report_agrees_with_junit(tmp_path):
-    """harness/run_decoders.py with --use: the reference and one decoder (scripts), on the
+    """harness/decoders/run_decoders.py with --use: the reference and one decoder (scripts), on the
     repository's real captures only (--inputs data/*); then pytest's JUnit file and
     decoders.md from the same summary."""
     results = tmp_path / "results"
@@ -354,7 +354,7 @@ def test_the_runner_judges_scripts_and_the_report_agrees_with_junit(tmp_path):
     (build / "bin").mkdir(parents=True)
     env = dict(os.environ)
     env.pop("PYTEST_ADDOPTS", None)
-    r = subprocess.run([sys.executable, "harness/run_decoders.py", "--build", str(build),
+    r = subprocess.run([sys.executable, "harness/decoders/run_decoders.py", "--build", str(build),
                         "--results", str(results), "--decoder", "perf-decode",
                         "--use", f"ehdecode={tmp_path / 'good'}",
                         "--use", f"perf-decode={tmp_path / 'bad'}",
@@ -371,16 +371,16 @@ def test_the_runner_judges_scripts_and_the_report_agrees_with_junit(tmp_path):
     assert entries["decoder/perf-decode/inputs"]["status"] == "fail"  # no vm/, offline captures
     xml = tmp_path / "decoder-perf-decode.xml"
     subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                    "harness/judge_items.py", "--ehconf-impl", "perf-decode", "--ehconf-results",
+                    "harness/core/judge_items.py", "--ehconf-impl", "perf-decode", "--ehconf-results",
                     str(results), "--ehconf-runner", "decoder", f"--junitxml={xml}"],
                    cwd=REPO_ROOT, env=env, capture_output=True, timeout=300)
     md = tmp_path / "decoders.md"
-    subprocess.run([sys.executable, "harness/decoder_report.py", str(results), str(md)],
+    subprocess.run([sys.executable, "harness/reports/decoders_md.py", str(results), str(md)],
                    cwd=REPO_ROOT, env=env, check=True, capture_output=True, timeout=300)
     text = md.read_text()
     assert "**perf-decode: data/hello-file-mode/json** (FAILED)" in text
     assert read_section(text)["perf-decode"][f"{base}/events"] == "fail"
-    chk = subprocess.run([sys.executable, "harness/report_items.py", "check", str(md),
+    chk = subprocess.run([sys.executable, "harness/reports/items.py", "check", str(md),
                           str(tmp_path / "decoder"), "--run", "perf-decode"],
                          cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert chk.returncode == 0, chk.stdout + chk.stderr
@@ -443,13 +443,13 @@ def _basis_section(text: str) -> str:
 
 
 def test_decoders_md_says_what_the_expectations_rest_on(tmp_path):
-    """decoders.md carries harness/provenance.py's decoder_basis() line, with the counts of
+    """decoders.md carries harness/core/provenance.py's decoder_basis() line, with the counts of
     descriptions/provenance.txt (counted here from the file itself, not through the
     function); a tree whose provenance file changes a case's kind changes the line, and an
     unreadable file is said in bold, not dropped."""
-    import decoder_report
-    from provenance import CASES, family_inputs
-    sec = _basis_section(decoder_report.report(str(tmp_path / "none")))
+    from harness.reports import decoders_md
+    from harness.core.provenance import CASES, family_inputs
+    sec = _basis_section(decoders_md.report(str(tmp_path / "none")))
     per_case = family_inputs(CASES)
     total = sum(per_case.values())
     kinds = {}
@@ -476,11 +476,11 @@ def test_decoders_md_says_what_the_expectations_rest_on(tmp_path):
     changed = re.sub(r"(?m)^structs all doc ", "structs all source cases/structs.c ", text)
     assert changed != text
     (root / "descriptions" / "provenance.txt").write_text(changed)
-    sec = _basis_section(decoder_report.report(str(tmp_path / "none"), root=str(root)))
+    sec = _basis_section(decoders_md.report(str(tmp_path / "none"), root=str(root)))
     n = per_case["structs"]
     assert f"are {total - n} documented" in sec and f"{n} source only" in sec, sec
     (root / "descriptions" / "provenance.txt").write_text(changed.replace(" all ", " 1-0 ", 1))
-    sec = _basis_section(decoder_report.report(str(tmp_path / "none"), root=str(root)))
+    sec = _basis_section(decoders_md.report(str(tmp_path / "none"), root=str(root)))
     assert "**provenance unreadable: descriptions/provenance.txt:" in sec, sec
 
 

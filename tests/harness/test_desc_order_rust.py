@@ -14,7 +14,7 @@ import subprocess
 
 import pytest
 
-from common import REPO_ROOT
+from harness.core.common import REPO_ROOT
 
 RUSTC = os.environ.get("EHCONF_RUSTC", "/usr/bin/rustc")
 

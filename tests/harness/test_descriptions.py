@@ -7,7 +7,7 @@ against the C cases they describe.
     EHCONF_CAPTURE) and decoded by `ehdecode --golden`, IS golden/<case>.json: the offline
     run's own judge (golden.golden_problem, transport "capture"), so a description cannot
     drift from its case; every event is reported written;
-  * event n of a description is golden event n (harness/run_impl.py maps an implementation's
+  * event n of a description is golden event n (harness/impl/run_impl.py maps an implementation's
     event numbers to golden lines by it): the emitted capture, described again by
     ehdescribe, finds each of its events in the description as libdesc unrolls it
     (`emit --print`), and that event's golden line is the decoded one (this matters for
@@ -35,14 +35,14 @@ from typing import Dict, List, Tuple
 
 import pytest
 
-from decoding import decode
+from harness.core.ehdecode import decode
 
-from common import REPO_ROOT, display_path
+from harness.core.common import REPO_ROOT, display_path
 from desc_snippets import malformed
-from golden import compare, golden_problem
-from impls import parse_emitter_output, read_description
-from runner import run
-from transports import capture_env, get
+from harness.core.golden import compare, golden_problem
+from harness.impl.registry import parse_emitter_output, read_description
+from harness.core.processes import run
+from harness.core.transports import capture_env, get
 
 TIMEOUT = 120.0  # a hang guard: the largest description (8,006 events) takes well under 1 s
 EVENTS = os.path.join(REPO_ROOT, "descriptions")

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import os
 
-from common import REPO_ROOT
-from runner import run
+from harness.core.common import REPO_ROOT
+from harness.core.processes import run
 
 SCRIPT = os.path.join(REPO_ROOT, "scripts", "lint-doc-paths.py")
 
@@ -21,7 +21,7 @@ def lint(tmp_path, text: str):
 
 def test_a_renamed_file_is_named_with_its_line(tmp_path):
     old = "lib/decode/src/" + "eh_errno.c"  # split, or the lint would flag this file too
-    r = lint(tmp_path, f"fine: `harness/run_vm.py`, `lib/decode/src/`\nold: `{old}`\n")
+    r = lint(tmp_path, f"fine: `harness/vm/run_vm.py`, `lib/decode/src/`\nold: `{old}`\n")
     assert r.returncode == 1
     assert f"{tmp_path}/doc.md:2: {old}" in r.output
     assert "run_vm.py" not in r.output.split("lint-doc-paths:")[0].replace("doc.md:2", "")

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Tests of harness/expectations.py and of cases/kernel-expectations.txt itself.
+"""Tests of harness/kernel/expectations.py and of cases/kernel-expectations.txt itself.
 
 Run: /usr/bin/python3 -m pytest -q -p no:cacheprovider tests/harness/test_expectations.py
 """
@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-import expectations as ex
+from harness.kernel import expectations as ex
 
 TABLE = """# comment
 perf_max_payload   6.4   8184  one
@@ -93,7 +93,7 @@ int main(int argc, char **argv)
 
 def test_the_compiled_in_table_picks_the_rows_python_picks(tmp_path):
     """kselftest runs have no guest runner to pass EHCONF_EXPECT_*: cases/kernel_expect.h
-    looks the table up itself, from the header harness/expectations.py --c-header writes.
+    looks the table up itself, from the header harness/kernel/expectations.py --c-header writes.
     Both must pick the same row for every kernel release."""
     import os
     import shutil

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import subprocess
 
-from common import REPO_ROOT
+from harness.core.common import REPO_ROOT
 
 SCRIPT = os.path.join(REPO_ROOT, "vm", "fetch-kernel-source")
 FAKE_APT_GET = """#!/bin/sh

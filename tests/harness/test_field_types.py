@@ -25,7 +25,7 @@ import sys
 
 import pytest
 
-from common import REPO_ROOT
+from harness.core.common import REPO_ROOT
 
 GENERATOR = os.path.join(REPO_ROOT, "scripts", "gen-field-types.py")
 INCLUDE = os.path.join(REPO_ROOT, "lib", "eventheader", "include")

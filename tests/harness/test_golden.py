@@ -1,11 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Unit tests of harness/golden.py: the comparison must FAIL whenever the data differ.
+"""Unit tests of harness/core/golden.py: the comparison must FAIL whenever the data differ.
 
 Run: /usr/bin/python3 -m pytest -q -p no:cacheprovider tests/harness/test_golden.py
 """
 
-from golden import compare, expected_events, flatten, parse_lines, sorted_for_golden, Obj
-from common import REPO_ROOT
+from harness.core.golden import compare, expected_events, flatten, parse_lines, sorted_for_golden, Obj
+from harness.core.common import REPO_ROOT
 
 E1 = '{ "n": "P:A", "x": 1, "s": "hi", "st": { "a": [ 1, 2 ], "b": { } }, "meta": { "level": 5 } }'
 E2 = '{ "n": "P:B", "y": -7, "meta": { "level": 4, "keyword": "0x1" } }'

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""harness/guest_run.py's recordings with perf's clock data (Documentation/decoders.md §1,
+"""harness/vm/guest_run.py's recordings with perf's clock data (Documentation/decoders.md §1,
 vm-clock/): `perf record -k CLOCK_MONOTONIC`, in file mode into the /tmp file and in pipe
 mode (`-o -`) with perf's stdout into that file and its stderr into the log. No perf runs:
 the process starts are recorded. Then the real recordings kept in tests/data/perf: their
@@ -15,10 +15,10 @@ import subprocess
 
 import pytest
 
-import guest_run as gr
-from common import REPO_ROOT
-from golden import compare
-from perf_samples import read_layout
+from harness.vm import guest_run as gr
+from harness.core.common import REPO_ROOT
+from harness.core.golden import compare
+from harness.decoders.perf_samples import read_layout
 
 
 class _Proc:
@@ -63,8 +63,8 @@ def test_pipe_mode_writes_perfs_stdout_into_the_capture(tmp_path, monkeypatch):
 
 
 def test_the_clock_modes_are_the_inputs_check_decoders_reads():
-    import decoder_inputs
-    assert tuple(m for m, _ in gr.CLOCK_MODES) == decoder_inputs.VM_CLOCK_MODES
+    from harness.decoders import inputs
+    assert tuple(m for m, _ in gr.CLOCK_MODES) == inputs.VM_CLOCK_MODES
     assert [p for _, p in gr.CLOCK_MODES] == [False, True]
 
 
@@ -110,7 +110,7 @@ def test_ehdecode_prints_the_wall_clock_dates_perf_script_prints(mode, pipe):
 
 def test_run_vm_passes_a_real_recording_of_each_mode(tmp_path):
     """vm-clock/activity/<mode> on the kept recordings as the guest leaves them."""
-    from run_vm import Paths, VmRun, clock_outcomes
+    from harness.vm.run_vm import Paths, VmRun, clock_outcomes
     clock = {}
     for (mode, _), (tag, _) in zip(MODES, gr.CLOCK_MODES):
         shutil.copy(os.path.join(DATA, f"activity-clock-{mode}-mode.perf.data"),

@@ -22,11 +22,11 @@ import subprocess
 
 import pytest
 
-import run_impl
-import run_impl_vm
-from common import REPO_ROOT
-from contract_rows import Row
-from impls import Impl, Profile
+from harness.impl import run_impl
+from harness.impl import run_impl_vm
+from harness.core.common import REPO_ROOT
+from harness.impl.contract_rows import Row
+from harness.impl.registry import Impl, Profile
 
 
 class Scratch(Impl):

@@ -3,7 +3,7 @@
 impl/implementations.txt, offline under the user_events stand-in: the answers of the
 protocol with a consumer and without one (EHCONF_STANDIN_LISTENING=0), and the event every
 implementation must write byte for byte alike. The rows themselves run on the real kernel
-(make check-impl, harness/guest_impl.py); here also how the host judges a row
+(make check-impl, harness/impl/guest_impl.py); here also how the host judges a row
 (harness/run_impl_vm.judge_contract) and that the document lists every row's promise.
 Without an implementation's checkout its tests skip with one line."""
 
@@ -13,13 +13,13 @@ import os
 
 import pytest
 
-from common import REPO_ROOT
-from contract_rows import BY_NAME, EVENT, ROWS, promise_for
+from harness.core.common import REPO_ROOT
+from harness.impl.contract_rows import BY_NAME, EVENT, ROWS, promise_for
 from impl_emitters import by_name, ehconf_build, judged, need, standin_of, tool_of
-from impls import Profile, read_profile, read_registry
-from run_impl_vm import judge_contract
-from runner import run
-from standin import standin_env
+from harness.impl.registry import Profile, read_profile, read_registry
+from harness.impl.run_impl_vm import judge_contract
+from harness.core.processes import run
+from harness.core.standin import standin_env
 
 # The offline conversations below hold an emitter to the contract event's exact bytes and
 # to errno answers: the libraries that emit the case descriptions write that event. A
@@ -165,24 +165,24 @@ def test_the_thread_row_promise_follows_the_kernel():
     row = BY_NAME["thread"]
     assert promise_for(row, {"thread_exit_drops_enablers": 1}) == "ok 0 9 lost"
     assert promise_for(row, {"thread_exit_drops_enablers": 0}) == "ok 1 0 sent"
-    from expectations import for_kernel
+    from harness.kernel.expectations import for_kernel
     assert for_kernel("6.12.117")["thread_exit_drops_enablers"].value == 1
 
 
 def test_the_document_holds_the_generated_table_of_the_rows():
-    from contract_rows import BEGIN, END, markdown
+    from harness.impl.contract_rows import BEGIN, END, markdown
     with open(os.path.join(REPO_ROOT, "Documentation", "impl-contract.md"), encoding="utf-8") as f:
         doc = f.read()
     assert BEGIN in doc and END in doc
     table = doc[doc.index(BEGIN):doc.index(END) + len(END)]
     assert table == markdown(), ("Documentation/impl-contract.md: the rows' table is stale: "
-                                 "rewrite it with `harness/contract_rows.py --markdown`")
+                                 "rewrite it with `harness/impl/contract_rows.py --markdown`")
 
 
 def test_profiles_declare_only_rows_that_exist():
     """A declaration for a row that does not exist would never be judged: a typo fails."""
-    from contract_rows import BY_NAME
-    from impls import read_profile
+    from harness.impl.contract_rows import BY_NAME
+    from harness.impl.registry import read_profile
     for impl in read_registry():
         unknown = set(read_profile(impl).contract) - set(BY_NAME)
         assert not unknown, f"impl/{impl.name}/profile.txt: no contract row {sorted(unknown)}"

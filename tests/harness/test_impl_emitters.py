@@ -34,8 +34,8 @@ from desc_snippets import malformed
 from impl_emitters import (BUILD_TIMEOUT, PARSERS, build_script, declared_not_shown,
                            ehconf_build, golden_failures, judged, standin_of, table,
                            unaccounted, with_build_script)
-from runner import run
-from standin import standin_env
+from harness.core.processes import run
+from harness.core.standin import standin_env
 
 IMPLS = with_build_script()
 BY_NAME = {i.name: i for i in IMPLS}

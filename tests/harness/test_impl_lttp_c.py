@@ -23,8 +23,8 @@ import pytest
 
 from impl_emitters import (EVENTS_DIR, TIMEOUT, by_name, declared_entries, emit, judged,
                            lacked_skip_problems, stale_description_line, tool_of)
-from impls import parse_emitter_output, read_description, without_events
-from runner import run
+from harness.impl.registry import parse_emitter_output, read_description, without_events
+from harness.core.processes import run
 
 # TraceLoggingProvider.h:858-895 (the TraceLogging*FixedArray macros: no IPv4 or GUID one) and
 # 2129-2134 (_tlg_AssertValidPackedMetadataEncoding refuses the carray flag): what the

@@ -16,9 +16,9 @@ import sys
 
 import pytest
 
-from common import REPO_ROOT
-from contract_rows import BY_NAME
-from impls import CRATES, read_registry
+from harness.core.common import REPO_ROOT
+from harness.impl.contract_rows import BY_NAME
+from harness.impl.registry import CRATES, read_registry
 
 SCRIPT = os.path.join(REPO_ROOT, "scripts", "impl-mutants.py")
 

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-"""impls.md and the JUnit files hold the same verdicts (harness/impl_report.py,
-harness/report_items.py, harness/verdicts.py).
+"""impls.md and the JUnit files hold the same verdicts (harness/reports/impls_md.py,
+harness/reports/items.py, harness/core/verdicts.py).
 
 Result files are made here for two registered implementations, a real pytest judges them
 into JUnit files as `make check-impl` does, and the report is rendered from the same files:
@@ -12,7 +12,7 @@ into JUnit files as `make check-impl` does, and the report is rendered from the 
   * a run of one implementation labels the other's rows as an earlier run;
   * a case whose golden comparison fails on one event counts one failed event, not all;
   * the provenance counts per implementation are those of the provenance files
-    (harness/provenance.py), and a changed or missing file shows in the row.
+    (harness/core/provenance.py), and a changed or missing file shows in the row.
 """
 
 from __future__ import annotations
@@ -20,13 +20,13 @@ from __future__ import annotations
 import os
 import shutil
 
-from common import REPO_ROOT
-from contract_rows import BY_NAME, ROWS
-from impl_report import provenance_table, report
-from impls import read_registry
-from provenance import family_inputs, read_family
-from report_items import check, disagreements, read_junit, read_section
-from results import check_entry, golden_entry, write_summary
+from harness.core.common import REPO_ROOT
+from harness.impl.contract_rows import BY_NAME, ROWS
+from harness.reports.impls_md import provenance_table, report
+from harness.impl.registry import read_registry
+from harness.core.provenance import family_inputs, read_family
+from harness.reports.items import check, disagreements, read_junit, read_section
+from harness.core.results import check_entry, golden_entry, write_summary
 from test_results_plugin import pytest_in_checkout
 
 GOLDEN = ['{ "n": "P:A", "x": 1, "meta": { "level": 4 } }',
@@ -73,7 +73,7 @@ def make_results(tmp_path, bad_event=False):
 
 def junit(tmp_path, results, name, runners=("impl", "impl-vm")):
     xml = tmp_path / f"impl-{name}.xml"
-    args = ["harness/judge_items.py", "--ehconf-impl", name,
+    args = ["harness/core/judge_items.py", "--ehconf-impl", name,
             "--ehconf-results", results, f"--junitxml={xml}"]
     for r in runners:
         args += ["--ehconf-runner", r]
@@ -158,7 +158,7 @@ def _provenance_rows(text):
 def test_the_provenance_counts_come_from_the_provenance_files(tmp_path):
     """Per implementation, its expected events as documented / upstream test / source
     only / current behaviour, counted from the provenance files (descriptions/provenance.txt, impl/*/inputs/): the same as
-    harness/provenance.py reads, and a changed file changes the row."""
+    harness/core/provenance.py reads, and a changed file changes the row."""
     rows = _provenance_rows(report(make_results(tmp_path), ["lttp-c"], True))
     for impl in read_registry():
         fam = impl.family
@@ -192,8 +192,8 @@ def test_the_runs_table_names_the_source_really_built(tmp_path, monkeypatch):
     and its commit, or says the tree is a copy without git history."""
     import subprocess
 
-    from impl_report import ImplRun, runs_table
-    from run_impl import built_from, commit_of
+    from harness.reports.impls_md import ImplRun, runs_table
+    from harness.impl.run_impl import built_from, commit_of
     (impl,) = [i for i in read_registry() if i.name == "tracing-etw"]
     assert impl.checkout == "crates"
 

@@ -21,7 +21,7 @@ import pytest
 
 from impl_emitters import (by_name, cited_line_problems, declared_entries, emit_text, judged,
                            lacked_skip_problems, struct_text, type_table_problems)
-from impls import read_profile
+from harness.impl.registry import read_profile
 
 NAME = "rust-dynamic"
 # Lines of the checkout cited below: (file:line, text on that line). The numbers are those

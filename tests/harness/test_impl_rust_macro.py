@@ -24,15 +24,15 @@ import os
 
 import pytest
 
-from decoding import decode
+from harness.core.ehdecode import decode
 
-from golden import golden_problem
-from common import REPO_ROOT
+from harness.core.golden import golden_problem
+from harness.core.common import REPO_ROOT
 from impl_emitters import (BUILD_TIMEOUT, EVENTS_DIR, TIMEOUT, TYPES_TXT, build_script, by_name,
                            checkout, cited_line_problems, emit, judged, lacked_skip_problems)
-from impls import parse_emitter_output, read_description, read_profile, without_events
-from runner import run
-from transports import REFERENCE
+from harness.impl.registry import parse_emitter_output, read_description, read_profile, without_events
+from harness.core.processes import run
+from harness.core.transports import REFERENCE
 
 NAME = "rust-macro"
 # Lines of the checkout cited below: (file:line, text on that line). The numbers are those
@@ -148,7 +148,7 @@ def test_a_description_it_cannot_take(rust_macro, tmp_path, text, line):
 
 
 def test_left_out_events_are_numbered_as_the_file_has_them(rust_macro, tmp_path):
-    """The runner's copy without some events (harness/impls.py without_events) is not
+    """The runner's copy without some events (harness/impl/registry.py without_events) is not
     stale: the others are written, numbered 1.. in the file, and decode as golden."""
     desc = read_description(os.path.join(EVENTS_DIR, "activity.events"))
     path = tmp_path / "activity.events"

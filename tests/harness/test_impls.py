@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Tests of harness/impls.py: the implementation registry, profiles, the block structure of
+"""Tests of harness/impl/registry.py: the implementation registry, profiles, the block structure of
 case descriptions and the emitter's per-event lines, which run_impl.py relies on to map
 what an implementation wrote back to golden events."""
 
@@ -10,10 +10,10 @@ import os
 
 import pytest
 
-from common import REPO_ROOT
+from harness.core.common import REPO_ROOT
 
-import impls
-from impls import (parse_emitter_output, read_description, read_profile, read_registry,
+from harness.impl import registry
+from harness.impl.registry import (parse_emitter_output, read_description, read_profile, read_registry,
                    without_events)
 
 DESC = """case demo
@@ -63,7 +63,7 @@ def test_registry_rows_are_what_check_impl_runs():
         # the case descriptions need a parser; a family's inputs have their own files
         assert (r.inputs == "cases") == (r.parser != "-"), r
         if r.inputs != "cases":
-            assert r.inputs == impls.OWN, r
+            assert r.inputs == registry.OWN, r
             assert os.path.isdir(os.path.join(REPO_ROOT, "impl", r.name, "inputs")), r
             assert os.path.isdir(os.path.join(REPO_ROOT, "impl", r.name, "expected")), r
 
@@ -120,8 +120,8 @@ def test_profile_lacks_refuses_and_differs(tmp_path, monkeypatch):
         '    ["set", "meta/tag", "0x3412"]\n'
         '\t["drop", "size"]\n'
         "differs spans all a start and a stop per enter (span.rs:7)\n")
-    impl = impls.Impl("x", "c", "X", "up/x", "cases", "emit", "ehdecode", "demo")
-    monkeypatch.setattr(impls, "REPO_ROOT", str(tmp_path))
+    impl = registry.Impl("x", "c", "X", "up/x", "cases", "emit", "ehdecode", "demo")
+    monkeypatch.setattr(registry, "REPO_ROOT", str(tmp_path))
     p = read_profile(impl)
     assert p.lacks == {"carray": "no constant-length arrays in this API"}
     assert p.refuses == {("size_64k", 12): "65,535 bytes: ERANGE (source.h:42)"}
@@ -150,8 +150,8 @@ def test_profile_contract_rows(tmp_path, monkeypatch):
     (spaces normalised), the reason the rest; without ` | ` the line is an error."""
     folder = tmp_path / "impl" / "x"
     folder.mkdir(parents=True)
-    impl = impls.Impl("x", "c", "X", "up/x", "cases", "emit", "ehdecode", "demo")
-    monkeypatch.setattr(impls, "REPO_ROOT", str(tmp_path))
+    impl = registry.Impl("x", "c", "X", "up/x", "cases", "emit", "ehdecode", "demo")
+    monkeypatch.setattr(registry, "REPO_ROOT", str(tmp_path))
     (folder / "profile.txt").write_text(
         "contract size ok 0 sent  0 lost 34 lost | ERANGE at 65,535 (x.h:8)\n")
     assert read_profile(impl).contract == {"size": ("ok 0 sent 0 lost 34 lost",
@@ -169,8 +169,8 @@ def test_profile_alters_is_undone_and_counted(tmp_path, monkeypatch):
     line."""
     folder = tmp_path / "impl" / "x"
     folder.mkdir(parents=True)
-    impl = impls.Impl("x", "rust", "crates", "up/x", "fam", "-", "ehdecode", "demo")
-    monkeypatch.setattr(impls, "REPO_ROOT", str(tmp_path))
+    impl = registry.Impl("x", "rust", "crates", "up/x", "fam", "-", "ehdecode", "demo")
+    monkeypatch.setattr(registry, "REPO_ROOT", str(tmp_path))
     (folder / "profile.txt").write_text(
         'alters utc-offset PartA/time,PartB/startTime (.*)\\+00:00 => \\1Z | +00:00 '
         'for Z (exporter.rs:16)\n')
@@ -178,7 +178,7 @@ def test_profile_alters_is_undone_and_counted(tmp_path, monkeypatch):
     assert list(p.alters) == ["utc-offset"]
     assert p.alters["utc-offset"].why == "+00:00 for Z (exporter.rs:16)"
     assert p.alters["utc-offset"].paths == ("PartA/time", "PartB/startTime")
-    lines, seen = impls.undo_alters(p, [
+    lines, seen = registry.undo_alters(p, [
         '{ "PartA": { "time": "2023-11-14T22:13:20+00:00" }, "PartB": { "startTime": '
         '"2023-11-14T22:13:19.5+00:00" }, "PartC": { "time": "1+00:00" } }',
         '{ "PartA": { "time": "2023-11-14T22:13:20Z" }, "x": "+00:00" }',
@@ -198,8 +198,8 @@ def test_an_alteration_never_seen_fails(tmp_path):
     """The item of an `alters` declaration: xfail with the count when it was undone
     somewhere, fail when no decoded event showed it (fixed, or a new behaviour)."""
     import re
-    from run_impl import alters_entries
-    p = impls.Profile(alters={"utc-offset": impls.Alteration(
+    from harness.impl.run_impl import alters_entries
+    p = registry.Profile(alters={"utc-offset": registry.Alteration(
         ("PartA/time",), re.compile(r"\+00:00"), "Z", "why")})
     seen = alters_entries("impl/x", p, {"utc-offset": 3})
     assert [(e["id"], e["status"]) for e in seen] == [("impl/x/alters/utc-offset", "xfail")]
@@ -213,8 +213,8 @@ def test_profile_loses(tmp_path, monkeypatch):
     """`loses <input> <ordinal> <reason>`: reported written, expected never to arrive."""
     folder = tmp_path / "impl" / "x"
     folder.mkdir(parents=True)
-    impl = impls.Impl("x", "rust", "crates", "up/x", "fam", "-", "ehdecode", "demo")
-    monkeypatch.setattr(impls, "REPO_ROOT", str(tmp_path))
+    impl = registry.Impl("x", "rust", "crates", "up/x", "fam", "-", "ehdecode", "demo")
+    monkeypatch.setattr(registry, "REPO_ROOT", str(tmp_path))
     (folder / "profile.txt").write_text("loses limits 4 a poisoned mutex (p.rs:34)\n")
     assert read_profile(impl).loses == {("limits", 4): "a poisoned mutex (p.rs:34)"}
     (folder / "profile.txt").write_text("loses limits all why\n")
@@ -226,9 +226,9 @@ def test_unordered_input_with_declared_events(tmp_path):
     """An unordered input: each declared event must be one of the decoded events no
     undeclared golden event matches, written exactly as its patch says; a leftover written
     otherwise, one more difference anywhere, or the golden line itself fails."""
-    from run_impl import _unordered_declared
-    impl = impls.Impl("x", "rust", "crates", "up/x", "fam", "-", "ehdecode", "demo")
-    p = impls.Profile(differs={("c", 2): "why (x.rs:1)"},
+    from harness.impl.run_impl import _unordered_declared
+    impl = registry.Impl("x", "rust", "crates", "up/x", "fam", "-", "ehdecode", "demo")
+    p = registry.Profile(differs={("c", 2): "why (x.rs:1)"},
                       observed={("c", 2): [["set", "v", impls_num("-2")]]})
     golden = ['{ "n": "a", "v": 1 }', '{ "n": "b", "v": 2 }', '{ "n": "c", "v": 3 }']
     d = ['{"ehconf": {"order": "unordered", "why": "w"}}']
@@ -256,15 +256,15 @@ def test_unordered_input_with_declared_events(tmp_path):
 
 
 def impls_num(text):
-    from golden import Num
+    from harness.core.golden import Num
     return Num(text)
 
 
 def test_the_runs_table_names_the_source_really_built(monkeypatch, tmp_path):
     """A crate-registry producer built from a patched source names that source, not the
     published crate."""
-    from run_impl import built_from
-    row = impls.Impl("p", "rust", "crates", "up/p", "own", "-", "ehdecode", "demo", "p-crate@1.2.3")
+    from harness.impl.run_impl import built_from
+    row = registry.Impl("p", "rust", "crates", "up/p", "own", "-", "ehdecode", "demo", "p-crate@1.2.3")
     monkeypatch.delenv("IMPL_SRC_crates", raising=False)
     assert built_from(row) == "the Rust crate registry: p-crate@1.2.3 (impl/p/Cargo.lock)"
     monkeypatch.setenv("IMPL_SRC_crates", str(tmp_path))

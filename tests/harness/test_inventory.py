@@ -20,9 +20,9 @@ from typing import Dict, List
 
 import pytest
 
-from common import REPO_ROOT
-from inventory import DOC, case_test_name, combine, ids_of, load, parse, rows_with_results
-from report import fmt
+from harness.core.common import REPO_ROOT
+from harness.kernel.inventory import DOC, case_test_name, combine, ids_of, load, parse, rows_with_results
+from harness.reports.report_md import fmt
 
 EXPECTED_IDS = [f"K{n:02d}" for n in range(1, 56)]
 # TEST(name), TEST_SIGNAL(name, sig), TEST_F(fixture, name), TEST_F_TIMEOUT(...) at a line start

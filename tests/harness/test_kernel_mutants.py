@@ -21,7 +21,7 @@ import sys
 
 import pytest
 
-from common import REPO_ROOT
+from harness.core.common import REPO_ROOT
 
 REPO = REPO_ROOT
 SCRIPT = os.path.join(REPO, "scripts", "kernel-mutants.py")

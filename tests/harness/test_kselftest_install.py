@@ -166,7 +166,7 @@ def test_settings_timeout_is_at_least_the_guest_runners_budget(tree):
     text = read(os.path.join(tree, TARGET, "settings"))
     m = re.fullmatch(r"timeout=(\d+)\n", text)
     assert m, text
-    t_case = int(re.search(r"^T_CASE = (\d+)", read(os.path.join(REPO, "harness", "guest_run.py")),
+    t_case = int(re.search(r"^T_CASE = (\d+)", read(os.path.join(REPO, "harness", "vm", "guest_run.py")),
                            re.M).group(1))
     assert int(m.group(1)) >= t_case
 

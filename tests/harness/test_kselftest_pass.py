@@ -1,12 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
-"""harness/kselftest_pass.py: the installed collection run by run_kselftest.sh must report
+"""harness/kernel/kselftest_pass.py: the installed collection run by run_kselftest.sh must report
 each test as ehconf's own runner did on the same boot. Equal statuses pass; a test that
 differs, is missing on either side, or a program run_kselftest.sh never ran, fails with
 both sides named."""
 
 from __future__ import annotations
 
-from kselftest_pass import blocks, compare
+from harness.kernel.kselftest_pass import blocks, compare
 
 RUN = """TAP version 13
 1..1

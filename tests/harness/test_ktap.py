@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Unit tests of harness/ktap.py with the shapes both of our producers print.
+"""Unit tests of harness/core/ktap.py with the shapes both of our producers print.
 
 Run: /usr/bin/python3 -m pytest -q -p no:cacheprovider tests/harness/test_ktap.py
 """
 
-from ktap import FAIL, PASS, SKIP, TODO, finish, format_failure, item_names, parse
+from harness.core.ktap import FAIL, PASS, SKIP, TODO, finish, format_failure, item_names, parse
 
 KSELFTEST = """TAP version 13
 1..5

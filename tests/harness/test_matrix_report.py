@@ -1,12 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Tests of harness/matrix_report.py: kernels side by side, every difference listed.
+"""Tests of harness/reports/matrix_md.py: kernels side by side, every difference listed.
 
 Run: /usr/bin/python3 -m pytest -q -p no:cacheprovider tests/harness/test_matrix_report.py
 """
 
 import json
 
-import matrix_report as mr
+from harness.reports import matrix_md as mr
 
 
 def results(release, k07="pass", perf=8184, expected=8184):

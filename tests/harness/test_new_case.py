@@ -12,9 +12,9 @@ import subprocess
 
 import pytest
 
-from common import REPO_ROOT
-from golden import compare
-from runner import run
+from harness.core.common import REPO_ROOT
+from harness.core.golden import compare
+from harness.core.processes import run
 
 SCRIPT = os.path.join(REPO_ROOT, "scripts", "new-case.sh")
 BUILD = os.path.join(REPO_ROOT, "build", "gcc")

@@ -15,7 +15,7 @@ import subprocess
 
 import pytest
 
-from common import REPO_ROOT
+from harness.core.common import REPO_ROOT
 from impl_emitters import ehconf_build, need, run_offline_and_judge
 
 NAME = "scaffold-demo"
@@ -82,7 +82,7 @@ def test_a_c_library_from_the_template_runs_every_case(pytestconfig, tmp_path):
 
 def test_a_decoder_from_the_template_passes_every_check(pytestconfig, tmp_path):
     """`make new-decoder NAME=x` (scripts/new-decoder.sh): the row and folder it writes are
-    a decoder that harness/run_decoders.py builds and runs on the committed captures
+    a decoder that harness/decoders/run_decoders.py builds and runs on the committed captures
     (tests/data/perf) beside ehdecode, and every item passes, with no other file touched."""
     build = ehconf_build(pytestconfig)
     asan = os.path.join(os.path.dirname(build), "asan")
@@ -97,7 +97,7 @@ def test_a_decoder_from_the_template_passes_every_check(pytestconfig, tmp_path):
     env = dict(os.environ, IMPL_SRC_EHCONF=os.path.join(copy, "lib", "eventheader"))
     env.pop("PYTEST_ADDOPTS", None)
     py = "/usr/bin/python3"
-    r = subprocess.run([py, "harness/run_decoders.py", "--build", build, "--asan-build", asan,
+    r = subprocess.run([py, "harness/decoders/run_decoders.py", "--build", build, "--asan-build", asan,
                         "--results", results, "--write", results, "--out",
                         str(tmp_path / "decoders"), "--decoder", "demo-decode",
                         "--inputs", "data/*"], cwd=copy, env=env, capture_output=True,
@@ -105,7 +105,7 @@ def test_a_decoder_from_the_template_passes_every_check(pytestconfig, tmp_path):
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
     xml = str(tmp_path / "decoder.xml")
     j = subprocess.run([py, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                        "harness/judge_items.py", "--ehconf-impl", "demo-decode",
+                        "harness/core/judge_items.py", "--ehconf-impl", "demo-decode",
                         "--ehconf-results", results, "--ehconf-runner", "decoder",
                         f"--junitxml={xml}"], cwd=copy, env=env, capture_output=True,
                        text=True, timeout=600)

@@ -11,8 +11,8 @@ import json
 import os
 import struct
 
-from common import REPO_ROOT
-from runner import run
+from harness.core.common import REPO_ROOT
+from harness.core.processes import run
 
 SCRIPT = os.path.join(REPO_ROOT, "scripts", "otlp-decode.py")
 

@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 """Every declaration of every profile lets through its stated observation and nothing else:
-harness/perturb_declarations.py changes one value outside it and the item must fail."""
+harness/impl/perturb_declarations.py changes one value outside it and the item must fail."""
 
 import pytest
 
-from perturb_declarations import checks
+from harness.impl.perturb_declarations import checks
 
 CHECKS = list(checks())
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""harness/provenance.py: every expected event says where it comes from, and the reader
+"""harness/core/provenance.py: every expected event says where it comes from, and the reader
 refuses every kind of bad provenance line.
 
   * every family of the registry (the cases and each producer's) has its provenance file,
@@ -17,8 +17,8 @@ import os
 
 import pytest
 
-from common import REPO_ROOT
-from provenance import (CASES, KINDS, ProvenanceError, decoder_basis, families,
+from harness.core.common import REPO_ROOT
+from harness.core.provenance import (CASES, KINDS, ProvenanceError, decoder_basis, families,
                         family_inputs, parse, read_family)
 
 INPUTS = {"alpha": 3, "beta": 1}

@@ -6,7 +6,7 @@ host: only what cargo itself writes keeps the host (Cargo.lock's sources, a Carg
 import os
 import subprocess
 
-from common import REPO_ROOT
+from harness.core.common import REPO_ROOT
 
 HOST = "crates" + ".io"  # spelled apart so this file does not name it either
 

@@ -21,8 +21,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from common import REPO_ROOT
-from results import check_entry, golden_entry, write_summary
+from harness.core.common import REPO_ROOT
+from harness.core.results import check_entry, golden_entry, write_summary
 
 PYTEST = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider"]
 
@@ -55,7 +55,7 @@ def junit_cases(path):
 
 def judge_runner(tmp_path, runner, variant="fake"):
     xml = tmp_path / "out.xml"
-    p = pytest_in_checkout(["harness/judge_items.py", "--ehconf-build", str(tmp_path / variant),
+    p = pytest_in_checkout(["harness/core/judge_items.py", "--ehconf-build", str(tmp_path / variant),
                             "--ehconf-results", str(tmp_path / "results"),
                             "--ehconf-runner", runner, f"--junitxml={xml}"])
     assert xml.exists(), p.stdout
@@ -68,7 +68,7 @@ class FakeRun:
 
 
 def write_ktap(tmp_path, name, text, run, runner="unit", folder="unit-fake"):
-    from results import ktap_entry
+    from harness.core.results import ktap_entry
     d = tmp_path / "results" / folder
     d.mkdir(parents=True, exist_ok=True)
     (d / (name + ".ktap")).write_text(text)
@@ -150,7 +150,7 @@ def test_vm_and_wine_items_carry_their_marks(tmp_path):
     for runner, folder in (("vm", "vm"), ("wine", "wine")):
         write_summary(str(tmp_path / "results" / folder), runner, "make x",
                       [check_entry(f"{runner}/one", "pass")], 0.1)
-    p = pytest_in_checkout(["harness/judge_items.py", "--ehconf-build", str(tmp_path / "fake"),
+    p = pytest_in_checkout(["harness/core/judge_items.py", "--ehconf-build", str(tmp_path / "fake"),
                             "--ehconf-results", str(tmp_path / "results"), "-m", "not vm",
                             "--ehconf-runner", "vm", "--ehconf-runner", "wine"])
     assert "1 passed, 0 failed, 0 skipped" in p.stdout and "1 deselected" in p.stdout, p.stdout

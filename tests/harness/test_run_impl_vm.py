@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""harness/run_impl_vm.py judge_case: how one implementation's capture on the real kernel
+"""harness/impl/run_impl_vm.py judge_case: how one implementation's capture on the real kernel
 becomes items, from what the guest saved (no VM here). A case the guest lost, an emitter
 that crashed or reported too few events, an event it refused without a declaration: each
 one item failing with its reason, and only that implementation's case; a declared
@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import json
 
-from impls import Profile
-from run_impl import golden_parts
-from run_impl_vm import judge_case
+from harness.impl.registry import Profile
+from harness.impl.run_impl import golden_parts
+from harness.impl.run_impl_vm import judge_case
 
 CASE = "activity"  # 10 golden events, in order
 
@@ -88,7 +88,7 @@ def test_the_outcomes_the_format_allows_hold_on_the_kernel(tmp_path):
 def test_a_golden_line_names_its_whole_tracepoint():
     """provider from "n" (the event's own, not a field of that name), level and keyword
     from meta (left out: 0), then the options as written (decoder-json.md §2)."""
-    from run_impl_vm import tracepoint_of
+    from harness.impl.run_impl_vm import tracepoint_of
     assert tracepoint_of('{ "n": "EhconfAttributes:Grouped", "from": "grp1", "meta": '
                          '{ "level": 4, "keyword": "0x1", "options": "Ggrp1" } }') == \
         "EhconfAttributes_L4K1Ggrp1"
@@ -103,7 +103,7 @@ def test_a_golden_line_names_its_whole_tracepoint():
 def test_the_expected_tracepoints_come_from_the_golden_and_the_reviewed_forms():
     """The kept golden events name the tracepoints, with a declared observation's and an
     allowed outcome's; nothing comes from what the emitter reports."""
-    from run_impl_vm import expected_tracepoints
+    from harness.impl.run_impl_vm import expected_tracepoints
     p = {"golden": "golden/attributes.json", "kept": [37, 38, 39],
          "declared": {"39": '{ "n": "Other:E", "meta": { "level": 5 }, "fileOffset": 9 }'},
          "allowed": {"38": '{ "n": "EhconfAttributes:Grouped", "meta": { "level": 4, '
@@ -121,8 +121,8 @@ def test_the_guest_attaches_to_the_expected_names_not_the_reported(tmp_path):
     own kept as reported_tracepoints; without expected names nothing changes."""
     import struct
 
-    import guest_impl
-    import guest_run
+    from harness.impl import guest_impl
+    from harness.vm import guest_run
     dat = tmp_path / "c.dat"
     rec = b"Wrong_L4K1Hgrp1\0" + bytes(8)
     dat.write_bytes(struct.pack("<I", len(rec) + 4) + rec)

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Tests of the vm runner (harness/run_vm.py) that need no QEMU: without cases or a kernel
+"""Tests of the vm runner (harness/vm/run_vm.py) that need no QEMU: without cases or a kernel
 it boots nothing and every outcome fails with its one-line reason; the results it
 writes (vm-results.json, summary entries) have the shape report.py and the plugin read."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import json
 
-from common import REPO_ROOT
-from run_vm import boot, run_vm
+from harness.core.common import REPO_ROOT
+from harness.vm.run_vm import boot, run_vm
 
 
 def test_without_case_binaries_nothing_boots_and_the_outcomes_say_why(tmp_path):
@@ -32,7 +32,7 @@ def test_a_kernel_that_is_not_a_file_is_the_boot_problem(tmp_path, monkeypatch):
 
 def _clock_run(tmp_path, entries):
     import shutil
-    from run_vm import VmRun
+    from harness.vm.run_vm import VmRun
     res = tmp_path / "vm"
     res.mkdir(exist_ok=True)
     data = f"{REPO_ROOT}/tests/data/perf"
@@ -47,7 +47,7 @@ def _clock_run(tmp_path, entries):
 def test_the_clock_recordings_must_be_there_carry_clock_data_and_decode_as_golden(tmp_path):
     """vm-clock/<case>/<mode>: guest_run.py's perf record -k recordings, held to golden and
     to perf's clock data (here hello captures without it: both fail, each saying why)."""
-    from run_vm import Paths, clock_outcomes
+    from harness.vm.run_vm import Paths, clock_outcomes
     s = Paths(REPO_ROOT, str(tmp_path / "build"), str(tmp_path))
     ok = {"status": "ok", "problem": "", "decoded": "activity.json", "ehdecode_exit": 0}
     run = _clock_run(tmp_path, {

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Tests of harness/runner.py, the one process runner of the host and the guest: every
+"""Tests of harness/core/processes.py, the one process runner of the host and the guest: every
 wait is bounded, a timeout kills every process of the program's session (also those in
 a process group of their own, as kselftest_harness.h makes them) and is reported."""
 
@@ -11,8 +11,8 @@ import subprocess
 import sys
 import time
 
-from ktap import FAIL
-from runner import run, run_ktap, session_members, start, stop
+from harness.core.ktap import FAIL
+from harness.core.processes import run, run_ktap, session_members, start, stop
 
 
 def test_output_and_exit_status():
@@ -86,7 +86,7 @@ def test_stop_sends_the_first_signal_to_the_session():
 
 
 def test_unit_runner_records_every_binary_with_its_timeout(tmp_path):
-    from run_unit import run_unit
+    from harness.kernel.run_unit import run_unit
     build = tmp_path / "fake"
     tests = build / "tests" / "lib"
     tests.mkdir(parents=True)

@@ -4,8 +4,8 @@ that failed and then passed is a pass (reported as flaky), a test that failed ev
 attempt stays a failure, so a deterministic kernel regression is never hidden."""
 import os
 
-from run_vm import selftest_outcomes
-from common import REPO_ROOT
+from harness.vm.run_vm import selftest_outcomes
+from harness.core.common import REPO_ROOT
 
 KTAP_FAIL = "TAP version 13\n1..2\nok 1 user.a\nnot ok 2 user.b\n"
 KTAP_PASS = "TAP version 13\n1..2\nok 1 user.a\nok 2 user.b\n"
@@ -51,21 +51,21 @@ def test_single_attempt_without_attempt_list(tmp_path):
 # --- known selftest failures are excused only by ehconf's own covering tests ----------
 
 def _known_failure():
-    from run_vm import KNOWN_KSELFTEST_FAILURES, Outcome
+    from harness.vm.run_vm import KNOWN_KSELFTEST_FAILURES, Outcome
     ident = "kselftest/perf_test/user.perf_empty_events"
     _, covering = KNOWN_KSELFTEST_FAILURES[ident]
     return Outcome(ident, "fail", "not ok 3 user.perf_empty_events", "kselftest"), covering
 
 
 def test_known_failure_is_xfail_when_the_covering_tests_passed():
-    from run_vm import excuse_known_failures
+    from harness.vm.run_vm import excuse_known_failures
     o, covering = _known_failure()
     excuse_known_failures([o], {c: "pass" for c in covering})
     assert o.status == "xfail" and covering[0] in o.message
 
 
 def test_known_failure_stays_a_failure_when_a_covering_test_failed_or_is_missing():
-    from run_vm import excuse_known_failures
+    from harness.vm.run_vm import excuse_known_failures
     for own in ({c: "fail" for c in _known_failure()[1]}, {}):
         o, covering = _known_failure()
         excuse_known_failures([o], own)
@@ -74,7 +74,7 @@ def test_known_failure_stays_a_failure_when_a_covering_test_failed_or_is_missing
 
 def test_every_known_failure_names_covering_tests_that_exist():
     import re
-    from run_vm import KNOWN_KSELFTEST_FAILURES
+    from harness.vm.run_vm import KNOWN_KSELFTEST_FAILURES
     repo = REPO_ROOT
     for ident, (reason, covering) in KNOWN_KSELFTEST_FAILURES.items():
         assert reason and covering, ident

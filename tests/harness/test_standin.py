@@ -22,14 +22,14 @@ import os
 
 import pytest
 
-from decoding import decode_to
+from harness.core.ehdecode import decode_to
 
-from golden import golden_problem
-from common import REPO_ROOT, display_path
-from ktap import FAIL, PASS, format_failure, item_names
-from runner import run_ktap
-from standin import SO
-from transports import REFERENCE, capture_env
+from harness.core.golden import golden_problem
+from harness.core.common import REPO_ROOT, display_path
+from harness.core.ktap import FAIL, PASS, format_failure, item_names
+from harness.core.processes import run_ktap
+from harness.core.standin import SO
+from harness.core.transports import REFERENCE, capture_env
 
 TIMEOUT = 120.0  # a hang guard; each case takes well under a second
 STANDIN = SO

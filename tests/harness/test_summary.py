@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Tests of harness/summary.py: the totals of make check's closing line."""
-from summary import main
+"""Tests of harness/reports/summary.py: the totals of make check's closing line."""
+from harness.reports.summary import main
 
 SUITE = ('<?xml version="1.0"?><testsuites><testsuite name="pytest" errors="{e}" '
          'failures="{f}" skipped="{s}" tests="{t}"></testsuite></testsuites>')

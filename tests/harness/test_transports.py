@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 """Tests of the transport registry (lib/eventheader/include/eh_transports.def) and of its
-Python reader (harness/transports.py): the reader sees every row, C and Python read the
+Python reader (harness/core/transports.py): the reader sees every row, C and Python read the
 same rows, every row names a backend and golden name that exist, and a malformed row is
 an error rather than a row silently left out."""
 
@@ -16,10 +16,10 @@ import sys
 
 import pytest
 
-import golden
-import transports
-from common import REPO_ROOT
-from transports import DEF_FILE, TRANSPORTS, capture_env, parse
+from harness.core import golden
+from harness.core import transports
+from harness.core.common import REPO_ROOT
+from harness.core.transports import DEF_FILE, TRANSPORTS, capture_env, parse
 
 SRC = os.path.join(REPO_ROOT, "lib", "eventheader", "src")
 
@@ -133,7 +133,7 @@ def test_a_name_used_twice_is_an_error():
 # The runners that run registry rows, each declaring EXERCISES (the rows it runs, computed
 # from the registry where the runner loops over rows). A row none of them runs would be
 # listed, documented and never tested.
-RUNNERS = ("harness/run_offline.py", "harness/run_wine.py", "harness/run_vm.py",
+RUNNERS = ("harness/kernel/run_offline.py", "harness/kernel/run_wine.py", "harness/vm/run_vm.py",
            "scripts/windows/compare_etl.py")
 
 
@@ -173,7 +173,7 @@ def test_a_new_capture_row_is_run_offline_with_its_own_items(monkeypatch):
         "#undef EH_CAPTURE_TRANSPORT", 'EH_CAPTURE_TRANSPORT(ctfcapture, "EHCONF_CAPTURE_CTF", '
         'ctf, ctf, offline, 0, "ctf-")\n#undef EH_CAPTURE_TRANSPORT'))
     monkeypatch.setattr(transports, "TRANSPORTS", rows)
-    import run_offline
+    from harness.kernel import run_offline
     importlib.reload(run_offline)
     try:
         assert "ctfcapture" in run_offline.EXERCISES

@@ -27,7 +27,7 @@ from typing import Dict, List, Tuple
 
 import pytest
 
-from common import REPO_ROOT
+from harness.core.common import REPO_ROOT
 
 REPO = REPO_ROOT
 TABLE = os.path.join(REPO, "lib", "eventheader", "src", "tl_upper_table.h")

@@ -12,7 +12,7 @@ import tempfile
 
 import pytest
 
-from common import REPO_ROOT
+from harness.core.common import REPO_ROOT
 
 VM_RUN = os.path.join(REPO_ROOT, "vm", "run")
 

@@ -14,7 +14,7 @@ from typing import List
 import pytest
 import yaml
 
-from common import REPO_ROOT
+from harness.core.common import REPO_ROOT
 
 REPO = REPO_ROOT
 WORKFLOW = os.environ.get("EHCONF_WORKFLOW") or os.path.join(REPO, ".github", "workflows", "ehconf.yml")
@@ -84,8 +84,10 @@ def always(step_or_job: dict) -> bool:
 
 def make_targets() -> set:
     targets = set()
-    files = [os.path.join(REPO, "Makefile")] + glob.glob(os.path.join(REPO, "*", "*.mk")) \
-        + glob.glob(os.path.join(REPO, "mk", "*.mk"))
+    # every makefile of the checkout (harness/ keeps its own in its wings' folders)
+    files = [os.path.join(REPO, "Makefile")] + [
+        p for p in glob.glob(os.path.join(REPO, "**", "*.mk"), recursive=True)
+        if not os.path.relpath(p, REPO).startswith("build" + os.sep)]
     for path in files:
         with open(path, encoding="utf-8", errors="replace") as f:
             for line in f:
@@ -138,9 +140,9 @@ def test_matrix_runs_every_kernel_of_check_matrix(wf):
     """One job per kernel of the Makefile's default KERNELS, each passing its version on."""
     import os
     here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    with open(os.path.join(here, "harness", "vm.mk"), encoding="utf-8") as f:
+    with open(os.path.join(here, "harness", "vm", "vm.mk"), encoding="utf-8") as f:
         m = re.search(r"^KERNELS \?= (.+)$", f.read(), re.M)
-    assert m, "harness/vm.mk has no KERNELS ?= line"
+    assert m, "harness/vm/vm.mk has no KERNELS ?= line"
     j = job(wf, "linux")
     include = ((j.get("strategy") or {}).get("matrix") or {}).get("include") or []
     assert sorted(str(x.get("version")) for x in include) == sorted(m.group(1).split())
@@ -399,14 +401,14 @@ def test_implementations_job_checks_out_each_upstream_at_the_cited_commit(wf):
     """Every implementation with a checkout (impl/implementations.txt) is checked out by
     actions/checkout at a full commit, the one its profile's line numbers belong to, and
     `make check-impl IMPL=all` gets each checkout's path in its IMPL_SRC_* variable."""
-    from impls import read_registry
+    from harness.impl.registry import read_registry
     j = job(wf, "implementations")
     checkouts = {s["with"]["repository"]: s["with"] for s in steps(j)
                  if str(s.get("uses", "")).startswith("actions/checkout@")
                  and (s.get("with") or {}).get("repository")}
     make = [runs(s) for s in steps(j) if "make check-impl IMPL=all" in runs(s)]
     assert make, "no step runs make check-impl IMPL=all"
-    from impls import CRATES
+    from harness.impl.registry import CRATES
     for impl in read_registry():
         if impl.checkout in ("-", CRATES) or impl.upstream == "-":
             continue  # built by make, from the crate registry, or from this repository
