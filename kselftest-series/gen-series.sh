@@ -12,8 +12,8 @@
 # commit; each patch is one commit on top, made from kselftest-series/ (src/, series,
 # messages/, fixes/), so the context lines of a hunk are BASE's own.
 # Environment:
-#   SERIES_FROM  "Name <address>" of the author (default: git config user.name/email of
-#                this checkout, else the placeholder "Your Name <you@example.org>")
+#   SERIES_FROM  "Name <address>" of the author: the sender's (default the placeholder
+#                "Your Name <you@example.org>", to be replaced before sending)
 #   SIGNOFF=1    add "Signed-off-by: SERIES_FROM" to every patch (only the sender does that)
 #   SERIES_DATE  the commits' date (default 2026-11-29T00:00:00Z: the same input gives the
 #                same patches)
@@ -21,16 +21,13 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 die() { printf 'gen-series: error: %s\n' "$*" >&2; exit 1; }
 (($# == 2)) || die "usage: kselftest-series/gen-series.sh BASE OUT"
-base=$1 out=$2
+base=$1
+mkdir -p "$2"
+out=$(cd "$2" && pwd)
 rel=tools/testing/selftests/user_events
 [[ -f "$base/$rel/Makefile" && -f "$base/$rel/config" ]] || die "$base has no $rel"
 
-if [[ -z "${SERIES_FROM:-}" ]]; then
-    name=$(git -C "$here" config user.name 2>/dev/null || true)
-    mail=$(git -C "$here" config user.email 2>/dev/null || true)
-    SERIES_FROM="Your Name <you@example.org>"
-    [[ -n "$name" && -n "$mail" ]] && SERIES_FROM="$name <$mail>"
-fi
+SERIES_FROM=${SERIES_FROM:-Your Name <you@example.org>}
 [[ "$SERIES_FROM" =~ ^(.+)\ \<(.+)\>$ ]] || die "SERIES_FROM=$SERIES_FROM is not \"Name <address>\""
 export GIT_AUTHOR_NAME=${BASH_REMATCH[1]} GIT_AUTHOR_EMAIL=${BASH_REMATCH[2]}
 export GIT_COMMITTER_NAME=$GIT_AUTHOR_NAME GIT_COMMITTER_EMAIL=$GIT_AUTHOR_EMAIL
@@ -58,7 +55,7 @@ commit() { # message-file
 # --- the 6.12 race fix (its own branch, on the base) ----------------------------------
 if [[ "$version" == 6.12 ]]; then
     g checkout -q -b race-6.12 base
-    g apply --directory=. "$here/fixes/race-6.12.diff" ||
+    g apply "$here/fixes/race-6.12.diff" ||
         die "fixes/race-6.12.diff does not apply to $base"
     commit "$here/messages/race-6.12.txt"
     g format-patch -q --no-signature --zero-commit -o "$out/race-6.12" base..race-6.12

@@ -12,7 +12,7 @@ DEB_PACKAGES := \
 	shellcheck pyflakes3 clang-format pkgconf groff-base man-db \
 	cmake g++ rustc-web cargo-web librust-libc-dev \
 	qemu-system-arm qemu-system-misc \
-	valgrind
+	valgrind rsync
 
 # The line before the last is for the emitters of other implementations (impl/): cmake and g++ build
 # microsoft/LinuxTracepoints, Debian's rustc-web/cargo-web (1.96, bookworm-security; plain
@@ -23,6 +23,8 @@ DEB_PACKAGES := \
 # (Debian 12's gcc-multilib, which K46 needs, conflicts with every gcc-<triplet> cross
 # compiler: installing one removes the other): vm/cross-toolchain unpacks Debian's
 # gcc-12-<triplet> into the cache, and vm/rootfs the guest's userland.
+# rsync: the kernel's own `make -C tools/testing/selftests install` copies with it
+# (make selftests-series-check, kselftest-series/).
 # valgrind: the benchmarks' instruction counts (callgrind; make bench, make bench-impls),
 # which a shared machine repeats exactly where its timings do not.
 
