@@ -349,6 +349,12 @@ eventheader_library_build() {
     "$ar" rcs "$out/lib/libeventheader.a" "${objs[@]}"
 }
 
+# emitlib_dir: the ehconf-emit crate's folder (emitlib/rust), absolute: what a manifest
+# written into OUTDIR names as its path dependency (@EMITLIB@).
+emitlib_dir() {
+    (cd "$(dirname "${BASH_SOURCE[0]}")/rust" && pwd)
+}
+
 # rust_cases_emitter MAIN_RS: a Rust emitter of the case descriptions built against a
 # checkout of microsoft/LinuxTracepoints-Rust with Debian's cargo, offline: the manifest
 # from the row's Cargo.toml.in (IMPL_SRC, MAIN_RS), the case descriptions' type table
@@ -367,7 +373,7 @@ rust_cases_emitter() {
     if ! cmp -s "$types" "$out/crate/types.txt" && ! cp "$types" "$out/crate/types.txt" 2>>"$out/setup.log"; then
         fail setup "$out/setup.log"
     fi
-    cargo_manifest "$here/Cargo.toml.in" IMPL_SRC="$src" MAIN_RS="$main"
+    cargo_manifest "$here/Cargo.toml.in" IMPL_SRC="$src" MAIN_RS="$main" EMITLIB="$(emitlib_dir)"
     echo "$build_name: cargo: build --release --offline (from $src)" >&2
     cargo_build EHCONF_TYPES_TXT="$out/crate/types.txt"
     [ "$cargo_rc" -eq 0 ] || fail cargo "$cargo_log"
@@ -507,17 +513,56 @@ registry_crate() {
         !/^[[:space:]]*(#|$)/ && $1 == n && c { print $c }' "$here/../implementations.txt"
 }
 
+# crate_manifest VERSION PINNED...: where the emitter crate of that release is (sets
+# crate_dir, and crate_lock, its committed lock; empty for an unpinned version): the first
+# pinned version is impl/<name>/ itself, each other impl/<name>/versions/<VERSION>/ with a
+# Cargo.toml and Cargo.lock of its own; a version not pinned takes the newest pinned one's
+# manifest and no lock.
+crate_manifest() {
+    local version=$1 v newest=""
+    shift
+    crate_dir=$here crate_lock=$here/Cargo.lock
+    for v in $1; do newest=$v; done
+    [ "$version" = "${1%% *}" ] && return 0
+    for v in $1; do
+        if [ "$v" = "$version" ]; then
+            crate_dir=$here/versions/$v crate_lock=$here/versions/$v/Cargo.lock
+            if [ ! -f "$crate_lock" ] || [ ! -f "$crate_dir/Cargo.toml" ]; then
+                echo "$build_name: build: $version is pinned but impl/$build_name/versions/$v/ has no Cargo.toml and Cargo.lock" >&2
+                exit 1
+            fi
+            return 0
+        fi
+    done
+    [ "$newest" = "${1%% *}" ] || crate_dir=$here/versions/$newest
+    crate_lock=""
+}
+
+# crate_abs_manifest MANIFEST: the manifest with its relative paths (the emitter's sources,
+# its build script, the ehconf-emit crate) made absolute, for a copy written elsewhere.
+crate_abs_manifest() {
+    local dir
+    dir=$(cd "$(dirname "$1")" && pwd)
+    sed -e "s|path = \"\([^/\"][^\"]*\)\"|path = \"$dir/\1\"|g" \
+        -e "s|^build = \"\([^/\"][^\"]*\)\"|build = \"$dir/\1\"|" "$1"
+}
+
 crate_emitter() {
-    local crate version top target patched="" f
+    local crate version pinned top target patched="" f
     crate=$(registry_crate)
-    version=${crate#*@} crate=${crate%@*}
-    if [ -z "$crate" ] || [ "$crate" = - ] || [ "$crate" = "$version" ]; then
+    pinned=${crate#*@} crate=${crate%@*}
+    if [ -z "$crate" ] || [ "$crate" = - ] || [ "$crate" = "$pinned" ]; then
         echo "$build_name: build: impl/implementations.txt gives $build_name no crate NAME@VERSION" >&2
         exit 1
     fi
     top=$(cd "$here/../.." && pwd)
+    # The release to build: EHCONF_CRATE_VERSION (make check-impl VERSION=...), else the
+    # first version the crate column pins.
+    version=${EHCONF_CRATE_VERSION:-${pinned%%,*}}
+    crate_manifest "$version" "${pinned//,/ }"
     cargo_home=${EHCONF_CACHE:-/var/cache/ehconf}/cargo
     target=${EHCONF_CACHE:-/var/cache/ehconf}/cargo-target/$build_name
+    [ "$version" = "${pinned%%,*}" ] || target=$target@$version
     if [ "$src" != "-" ]; then
         [ -f "$src/$crate/Cargo.toml" ] && src=$src/$crate
         if [ ! -f "$src/Cargo.toml" ] || ! grep -q "^name = \"$crate\"" "$src/Cargo.toml"; then
@@ -539,17 +584,29 @@ crate_emitter() {
     local cargo_env=(env -u RUSTFLAGS -u CARGO_BUILD_RUSTFLAGS -u CARGO_BUILD_TARGET
         -u RUSTUP_TOOLCHAIN -u CARGO_TARGET_DIR CARGO_HOME="$cargo_home" RUSTC="$RUSTC"
         RUSTDOC="${RUSTC%rustc}rustdoc" CARGO_TERM_COLOR=never "${rust_env[@]}" "$CARGO")
-    local manifest=$here/Cargo.toml locked=--locked
-    echo "$build_name: fetch: the crates of Cargo.lock into $cargo_home" >&2
-    stage fetch "$CARGO_TIMEOUT" "${cargo_env[@]}" fetch --locked --manifest-path "$manifest"
-    if [ -n "$patched" ]; then
-        # The same manifest with its paths made absolute and the patch added.
+    local manifest=$crate_dir/Cargo.toml locked=--locked
+    if [ -z "$crate_lock" ]; then
+        # Unpinned: the newest pinned version's manifest with the crate's `=` changed, and a
+        # lock cargo resolves now from the registry's index (no committed lock holds it).
+        echo "$build_name: UNPINNED: $crate $version is not a version impl/implementations.txt pins ($pinned): its lock is resolved now" >&2
         mkdir -p "$out/crate" || fail setup "$out"
-        sed -e "s|^path = \"src/|path = \"$here/src/|" -e "s|^build = \"build.rs\"|build = \"$here/build.rs\"|" \
-            "$manifest" >"$out/crate/Cargo.toml"
+        crate_abs_manifest "$manifest" | sed -e "s|\(^$crate = .*\)\"=[^\"]*\"|\1\"=$version\"|" \
+            -e "s|\(^$crate = \"\)=[^\"]*\"|\1=$version\"|" >"$out/crate/Cargo.toml"
+        rm -f "$out/crate/Cargo.lock"
+        manifest=$out/crate/Cargo.toml locked=""
+        stage lock "$CARGO_TIMEOUT" "${cargo_env[@]}" generate-lockfile --manifest-path "$manifest"
+    else
+        echo "$build_name: fetch: the crates of ${crate_lock#"$top"/} into $cargo_home" >&2
+        stage fetch "$CARGO_TIMEOUT" "${cargo_env[@]}" fetch --locked --manifest-path "$manifest"
+    fi
+    if [ -n "$patched" ]; then
+        # The same manifest with its paths made absolute (the ehconf-emit crate's too) and
+        # the patch added.
+        mkdir -p "$out/crate" || fail setup "$out"
+        [ "$manifest" = "$out/crate/Cargo.toml" ] || crate_abs_manifest "$manifest" >"$out/crate/Cargo.toml"
         printf '\n[patch.crates-io]\n%s = { path = "%s" }\n' "$crate" "$(toml_str "$patched")" \
             >>"$out/crate/Cargo.toml"
-        cp "$here/Cargo.lock" "$out/crate/Cargo.lock"
+        [ -z "$crate_lock" ] || cp "$crate_lock" "$out/crate/Cargo.lock"
         manifest=$out/crate/Cargo.toml locked=""
     fi
     echo "$build_name: cargo: build --release -j $CARGO_JOBS${rust_target:+ --target $rust_target} (target: $target)" >&2

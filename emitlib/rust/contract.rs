@@ -4,7 +4,7 @@
 // emitter. Each implements Api (impl/<name>/src/contract_api.rs) with its crate's calls for
 // the one event; this file reads the commands, forks (forked.rs), runs the thread and words
 // the answers.
-// Included by `#[path = "../../../emitlib/rust/contract.rs"] mod contract;`, as desc.rs is.
+// A module of the ehconf-emit crate (emitlib/rust/Cargo.toml); emit_main runs it.
 //
 // Nothing here catches a panic: a panic inside the crate (a static provider registered twice
 // asserts, tracepoint/src/native.rs) ends the process as it ends a user's program (status
@@ -84,7 +84,7 @@ fn fork(api: &dyn Api, seq: u32) -> String {
         let on = enabled_words(api.enabled()); // before the write, as the protocol orders
         (format!("{} {}", on, write_words(write(api, seq, 0))), 0)
     };
-    match super::forked::run(&(), child, |_| {}) {
+    match crate::forked::run(&(), child, |_| {}) {
         Err((_, e)) => format!("error {}", e),
         Ok((got, _)) if !got.is_empty() => format!("child {}", got),
         Ok((_, status)) if libc::WIFSIGNALED(status) => {

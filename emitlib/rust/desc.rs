@@ -3,10 +3,9 @@
 // The case descriptions (Documentation/case-descriptions.md) as Rust data: the parser of
 // both Rust emitters. impl/rust-dynamic/src/main.rs parses at run time; impl/rust-macro/
 // build.rs (the generator: write_event! needs each schema at compile time) at build time.
-// Each includes this file with `#[path = "../../../emitlib/rust/desc.rs"] mod desc;` (the
-// build scripts point cargo at the sources in this checkout, so the relative path holds):
-// a file, not a crate, because the emitters build offline with Debian's cargo and a path
-// crate would be one more manifest to write for nothing.
+// A module of the ehconf-emit crate (emitlib/rust/Cargo.toml), which both take as a path
+// dependency (rust-macro's build script as a build-dependency); the unit tests of
+// tests/desc/ still include the file by #[path], with rustc alone.
 //
 // It reads a description as libdesc, the C parser (emitlib/c), does, statement for
 // statement and message for message: tests/desc-format/ holds both to the same snippets

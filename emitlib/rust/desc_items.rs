@@ -9,7 +9,7 @@
 // that the runner's copy without the events a profile lacks (harness/impl/registry.py
 // without_events) still matches, and any other change is seen. The generator (build.rs)
 // adds which ordinals each event item stands for (one, or one per repetition of a repeat).
-// Included with `#[path] mod desc_items;`, as desc.rs is.
+// A module of the ehconf-emit crate, as desc.rs is.
 
 #![allow(dead_code)]
 

@@ -10,7 +10,7 @@
 // ports and IPv4 addresses in network order, hex_bytes, and the 16-byte values (uuids, IPv6)
 // which are bytes anyway. Those are passed on as they are written.
 //
-// Used by the Rust emitters (included by #[path]): rust-dynamic turns bytes into the numbers
+// Used by the Rust emitters (the ehconf-emit crate): rust-dynamic turns bytes into the numbers
 // its builder takes with `machine`, rust-macro's generator (a build script, which runs on
 // the build machine) writes literals and payloads for the target with `ordered` and the
 // target's order. tests/desc/desc_order.rs holds it to the rule; the C emitters get the
@@ -19,7 +19,7 @@
 // Each includer uses its part: the emitter `machine`, the generator `ordered` and `count16`.
 #![allow(dead_code)]
 
-use super::desc::{
+use crate::desc::{
     unit_size, ENC_BINARY8, ENC_STRING16, ENC_STRING32, ENC_STRING8, ENC_VALUE16, ENC_VALUE32, ENC_VALUE64,
     ENC_ZSTRING16, ENC_ZSTRING32,
 };

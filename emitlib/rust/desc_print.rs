@@ -6,7 +6,7 @@
 // changes, a type by the first name types.txt gives its encoding and format (else raw:),
 // attributes and tags only when not 0, no `needs`. tests/desc/desc_format.rs compares it
 // with the .printed files of tests/desc-format/valid/, as the C test does libdesc's.
-// Included with `#[path] mod desc_print;` beside desc.rs (it uses crate::desc).
+// A module of the ehconf-emit crate beside desc.rs (it uses crate::desc).
 
 #![allow(dead_code)]
 

@@ -2,8 +2,8 @@
 //
 // A forked child that sends one line back through a pipe while the parent goes on: the
 // emitters' `fork` step (the child's counts) and the contract's `fork` command (its
-// enabled check and write) both need it. Included by
-// `#[path = "../../../emitlib/rust/forked.rs"] mod forked;`, as desc.rs is.
+// enabled check and write) both need it. A module of
+// the ehconf-emit crate, as desc.rs is.
 
 use std::io::{self, Read, Write};
 use std::os::unix::io::FromRawFd;

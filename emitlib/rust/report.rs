@@ -5,7 +5,7 @@
 // an errno by its name and number, and a panic inside the crate (caught with
 // std::panic::catch_unwind: the emitters build with panic = "unwind") by its message and the
 // crate file and line it comes from, which the tests compare with the lines they cite.
-// Included by `#[path = "../../../emitlib/rust/report.rs"] mod report;`, as desc.rs is.
+// A module of the ehconf-emit crate, as desc.rs is.
 
 use std::cell::RefCell;
 use std::panic;

@@ -72,6 +72,14 @@ pub fn unescape_bytes(word: &str, line: usize) -> Result<Vec<u8>, ParseError> {
     Ok(out)
 }
 
+/// A statement of at least `n` words, else the error `usage`.
+pub fn at_least<S>(w: &[S], n: usize, line: usize, usage: &str) -> Result<(), ParseError> {
+    if w.len() < n {
+        return err(line, usage);
+    }
+    Ok(())
+}
+
 pub fn num<T: std::str::FromStr>(w: &str, line: usize, what: &str) -> Result<T, ParseError> {
     w.parse().map_err(|_| ParseError { line, why: format!("{:?} is not {}", w, what) })
 }

@@ -41,16 +41,12 @@ use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-// The description parser both Rust emitters share: this crate's generator and main.rs's
-// items, and impl/rust-dynamic's emitter.
-#[path = "../../emitlib/rust/desc.rs"]
-mod desc;
-#[path = "../../emitlib/rust/desc_items.rs"]
-mod desc_items;
-// The target's byte order for the description's little-endian bytes: this generator runs on
-// the build machine, the emitter on the target (cargo --target s390x-...: big-endian).
-#[path = "../../emitlib/rust/desc_order.rs"]
-mod desc_order;
+// The description parser both Rust emitters share (the ehconf-emit crate, emitlib/rust, a
+// build-dependency): this crate's generator and main.rs's items, and impl/rust-dynamic's
+// emitter; and the target's byte order for the description's little-endian bytes
+// (desc_order: this generator runs on the build machine, the emitter on the target, cargo
+// --target s390x-...: big-endian).
+use ehconf_emit::{desc, desc_items, desc_order};
 use desc::{
     read_types, repetition, unit_size, Array, Event, Field, Kind, ProviderKey, Step, TypeRow, ENC_BINARY8,
     ENC_STRING8, ENC_VALUE128, ENC_VALUE8, ENC_ZSTRING32, ENC_ZSTRING8,

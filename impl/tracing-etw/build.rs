@@ -23,10 +23,9 @@ use std::env;
 use std::fs;
 use std::path::PathBuf;
 
+// The inputs parser, the emitter's own (it reads the words with ehconf-emit's tokenizer).
 #[path = "src/inputs.rs"]
 mod inputs;
-#[path = "../../emitlib/rust/words.rs"]
-mod words;
 
 fn ident_like(s: &str, dots: bool) -> bool {
     let mut chars = s.chars();

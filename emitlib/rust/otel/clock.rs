@@ -6,7 +6,7 @@
 // the inputs give none, a metric's start and collection times) are the same on every run and
 // the golden files hold them exactly (Documentation/producers-otel.md §3.1). The same
 // interposition as impl/tracing-etw's: this binary's own `clock_gettime`, which std links to.
-// Included by `#[path = "../../../emitlib/rust/otel/clock.rs"] mod clock;`.
+// ehconf_emit::otel::clock.
 
 use std::sync::atomic::{AtomicI64, Ordering};
 

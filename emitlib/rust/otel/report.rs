@@ -4,8 +4,7 @@
 // (Documentation/producers-otel.md §2.5): `event <n> written` or `event <n> failed <why>` for
 // each golden event a statement accounts for, `line <l>: ...` for the rest, then
 // `emit: N written, 0 skipped, N failed`. Each line is flushed at once, so a panic inside a
-// crate leaves every line before it. Included by
-// `#[path = "../../../emitlib/rust/otel/report.rs"] mod report;`.
+// crate leaves every line before it. ehconf_emit::otel::report.
 
 #![allow(dead_code)]
 

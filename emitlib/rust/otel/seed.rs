@@ -10,8 +10,7 @@
 // run hashes alike and callgrind repeats; the figure is then that of one key, which
 // Documentation/performance.md says beside it. The same interposition as clock.rs: this
 // binary's own `getrandom`, which std links to (weakly, GLIBC_2.25). Unpinned (every run but
-// --bench), the kernel's answer as for any program. Included by
-// `#[path = "../../../emitlib/rust/otel/seed.rs"] mod seed;`.
+// --bench), the kernel's answer as for any program. ehconf_emit::otel::seed.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 

@@ -2,18 +2,14 @@
 //
 // What the three OpenTelemetry inputs families share beyond words.rs's words and values
 // (Documentation/producers-otel.md §2.1): the statements `clock`, `resource_base` and
-// `panics`, read alike in each; the resource a provider is built with; an inputs value as an
-// attribute Value (spans, metrics, resources); and reading an inputs file, which ends the
-// emitter with `file:line: reason` and status 2 when it cannot be parsed (the conformance
-// run and `--bench` alike).
-// Included by `#[path = "../../../emitlib/rust/otel/statements.rs"] mod statements;`.
+// `panics`, read alike in each; and reading an inputs file, which ends the emitter with
+// `file:line: reason` and status 2 when it cannot be parsed (the conformance run and
+// `--bench` alike). The resource a provider is built with and an inputs value as an
+// attribute Value are made of the OpenTelemetry crates' types: otel_values! (otel/mod.rs).
 
 use std::process;
 
-use opentelemetry::{Array, KeyValue, StringValue, Value};
-use opentelemetry_sdk::Resource;
-
-use super::words::{self, err, ParseError, Val};
+use super::words::{self, err, ParseError};
 
 /// The resource a provider is built with (`resource_base`; the default is Empty).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -33,16 +29,6 @@ pub fn resource_base(w: &[String], no: usize) -> Result<ResourceBase, ParseError
         (Some("default"), 2) => Ok(ResourceBase::Default),
         (Some("none"), 2) => Ok(ResourceBase::None),
         _ => err(no, "resource_base empty|default|none"),
-    }
-}
-
-/// The resource to give the provider's builder, with the `resource` lines' attributes;
-/// None: no with_resource call.
-pub fn resource(base: ResourceBase, attrs: Vec<KeyValue>) -> Option<Resource> {
-    match base {
-        ResourceBase::Empty => Some(Resource::builder_empty().with_attributes(attrs).build()),
-        ResourceBase::Default => Some(Resource::builder().with_attributes(attrs).build()),
-        ResourceBase::None => None,
     }
 }
 
@@ -85,8 +71,16 @@ pub fn clock_at<S>(
     Ok(())
 }
 
+/// A setup statement (its first word one of `setup`) where the steps have begun: the error
+/// `<word> comes before the first <step>`.
+pub fn setup_first(w: &[String], no: usize, in_steps: bool, setup: &[&str], step: &str) -> Result<(), ParseError> {
+    if in_steps && setup.contains(&w[0].as_str()) {
+        return err(no, format!("{} comes before the first {}", w[0], step));
+    }
+    Ok(())
+}
+
 /// `panics catch|end`: whether a panic of a step is caught (true) or ends the emitter.
-#[allow(dead_code)] // the metrics inputs have no `panics` statement
 pub fn panics(w: &[String], no: usize) -> Result<bool, ParseError> {
     match (w.get(1).map(String::as_str), w.len()) {
         (Some("catch"), 2) => Ok(true),
@@ -105,32 +99,4 @@ pub fn read_inputs<T>(path: &str, parse: impl FnOnce(&str) -> Result<T, ParseErr
         eprintln!("{}:{}: {}", path, e.line, e.why);
         process::exit(2)
     })
-}
-
-/// An inputs value as an attribute Value; None for the kinds only a log value has (bytes,
-/// lists, maps: the logs emitter's AnyValue, its own any_value).
-pub fn scalar_value(v: &Val) -> Option<Value> {
-    Some(match v {
-        Val::Int(i) => Value::I64(*i),
-        Val::Double(d) => Value::F64(*d),
-        Val::Bool(b) => Value::Bool(*b),
-        Val::Str(s) => Value::String(s.clone().into()),
-        Val::ArrBool(a) => Value::Array(Array::Bool(a.clone())),
-        Val::ArrInt(a) => Value::Array(Array::I64(a.clone())),
-        Val::ArrDouble(a) => Value::Array(Array::F64(a.clone())),
-        Val::ArrStr(a) => Value::Array(Array::String(a.iter().map(|s| StringValue::from(s.clone())).collect())),
-        Val::Bytes(_) | Val::List(_) | Val::Map(_) => return None,
-    })
-}
-
-/// An inputs value as a span or metric attribute: a log-only kind becomes its text.
-#[allow(dead_code)] // the logs emitter's attributes are AnyValues
-pub fn value(v: &Val) -> Value {
-    scalar_value(v).unwrap_or_else(|| Value::String(format!("{:?}", v).into()))
-}
-
-/// Keyed inputs values as attributes.
-#[allow(dead_code)] // the logs emitter's values are AnyValues
-pub fn kvs(a: &[(String, Val)]) -> Vec<KeyValue> {
-    a.iter().map(|(k, v)| KeyValue::new(k.clone(), value(v))).collect()
 }

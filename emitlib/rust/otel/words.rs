@@ -5,7 +5,7 @@
 // OpenTelemetry value kinds below, shared by the three OpenTelemetry emitters.
 #![allow(dead_code)]
 
-pub use super::inputs_words::*;
+pub use crate::words::*;
 
 /// Hex digits (no 0x) of exactly `len` bytes: trace ids (16), span ids (8).
 pub fn hex_id(w: &str, len: usize, line: usize) -> Result<Vec<u8>, ParseError> {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 //
-// emit --bench COUNT FILE.inputs (emitlib/rust/bench.rs, make bench-impls) through
+// emit --bench COUNT FILE.inputs (ehconf_emit::bench, make bench-impls) through
 // OpenTelemetry's logs exporter: the file's processors installed in one SdkLoggerProvider as
 // the conformance run installs them; each `record` statement COUNT times in a row the way an
 // appender logs one: Logger::event_enabled (unless the record says check=no), then
@@ -8,13 +8,12 @@
 // which returns nothing (no write is counted failed). Clock and context statements are not
 // timed (the workloads have none).
 
-use super::bench;
+use ehconf_emit::bench;
 use super::{fill_record, install, parse, Step};
 use opentelemetry::logs::{Logger as _, LoggerProvider as _};
 use std::process;
 
-pub fn run(count_text: &str, path: &str) -> ! {
-    let count = bench::count(count_text).unwrap_or_else(|| bench::bad_count(count_text));
+pub fn run(count: u64, path: &str) -> ! {
     let inp = super::statements::read_inputs(path, parse);
     let r = super::Report::default();
     let Some(provider) = install(&inp, &r) else {

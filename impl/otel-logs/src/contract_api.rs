@@ -27,7 +27,7 @@ use opentelemetry_sdk::logs::{SdkLogger, SdkLoggerProvider};
 use opentelemetry_sdk::Resource;
 use opentelemetry_user_events_logs::Processor;
 
-use crate::contract::{Api, WRITE_NONE};
+use ehconf_emit::contract::{Api, WRITE_NONE};
 
 #[derive(Default)]
 pub struct LogsApi {
@@ -54,7 +54,7 @@ impl Api for LogsApi {
     }
 
     fn unregister(&mut self) -> i32 {
-        crate::entry::shutdown("SdkLoggerProvider::shutdown()", self.provider.as_ref().map(|(p, _)| p.shutdown()))
+        ehconf_emit::entry::shutdown("SdkLoggerProvider::shutdown()", self.provider.as_ref().map(|(p, _)| p.shutdown()))
     }
 
     fn enabled(&self) -> Option<bool> {

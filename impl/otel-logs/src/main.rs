@@ -32,11 +32,16 @@ use opentelemetry::{Key, KeyValue, Value};
 use opentelemetry_sdk::logs::{LoggerProviderBuilder, SdkLogRecord, SdkLogger, SdkLoggerProvider};
 use opentelemetry_user_events_logs::{EventNameCallback, Processor};
 
-#[path = "../../../emitlib/rust/otel/mod.rs"]
-mod otel;
+// What every OpenTelemetry emitter shares, from the ehconf-emit crate (emitlib/rust):
+// the inputs' words and statements, the pinned clock, the report lines and emit_main; this
+// crate's calls for emit --contract and --bench are in contract_api.rs and bench_api.rs.
+use ehconf_emit::otel::{self, clock, report, statements, words};
 mod bench_api;
 mod contract_api;
-use otel::{bench, clock, contract, entry, report, statements, words};
+// otel_values: the resource and the inputs' values as this crate's OpenTelemetry types
+// (the opentelemetry version its Cargo.lock pins).
+ehconf_emit::otel_values!();
+use otel_values::{resource, scalar_value};
 
 use report::Report;
 use statements::ResourceBase;
@@ -187,6 +192,8 @@ fn record(lines: &[Line], pos: &mut usize, head: &Line, next: &mut usize) -> Res
 
 fn parse(text: &str) -> Result<Inputs, ParseError> {
     let lines = statements::statement_lines(text)?;
+    // The line after `inputs <name>`, the next event's number, and whether a record came.
+    let (mut pos, mut next, mut in_steps) = (1, 1, false);
     let mut inp = Inputs {
         clock: None,
         processors: Vec::new(),
@@ -197,21 +204,14 @@ fn parse(text: &str) -> Result<Inputs, ParseError> {
         steps: Vec::new(),
         events: 0,
     };
-    let mut pos = 1;
-    let mut next = 1;
-    let mut in_steps = false;
     while let Some(l) = lines.get(pos) {
         pos += 1;
         let (no, w) = (l.no, &l.w);
+        statements::setup_first(w, no, in_steps, &["processor", "resource", "resource_base", "scope", "panics"], "record")?;
         match w[0].as_str() {
             "clock" => statements::clock_at(w, no, in_steps, &mut inp.clock, &mut inp.steps, Step::Clock)?,
-            "processor" | "resource" | "resource_base" | "scope" | "panics" if in_steps => {
-                return err(no, format!("{} comes before the first record", w[0]));
-            }
             "processor" => {
-                if w.len() < 2 {
-                    return err(no, "processor <provider> [resource_attributes=a,b] [event_name=...] [expect=invalid]");
-                }
+                words::at_least(w, 2, no, "processor <provider> [resource_attributes=a,b] [event_name=...] [expect=invalid]")?;
                 let o = options(&w[2..], &["resource_attributes", "event_name", "expect"], no)?;
                 let event_name = match opt(&o, "event_name") {
                     None => EventName::Default,
@@ -291,7 +291,7 @@ fn any_value(v: &Val) -> AnyValue {
 
 /// A resource attribute value (opentelemetry::Value): the scalar kinds and the arrays.
 fn value(v: &Val, line: usize) -> Result<Value, ParseError> {
-    statements::scalar_value(v)
+    scalar_value(v)
         .map_or_else(|| err(line, "a resource attribute is int, double, bool, str or arr-*"), Ok)
 }
 
@@ -345,7 +345,7 @@ fn install(inp: &Inputs, r: &Report) -> Option<SdkLoggerProvider> {
             }
         }
     }
-    if let Some(res) = statements::resource(inp.resource_base, kvs) {
+    if let Some(res) = resource(inp.resource_base, kvs) {
         b = b.with_resource(res);
     }
     for p in &inp.processors {
@@ -419,9 +419,12 @@ fn fill_record(rec: &mut SdkLogRecord, d: &RecordDef) {
 }
 
 fn main() {
-    let path = &entry::start(otel::USAGE, &otel::RESOURCE_VARIABLES, || contract::run(&mut contract_api::LogsApi::default()),
-        |count, file| bench_api::run(count, file),
-    );
+    ehconf_emit::emit_main(otel::emitter(|| Box::new(contract_api::LogsApi::default()), |n, f| bench_api::run(n, f), |p| run(p)))
+}
+
+/// The inputs file at path; ends the process (process::exit: no destructor runs, so a
+/// provider the file did not shut down is not shut down at exit either).
+fn run(path: &str) -> ! {
     let inp = statements::read_inputs(path, parse);
     clock::pin_start(inp.clock);
     let r = Report::default();

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 //
-// emit --bench COUNT FILE.inputs (emitlib/rust/bench.rs, make bench-impls) through
+// emit --bench COUNT FILE.inputs (ehconf_emit::bench, make bench-impls) through
 // OpenTelemetry's metrics exporter. A metrics exporter has no "write an event" call: a
 // measurement (Counter::add) only updates the SDK's aggregate for its attribute set, and an
 // event is written when a collection runs (the periodic reader's timer, force_flush or
@@ -23,17 +23,16 @@
 // workloads have none. The provider is not shut down at the end (shutdown
 // collects once more), as the conformance run does not without a `shutdown` statement.
 
-use super::bench;
+use ehconf_emit::bench;
 use super::words::Val;
 use super::{instrument, kvs, measure, number, parse, provider, Inst, Kind, Num, Observations, Step};
 use std::collections::HashMap;
 use std::process;
 
-pub fn run(count_text: &str, path: &str) -> ! {
+pub fn run(count: u64, path: &str) -> ! {
     // std's HashMap keys fixed before the first map: the SDK's aggregation costs the same in
     // every run (emitlib/rust/otel/seed.rs says why it would not).
     super::seed::pin();
-    let count = bench::count(count_text).unwrap_or_else(|| bench::bad_count(count_text));
     let inp = super::statements::read_inputs(path, parse);
     // `line` 0: the file as a whole (a clock step has no line).
     let refuse = |line: usize, why: &str| -> ! {

@@ -29,7 +29,7 @@ use opentelemetry_sdk::metrics::SdkMeterProvider;
 use opentelemetry_sdk::Resource;
 use opentelemetry_user_events_metrics::MetricsExporter;
 
-use crate::contract::{Api, WRITE_NONE};
+use ehconf_emit::contract::{Api, WRITE_NONE};
 
 #[derive(Default)]
 pub struct MetricsApi {
@@ -48,7 +48,7 @@ impl Api for MetricsApi {
     }
 
     fn unregister(&mut self) -> i32 {
-        crate::entry::shutdown("SdkMeterProvider::shutdown()", self.provider.as_ref().map(|(p, _)| p.shutdown()))
+        ehconf_emit::entry::shutdown("SdkMeterProvider::shutdown()", self.provider.as_ref().map(|(p, _)| p.shutdown()))
     }
 
     fn enabled(&self) -> Option<bool> {

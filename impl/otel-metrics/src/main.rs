@@ -35,14 +35,20 @@ use opentelemetry::{InstrumentationScope, KeyValue};
 use opentelemetry_sdk::metrics::{PeriodicReader, SdkMeterProvider};
 use opentelemetry_user_events_metrics::MetricsExporter;
 
-#[path = "../../../emitlib/rust/otel/mod.rs"]
-mod otel;
+// What every OpenTelemetry emitter shares, from the ehconf-emit crate (emitlib/rust):
+// the inputs' words and statements, the pinned clock, the report lines and emit_main; this
+// crate's calls for emit --contract and --bench are in contract_api.rs and bench_api.rs.
+use ehconf_emit::otel::{self, clock, report, seed, statements, words};
+use ehconf_emit::Emitter;
 mod bench_api;
 mod contract_api;
-use otel::{bench, clock, contract, entry, report, seed, statements, words};
+// otel_values: the resource and the inputs' values as this crate's OpenTelemetry types
+// (the opentelemetry version its Cargo.lock pins).
+ehconf_emit::otel_values!();
+use otel_values::{kvs, resource};
 
 use report::Report;
-use statements::{kvs, ResourceBase};
+use statements::ResourceBase;
 use words::{err, opt, options, ParseError, Val};
 
 // ---- the inputs ------------------------------------------------------------------------------
@@ -170,17 +176,13 @@ fn parse(text: &str) -> Result<Inputs, ParseError> {
             *next += n;
             Ok((n, first))
         };
+        statements::setup_first(w, no, in_steps, &["resource", "resource_base", "meter"], "instrument")?;
         match w[0].as_str() {
             "clock" => statements::clock_at(w, no, in_steps, &mut inp.clock, &mut inp.steps, Step::Clock)?,
-            "resource" | "resource_base" | "meter" if in_steps => {
-                return err(no, format!("{} comes before the first instrument", w[0]));
-            }
             "resource_base" => inp.resource_base = statements::resource_base(w, no)?,
             "resource" => inp.resource.push(words::keyed(&w[1..], no)?),
             "meter" => {
-                if w.len() < 2 {
-                    return err(no, "meter <scope name> [version=<v>]");
-                }
+                words::at_least(w, 2, no, "meter <scope name> [version=<v>]")?;
                 let o = options(&w[2..], &["version"], no)?;
                 inp.scope = (words::unescape(&w[1], no)?, opt(&o, "version").map(|v| words::unescape(v, no)).transpose()?);
             }
@@ -385,7 +387,7 @@ pub fn reader(exporter: MetricsExporter) -> PeriodicReader<MetricsExporter> {
 fn provider(inp: &Inputs) -> (SdkMeterProvider, Meter) {
     let mut b = SdkMeterProvider::builder().with_reader(reader(MetricsExporter::new()));
     let res = kvs(&inp.resource);
-    if let Some(res) = statements::resource(inp.resource_base, res) {
+    if let Some(res) = resource(inp.resource_base, res) {
         b = b.with_resource(res);
     }
     let provider = b.build();
@@ -397,12 +399,18 @@ fn provider(inp: &Inputs) -> (SdkMeterProvider, Meter) {
     (provider, meter)
 }
 
+/// The variables removed: the resource detectors' and the reader's interval (collections
+/// happen where the inputs say, nowhere else).
+const UNSET: [&str; 3] = [otel::RESOURCE_VARIABLES[0], otel::RESOURCE_VARIABLES[1], "OTEL_METRIC_EXPORT_INTERVAL"];
+
 fn main() {
-    // The reader's interval too: collections happen where the inputs say, nowhere else.
-    let unset = [otel::RESOURCE_VARIABLES[0], otel::RESOURCE_VARIABLES[1], "OTEL_METRIC_EXPORT_INTERVAL"];
-    let path = &entry::start(otel::USAGE, &unset, || contract::run(&mut contract_api::MetricsApi::default()),
-        |count, file| bench_api::run(count, file),
-    );
+    let e = otel::emitter(|| Box::new(contract_api::MetricsApi::default()), |n, f| bench_api::run(n, f), |p| run(p));
+    ehconf_emit::emit_main(Emitter { unset: &UNSET, ..e })
+}
+
+/// The inputs file at path; ends the process (process::exit: no destructor runs, so a
+/// provider the file did not shut down is not shut down at exit either).
+fn run(path: &str) -> ! {
     let inp = statements::read_inputs(path, parse);
     clock::pin_start(inp.clock);
     let r = Report::default();

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 //
-// emit --bench COUNT FILE.inputs (emitlib/rust/bench.rs, make bench-impls) through
+// emit --bench COUNT FILE.inputs (ehconf_emit::bench, make bench-impls) through
 // OpenTelemetry's span exporter: the file's exporters added to one SdkTracerProvider as the
 // conformance run adds them (provider()); each `span` statement followed by its `end`
 // started and ended COUNT times in a row the way an instrumented function makes a span: the
@@ -12,16 +12,15 @@
 // looked up once is looked up before the loop: the tracer, and the parent's context (a root's,
 // or a remote parent's). Only root and remote parents, no clock: the workloads have neither.
 
-use super::bench;
+use ehconf_emit::bench;
 use super::{parse, provider, start_span, Parent, Step};
 use opentelemetry::trace::{Span as _, TraceContextExt, TracerProvider as _};
 use opentelemetry::Context;
 use std::process;
 
-pub fn run(count_text: &str, path: &str) -> ! {
+pub fn run(count: u64, path: &str) -> ! {
     // std's HashMap keys fixed before the first map (emitlib/rust/otel/seed.rs).
     super::seed::pin();
-    let count = bench::count(count_text).unwrap_or_else(|| bench::bad_count(count_text));
     let inp = super::statements::read_inputs(path, parse);
     let refuse = |why: &str| -> ! {
         eprintln!("{}: emit --bench times `span` statements each followed by its `end`: {}", path, why);

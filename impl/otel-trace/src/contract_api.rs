@@ -23,9 +23,8 @@ use opentelemetry::trace::{Span as _, Tracer as _, TracerProvider as _};
 use opentelemetry::KeyValue;
 use opentelemetry_sdk::trace::{SdkTracer, SdkTracerProvider};
 use opentelemetry_sdk::Resource;
-use opentelemetry_user_events_trace::UserEventsTracerProviderBuilderExt;
 
-use crate::contract::{Api, WRITE_NONE};
+use ehconf_emit::contract::{Api, WRITE_NONE};
 
 #[derive(Default)]
 pub struct TraceApi {
@@ -34,17 +33,15 @@ pub struct TraceApi {
 
 impl Api for TraceApi {
     fn register(&mut self) -> i32 {
-        let provider = SdkTracerProvider::builder()
-            .with_resource(Resource::builder_empty().build())
-            .with_user_events_exporter("EhconfContract")
-            .build();
+        let b = SdkTracerProvider::builder().with_resource(Resource::builder_empty().build());
+        let provider = crate::add_exporter(b, "EhconfContract").0.build();
         let tracer = provider.tracer("ehconf-contract");
         self.provider = Some((provider, tracer));
         0
     }
 
     fn unregister(&mut self) -> i32 {
-        crate::entry::shutdown("SdkTracerProvider::shutdown()", self.provider.as_ref().map(|(p, _)| p.shutdown()))
+        ehconf_emit::entry::shutdown("SdkTracerProvider::shutdown()", self.provider.as_ref().map(|(p, _)| p.shutdown()))
     }
 
     fn enabled(&self) -> Option<bool> {

@@ -34,16 +34,20 @@ use opentelemetry::trace::{
 };
 use opentelemetry::{Context, KeyValue};
 use opentelemetry_sdk::trace::{IdGenerator, SdkTracer, SdkTracerProvider, Span as SdkSpan, TracerProviderBuilder};
-use opentelemetry_user_events_trace::UserEventsTracerProviderBuilderExt;
 
-#[path = "../../../emitlib/rust/otel/mod.rs"]
-mod otel;
+// What every OpenTelemetry emitter shares, from the ehconf-emit crate (emitlib/rust):
+// the inputs' words and statements, the pinned clock, the report lines and emit_main; this
+// crate's calls for emit --contract and --bench are in contract_api.rs and bench_api.rs.
+use ehconf_emit::otel::{self, clock, report, seed, statements, words};
 mod bench_api;
 mod contract_api;
-use otel::{bench, clock, contract, entry, report, seed, statements, words};
+// otel_values: the resource and the inputs' values as this crate's OpenTelemetry types
+// (the opentelemetry version its Cargo.lock pins).
+ehconf_emit::otel_values!();
+use otel_values::{kvs, resource, value};
 
 use report::Report;
-use statements::{kvs, value, ResourceBase};
+use statements::ResourceBase;
 use words::{err, opt, options, Line, ParseError, Val};
 
 // ---- the inputs ------------------------------------------------------------------------------
@@ -190,9 +194,7 @@ fn span_block(lines: &[Line], pos: &mut usize, head: &Line) -> Result<SpanDef, P
             }
             "event" => {
                 // event <name> [time=<t>] [attrs <kind> <key> <value> ...]
-                if w.len() < 2 {
-                    return err(ln, "event <name> [time=<t>] [attrs ...]");
-                }
+                words::at_least(w, 2, ln, "event <name> [time=<t>] [attrs ...]")?;
                 let a = w.iter().position(|x| x == "attrs").unwrap_or(w.len());
                 let eo = options(&w[2..a], &["time"], ln)?;
                 let attrs = if a < w.len() { attr_groups(&w[a + 1..], ln)? } else { Vec::new() };
@@ -232,15 +234,11 @@ fn parse(text: &str) -> Result<Inputs, ParseError> {
     while let Some(l) = lines.get(pos) {
         pos += 1;
         let (no, w) = (l.no, &l.w);
+        statements::setup_first(w, no, in_steps, &["exporter", "resource", "resource_base", "limit", "panics"], "span")?;
         match w[0].as_str() {
             "clock" => statements::clock_at(w, no, in_steps, &mut inp.clock, &mut inp.steps, Step::Clock)?,
-            "exporter" | "resource" | "resource_base" | "limit" | "panics" if in_steps => {
-                return err(no, format!("{} comes before the first span", w[0]));
-            }
             "exporter" => {
-                if w.len() < 2 {
-                    return err(no, "exporter <provider> [expect=invalid]");
-                }
+                words::at_least(w, 2, no, "exporter <provider> [expect=invalid]")?;
                 let o = options(&w[2..], &["expect"], no)?;
                 inp.exporters.push(ExporterDef {
                     line: no,
@@ -265,9 +263,7 @@ fn parse(text: &str) -> Result<Inputs, ParseError> {
             }
             "end" => {
                 in_steps = true;
-                if w.len() < 2 {
-                    return err(no, "end <span id> [time=<t>] [writes=<n>]");
-                }
+                words::at_least(w, 2, no, "end <span id> [time=<t>] [writes=<n>]")?;
                 let o = options(&w[2..], &["time", "writes"], no)?;
                 let writes = words::writes(&o, 1, no)?;
                 let first = if writes > 0 { next } else { 0 };
@@ -336,24 +332,40 @@ fn provider(inp: &Inputs, r: Option<&Report>) -> SdkTracerProvider {
         b = b.with_max_attributes_per_span(n);
     }
     let attrs: Vec<KeyValue> = inp.resource.iter().map(|(k, v)| KeyValue::new(k.clone(), value(v))).collect();
-    if let Some(res) = statements::resource(inp.resource_base, attrs) {
+    if let Some(res) = resource(inp.resource_base, attrs) {
         b = b.with_resource(res);
     }
     for e in &inp.exporters {
-        // with_user_events_exporter returns the builder either way: an invalid name is
-        // logged (otel_warn!) and no exporter is added (src/trace/mod.rs:47-58).
-        b = b.with_user_events_exporter(&e.provider);
+        let (with, said) = add_exporter(b, &e.provider);
+        b = with;
         let Some(r) = r else { continue };
         r.note(
             e.line,
-            &format!(
-                "with_user_events_exporter({:?}){}",
-                e.provider,
-                if e.invalid { ": an invalid name, expected to add no exporter" } else { "" }
-            ),
+            &format!("{}{}", said, if e.invalid { ": an invalid name, expected to add no exporter" } else { "" }),
         );
     }
     b.build()
+}
+
+/// The user_events exporter added to the builder as the release documents it, and what was
+/// called. 0.5.0: UserEventsTracerProviderBuilderExt::with_user_events_exporter, which
+/// returns the builder either way (an invalid name is logged, otel_warn!, and no exporter is
+/// added: src/trace/mod.rs:47-58). From 0.6.0 (the emitter's feature `processor`, which
+/// impl/otel-trace/versions/0.6.0/Cargo.toml turns on): Processor::builder(name).build(),
+/// which returns an invalid configuration to the caller (CHANGELOG 0.6.0), then
+/// with_span_processor.
+#[cfg(not(feature = "processor"))]
+pub fn add_exporter(b: TracerProviderBuilder, name: &str) -> (TracerProviderBuilder, String) {
+    use opentelemetry_user_events_trace::UserEventsTracerProviderBuilderExt;
+    (b.with_user_events_exporter(name), format!("with_user_events_exporter({:?})", name))
+}
+
+#[cfg(feature = "processor")]
+pub fn add_exporter(b: TracerProviderBuilder, name: &str) -> (TracerProviderBuilder, String) {
+    match opentelemetry_user_events_trace::Processor::builder(name).build() {
+        Ok(p) => (b.with_span_processor(p), format!("Processor::builder({:?}).build(): Ok", name)),
+        Err(e) => (b, format!("Processor::builder({:?}).build(): Err({})", name, e)),
+    }
 }
 
 fn start(tracer: &SdkTracer, d: &SpanDef, open: &HashMap<String, Context>) -> Result<Context, String> {
@@ -402,9 +414,12 @@ fn start_span(tracer: &SdkTracer, d: &SpanDef, parent_cx: &Context) -> SdkSpan {
 }
 
 fn main() {
-    let path = &entry::start(otel::USAGE, &otel::RESOURCE_VARIABLES, || contract::run(&mut contract_api::TraceApi::default()),
-        |count, file| bench_api::run(count, file),
-    );
+    ehconf_emit::emit_main(otel::emitter(|| Box::new(contract_api::TraceApi::default()), |n, f| bench_api::run(n, f), |p| run(p)))
+}
+
+/// The inputs file at path; ends the process (process::exit: no destructor runs, so a
+/// provider the file did not shut down is not shut down at exit either).
+fn run(path: &str) -> ! {
     let inp = statements::read_inputs(path, parse);
     clock::pin_start(inp.clock);
     let r = Report::default();

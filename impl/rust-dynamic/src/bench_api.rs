@@ -1,22 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 //
-// emit --bench COUNT FILE.events (emitlib/rust/bench.rs, make bench-impls) through the
+// emit --bench COUNT FILE.events (ehconf_emit::bench, make bench-impls) through the
 // eventheader_dynamic crate: the description's register and unregister steps as the
 // conformance run takes them (Runner); each event COUNT times in a row the way a user of
 // the crate writes one: the EventSet (register_set) and one EventBuilder once, then per
 // write EventSet::enabled() and, when enabled, reset, the adds (add_field, the same calls
 // the conformance run makes) and write.
 
-use super::bench;
-use super::desc::{self, read_types, Step};
+use ehconf_emit::bench;
+use ehconf_emit::desc::{self, read_types, Step};
 use super::{write_event, EventBuilder, Runner, TYPES_TXT};
 use std::collections::HashMap;
 use std::process;
 use std::sync::atomic::AtomicUsize;
 use std::sync::Mutex;
 
-pub fn run(count_text: &str, path: &str) -> ! {
-    let count = bench::count(count_text).unwrap_or_else(|| bench::bad_count(count_text));
+/// The exit status.
+pub fn run(count: u64, path: &str) -> i32 {
     let types = read_types(TYPES_TXT, std::mem::size_of::<usize>()).unwrap_or_else(|why| {
         eprintln!("emit: {}", why);
         process::exit(2)
@@ -57,5 +57,9 @@ pub fn run(count_text: &str, path: &str) -> ! {
         }
     }
     r.slots.lock().unwrap().clear();
-    process::exit(if failed > 0 { 1 } else { 0 });
+    if failed > 0 {
+        1
+    } else {
+        0
+    }
 }

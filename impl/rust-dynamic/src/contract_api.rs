@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 //
-// `emit --contract` through eventheader_dynamic (emitlib/rust/contract.rs runs the
+// `emit --contract` through eventheader_dynamic (ehconf_emit::contract runs the
 // protocol). As in the description emitter, `register` creates the Provider once and asks it
 // for the (level 4, keyword 0x1) EventSet with register_set, the crate's only registering
 // call; the EventSet it returned is kept and written to, as a user keeps it, so after
@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use eventheader_dynamic::{EventBuilder, EventSet, FieldFormat, Level, Provider};
 
-use crate::contract::Api;
+use ehconf_emit::contract::Api;
 
 pub struct Dynamic {
     provider: Option<Provider>,

@@ -42,28 +42,14 @@ use std::sync::{Arc, Mutex};
 use eventheader_dynamic as ehd;
 use ehd::{EventBuilder, EventSet, FieldEncoding, FieldFormat, Level, Opcode, Provider};
 
-// The description parser both Rust emitters share (emitlib/rust/desc.rs).
-#[path = "../../../emitlib/rust/desc.rs"]
-mod desc;
-// The description's little-endian bytes in this machine's order (a big-endian one too).
-#[path = "../../../emitlib/rust/desc_order.rs"]
-mod desc_order;
-// Errno names and caught panics, worded as rust-macro words them.
-#[path = "../../../emitlib/rust/report.rs"]
-mod report;
-use report::{child_counts, child_report, errno_name, install_panic_hook, take_panic};
-// emit --contract: the protocol both Rust emitters share, and this crate's calls for it.
-#[path = "../../../emitlib/rust/forked.rs"]
-mod forked;
-#[path = "../../../emitlib/rust/contract.rs"]
-mod contract;
-#[path = "../../../emitlib/rust/entry.rs"]
-mod entry;
-mod contract_api;
-// emit --bench: the timing both Rust emitters share, and this crate's loop for it.
-#[path = "../../../emitlib/rust/bench.rs"]
-mod bench;
+// What every Rust emitter shares, the ehconf-emit crate (emitlib/rust): the description
+// parser, its byte order, errno names and caught panics as rust-macro words them, and
+// emit_main; this crate's calls for emit --contract and --bench are in contract_api.rs and
+// bench_api.rs.
+use ehconf_emit::report::{child_counts, child_report, errno_name, install_panic_hook, take_panic};
+use ehconf_emit::{desc, desc_order, forked, Emitter};
 mod bench_api;
+mod contract_api;
 use desc::{
     read_types, unit_size, Array, Event, Field, Kind, ProviderKey, Step, ENC_BINARY8, ENC_STRING16,
     ENC_STRING32, ENC_STRING8, ENC_VALUE128, ENC_VALUE16, ENC_VALUE32, ENC_VALUE64, ENC_VALUE8, ENC_ZSTRING16,
@@ -516,12 +502,17 @@ fn fail_all(r: &Runner, steps: &[Step], why: &str) {
 }
 
 fn main() {
-    let arg = entry::start(
-        "emit <file.events> | emit --types | emit --contract | emit --bench COUNT <file.events>",
-        &[],
-        || contract::run(&mut contract_api::Dynamic::new()),
-        |count, file| bench_api::run(count, file),
-    );
+    ehconf_emit::emit_main(Emitter {
+        usage: "emit <file.events> | emit --types | emit --contract | emit --bench COUNT <file.events>",
+        unset: &[],
+        contract: || Box::new(contract_api::Dynamic::new()),
+        bench: bench_api::run,
+        run,
+    })
+}
+
+/// `emit FILE` or `emit --types`: the exit status.
+fn run(arg: &str) -> i32 {
     let types = match read_types(TYPES_TXT, std::mem::size_of::<usize>()) {
         Ok(t) => t,
         Err(why) => {
@@ -533,9 +524,9 @@ fn main() {
         for r in &types {
             println!("{} 0x{:02x} 0x{:02x} {}", r.name, r.enc, r.fmt, unit_size(r.enc));
         }
-        return;
+        return 0;
     }
-    let path = &arg;
+    let path = arg;
     let text = desc::read_or_exit(path);
     let steps = match desc::parse(&text, &types) {
         Ok(d) => d.unrolled(), // every repetition of a `repeat` an event of its own
@@ -557,5 +548,9 @@ fn main() {
     let [w, s, f] = r.counts();
     println!("emit: {} written, {} skipped, {} failed", w, s, f);
     let _ = io::stdout().flush();
-    process::exit(if s > 0 || f > 0 { 1 } else { 0 });
+    if s > 0 || f > 0 {
+        1
+    } else {
+        0
+    }
 }

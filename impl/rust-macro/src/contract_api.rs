@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 //
-// `emit --contract` through the eventheader crate's macros (emitlib/rust/contract.rs
+// `emit --contract` through the eventheader crate's macros (ehconf_emit::contract
 // runs the protocol): a define_provider! static, its unsafe register() and unregister(),
 // provider_enabled! and one write_event! call site. provider_enabled! adds an inert
 // tracepoint of the same name (EhconfContract_L4K1) to the provider, so register() registers
@@ -8,7 +8,7 @@
 
 use eventheader::{define_provider, provider_enabled, write_event, Level};
 
-use crate::contract::Api;
+use ehconf_emit::contract::Api;
 
 define_provider!(CONTRACT, "EhconfContract");
 

@@ -7,7 +7,7 @@
 // The cases are compiled in: build.rs (the generator) wrote one module per
 // descriptions/<case>.events with the providers, the events and the steps. At run time this
 // reads the description it is given, finds the compiled-in case its `case` line names, and
-// compares the two item by item (emitlib/rust/desc.rs, items(): each event block and
+// compares the two item by item (ehconf_emit::desc_items, items(): each event block and
 // each statement hashed):
 // the events the given file leaves out (harness/impl/run_impl.py leaves out those a profile
 // lacks) are not written, and the file's events are numbered as the file has them. A
@@ -33,7 +33,7 @@
 //
 // `emit --contract`: Documentation/impl-contract.md's line protocol (src/contract_api.rs).
 // `emit --bench COUNT <file.events>`: each event COUNT times in a row, timed
-// (emitlib/rust/bench.rs, make bench-impls), with the `bench` lines instead of the others.
+// (ehconf_emit::bench, make bench-impls), with the `bench` lines instead of the others.
 
 use std::io::{self, Write};
 use std::panic::{self, AssertUnwindSafe};
@@ -41,25 +41,13 @@ use std::process;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Barrier, Mutex};
 
-// The description parser both Rust emitters share (the generator's; here only its
-// read_or_exit) and the items of a description.
-#[path = "../../../emitlib/rust/desc.rs"]
-mod desc;
-#[path = "../../../emitlib/rust/desc_items.rs"]
-mod desc_items;
-// Errno names and caught panics, worded as rust-dynamic words them.
-#[path = "../../../emitlib/rust/report.rs"]
-mod report;
-use report::{child_counts, child_report, errno_name, install_panic_hook, take_panic};
-// emit --contract: the protocol both Rust emitters share, and this crate's calls for it.
-#[path = "../../../emitlib/rust/forked.rs"]
-mod forked;
-#[path = "../../../emitlib/rust/contract.rs"]
-mod contract;
+// What every Rust emitter shares, the ehconf-emit crate (emitlib/rust): the description's
+// items (the generator's parser, here only its read_or_exit), errno names and caught panics
+// as rust-dynamic words them, the fork helper, the bench timing (Runner::event takes its
+// loop) and emit_main; this crate's calls for emit --contract are in contract_api.rs.
+use ehconf_emit::report::{child_counts, child_report, errno_name, install_panic_hook, take_panic};
+use ehconf_emit::{bench, desc, desc_items, forked, Emitter};
 mod contract_api;
-// emit --bench: the timing both Rust emitters share (Runner::event takes its loop).
-#[path = "../../../emitlib/rust/bench.rs"]
-mod bench;
 
 /// A compiled-in case.
 pub struct Case {
@@ -307,30 +295,30 @@ fn match_items(case: &Case, given: &[desc_items::Item], last_line: usize) -> Res
     Ok(present.iter().map(|&p| if p { number += 1; number } else { 0 }).collect())
 }
 
+/// The eventheader crate's macros behind ehconf's command line (ehconf_emit::emit_main):
+/// `--bench COUNT FILE` runs FILE with the `bench` lines, and `--cases` and
+/// `--register-twice` are options of its own.
 fn main() {
-    let mut args: Vec<String> = std::env::args().collect();
-    let mut bench = None;
-    if args.len() == 4 && args[1] == "--bench" {
-        bench = Some(bench::count(&args[2]).unwrap_or_else(|| bench::bad_count(&args[2])));
-        args.drain(1..3);
-    }
-    if args.len() != 2 {
-        eprintln!("usage: emit <file.events> | emit --cases | emit --register-twice | emit --contract | emit --bench COUNT <file.events>");
-        process::exit(2);
-    }
-    if args[1] == "--contract" {
-        contract::run(&mut contract_api::Macro);
-    }
-    if args[1] == "--register-twice" {
-        process::exit(register_twice());
-    }
-    if args[1] == "--cases" {
-        for c in CASES {
-            println!("{} {} events, {} providers", c.name, c.events, c.providers.len());
-        }
-        return;
-    }
-    let path = &args[1];
+    ehconf_emit::emit_main(Emitter {
+        usage: "emit <file.events> | emit --cases | emit --register-twice | emit --contract | emit --bench COUNT <file.events>",
+        unset: &[],
+        contract: || Box::new(contract_api::Macro),
+        bench: |count, file| run(file, Some(count)),
+        run: |arg| match arg {
+            "--register-twice" => register_twice(),
+            "--cases" => {
+                for c in CASES {
+                    println!("{} {} events, {} providers", c.name, c.events, c.providers.len());
+                }
+                0
+            }
+            _ => run(arg, None),
+        },
+    })
+}
+
+/// The description at path, the `bench` lines with a count: the exit status.
+fn run(path: &str, bench: Option<u64>) -> i32 {
     let text = desc::read_or_exit(path);
     let given = match desc_items::items(&text) {
         Ok(g) => g,
@@ -373,9 +361,13 @@ fn main() {
     let [w, s, f] = r.counts();
     let _ = r.providers;
     if bench.is_some() {
-        process::exit(if s > 0 || r.step_failed.load(Ordering::Relaxed) { 1 } else { 0 });
+        return if s > 0 || r.step_failed.load(Ordering::Relaxed) { 1 } else { 0 };
     }
     println!("emit: {} written, {} skipped, {} failed", w, s, f);
     let _ = io::stdout().flush();
-    process::exit(if s > 0 || f > 0 || r.step_failed.load(Ordering::Relaxed) { 1 } else { 0 });
+    if s > 0 || f > 0 || r.step_failed.load(Ordering::Relaxed) {
+        1
+    } else {
+        0
+    }
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 //
-// emit --bench COUNT FILE.inputs (emitlib/rust/bench.rs, make bench-impls) through
+// emit --bench COUNT FILE.inputs (ehconf_emit::bench, make bench-impls) through
 // tracing-etw: the file's layers installed as the conformance run installs them; each
 // `event` statement COUNT times in a row the way `event!` writes one on a hot path: the
 // callsite registered once and the values owned once (a user's are in variables), then per
@@ -8,7 +8,7 @@
 // Dispatch::enabled, which asks the layer) and, when enabled, Event::dispatch. Spans and
 // etw_event! statements are not timed (the workloads have none).
 
-use super::bench;
+use ehconf_emit::bench;
 use super::inputs::{self, Step};
 use super::{callsite, enabled, install, owned, Owned};
 use std::process;
@@ -16,8 +16,8 @@ use tracing::field::Value;
 use tracing::metadata::Kind;
 use tracing::Event;
 
-pub fn run(count_text: &str, path: &str) -> ! {
-    let count = bench::count(count_text).unwrap_or_else(|| bench::bad_count(count_text));
+/// The exit status.
+pub fn run(count: u64, path: &str) -> i32 {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| {
         eprintln!("{}: {}", path, e);
         process::exit(2)
@@ -50,5 +50,5 @@ pub fn run(count_text: &str, path: &str) -> ! {
             false
         });
     }
-    process::exit(0);
+    0
 }

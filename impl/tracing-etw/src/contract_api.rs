@@ -19,7 +19,7 @@
 use tracing::{Dispatch, Level};
 use tracing_subscriber::layer::SubscriberExt;
 
-use crate::contract::{Api, WRITE_NONE};
+use ehconf_emit::contract::{Api, WRITE_NONE};
 
 pub struct Etw {
     dispatch: Option<Dispatch>,

@@ -3,10 +3,11 @@
 // The parser of impl/tracing-etw/inputs/<name>.inputs (impl/tracing-etw/README.md §2):
 // what `tracing` is asked to do, as data. Shared by the emitter (src/main.rs) and the
 // generator of the etw_event! call sites (build.rs, which includes this file by #[path]).
-// Standard library only: build.rs has no dependencies.
+// Standard library and the ehconf-emit crate's tokenizer only (build.rs's one
+// build-dependency).
 #![allow(dead_code)]
 
-use crate::words::{err, num, opt, options, unescape, writes, ParseError};
+use ehconf_emit::words::{err, num, opt, options, unescape, writes, ParseError};
 
 /// A value kind `tracing` records (impl/tracing-etw/README.md §2.3), with its value.
 #[derive(Clone, Debug, PartialEq)]

@@ -28,7 +28,7 @@
 // nothing, then `emit: N written, N skipped, N failed`. Exit 0 when every event was
 // written, 1 otherwise (or a step failed), 2 for an inputs file it cannot parse
 // (`file:line: reason` on stderr). `emit --contract`: Documentation/impl-contract.md
-// (src/contract_api.rs, emitlib/rust/contract.rs). `emit --bench COUNT <file.inputs>`:
+// (src/contract_api.rs, ehconf_emit::contract). `emit --bench COUNT <file.inputs>`:
 // each event COUNT times, timed (src/bench_api.rs, make bench-impls).
 
 use std::collections::HashMap;
@@ -48,22 +48,14 @@ use tracing_subscriber::util::SubscriberInitExt;
 use tracing_subscriber::{Layer, Registry};
 
 mod inputs;
-#[path = "../../../emitlib/rust/words.rs"]
-mod words;
 use inputs::{EventDef, Field, Inputs, Level, Parent, SpanDef, Step, Val};
 
-#[path = "../../../emitlib/rust/forked.rs"]
-mod forked;
-// emit --contract: the loop the Rust emitters share, and this crate's calls for it.
-#[path = "../../../emitlib/rust/contract.rs"]
-mod contract;
-#[path = "../../../emitlib/rust/entry.rs"]
-mod entry;
-mod contract_api;
-// emit --bench: the timing the Rust emitters share, and this crate's loop for it.
-#[path = "../../../emitlib/rust/bench.rs"]
-mod bench;
+// What every Rust emitter shares, the ehconf-emit crate (emitlib/rust): the contract loop,
+// the bench timing and emit_main; this crate's calls for emit --contract and --bench are in
+// contract_api.rs and bench_api.rs.
+use ehconf_emit::Emitter;
 mod bench_api;
+mod contract_api;
 
 mod sites {
     include!(concat!(env!("OUT_DIR"), "/etw_sites.rs"));
@@ -502,12 +494,17 @@ fn install(inputs: &Inputs) -> bool {
 }
 
 fn main() {
-    let path = &entry::start(
-        "emit <file.inputs> | emit --contract | emit --bench COUNT <file.inputs>",
-        &[],
-        || contract::run(&mut contract_api::Etw::new()),
-        |count, file| bench_api::run(count, file),
-    );
+    ehconf_emit::emit_main(Emitter {
+        usage: "emit <file.inputs> | emit --contract | emit --bench COUNT <file.inputs>",
+        unset: &[],
+        contract: || Box::new(contract_api::Etw::new()),
+        bench: bench_api::run,
+        run,
+    })
+}
+
+/// The inputs file at path: the exit status.
+fn run(path: &str) -> i32 {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) => {
@@ -540,5 +537,9 @@ fn main() {
     let (w, f, s) = (r.written.load(Ordering::Relaxed), r.failed.load(Ordering::Relaxed), r.step_failed.load(Ordering::Relaxed));
     println!("emit: {} written, 0 skipped, {} failed", w, f);
     let _ = io::stdout().flush();
-    process::exit(if f > 0 || s > 0 || w != inputs.events { 1 } else { 0 });
+    if f > 0 || s > 0 || w != inputs.events {
+        1
+    } else {
+        0
+    }
 }
