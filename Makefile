@@ -82,7 +82,7 @@ include lib/eventheader/build.mk lib/decode/build.mk tools/build.mk tests/build.
 # which make expands as it reads the rule.
 include harness/kernel/bisect.mk harness/kernel/build.mk harness/vm/vm.mk harness/kernel/windows.mk
 include cases/build.mk vm/build.mk impl/build.mk tools/standin/build.mk
-include cases/kselftest.mk
+include cases/kselftest.mk kselftest-series/series.mk
 include decoders/build.mk
 include emitlib/build.mk impl/ehconf/build.mk harness/impl/bench.mk
 
