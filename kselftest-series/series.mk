@@ -44,3 +44,13 @@ selftests-series-vm: selftests-series-check
 	@kselftest-series/run-vm.sh $(SERIES_OUT) $(SERIES_RUNS) $(SERIES_KERNELS)
 
 .PHONY: selftests-series selftests-series-check selftests-series-vm
+
+# The planted regressions of scripts/kernel-mutants.txt against the kernel's selftests,
+# unpatched and patched, beside what make test-kernel-mutants recorded for ehconf's cases:
+# $(SERIES_OUT)/mutants/report.md. One incremental 6.12 build and one boot per mutant
+# (about 2 minutes each); MUTANTS=a,b for a subset. Long: not part of make check.
+## test-kernel-mutants-series: each planted kernel regression against the unpatched and patched selftests, beside ehconf's cases (MUTANTS=a,b; long)
+test-kernel-mutants-series: selftests-series-check
+	/usr/bin/python3 kselftest-series/mutants.py $(if $(MUTANTS),--only $(MUTANTS)) $(SERIES_OUT)
+
+.PHONY: test-kernel-mutants-series

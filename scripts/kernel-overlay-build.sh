@@ -28,7 +28,8 @@ read -r kind _ sum <"$(dirname "$image")/source-id"
 [[ "$kind" == tarball ]] || die "the cached $arch kernel was not built from a tarball"
 src=$(find "$cache_root/kernel/src/${sum:0:16}" -mindepth 1 -maxdepth 1 -type d -name 'linux-source-*' | head -n1)
 [[ -n "$src" && -f "$src/$rel" ]] || die "no $rel in the unpacked source of $image"
-objdir="$cache_root/kernel/obj/$(printf '%s' "$src" | sha256sum | cut -c1-16)-$arch"
+objdir="$cache_root/kernel/obj/$(printf '%s' "$src" | sha256sum | cut -c1-16)"
+[[ "$arch" == x86_64 ]] || objdir="$objdir-$arch"  # vm/build-kernel's naming (x86_64: no suffix)
 [[ -d "$objdir" ]] || die "no object tree $objdir"
 
 work="$cache_root/kernel/overlay-$arch"

@@ -1,0 +1,173 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""kselftest-series/mutants.py [--only a,b] OUT: the planted kernel regressions of
+scripts/kernel-mutants.txt against the kernel's selftests, unpatched and patched.
+
+For each x86-64 mutant: its edit of Debian's 6.12 source rebuilt on a copy of the cached
+6.12 object tree (scripts/kernel-overlay-build.sh: one incremental build, nothing shared
+changes), one boot (vm/run) running the installs of `make selftests-series-check`
+(OUT/install/6.12/{unpatched,patched}) by their own run_kselftest.sh.
+
+  unpatched  CAUGHT when a test fails other than the four that race the asynchronous
+             release on 6.12 (they fail on the unchanged kernel too)
+  patched    CAUGHT when the test rows.txt names for the mutant's row fails (any other
+             failure is listed, not counted)
+  ehconf     what `make test-kernel-mutants` recorded for the mutant
+             (build/mutants/report.md when it ran here, else Documentation/kernel-cases.md)
+
+Writes OUT/mutants/report.md (the side-by-side table) and prints one line per mutant and
+"N passed, N failed, N skipped" (a pass: the patched selftests catch an in-scope mutant).
+"""
+import argparse
+import importlib.util
+import os
+import re
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(TOP, "scripts"))
+sys.path.insert(0, HERE)
+spec = importlib.util.spec_from_file_location("kernel_mutants", os.path.join(TOP, "scripts", "kernel-mutants.py"))
+km = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(km)
+import tap_summary  # noqa: E402
+
+RACY_612 = {"abi_test/user.flags", "dyn_test/user.basic_types", "dyn_test/user.loc_types",
+            "perf_test/user.perf_empty_events"}
+
+
+def read_rows(path):
+    rows, out = {}, {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            p = line.split()
+            if not p or p[0].startswith("#"):
+                continue
+            if p[0] == "out":
+                out[p[1]] = " ".join(p[2:])
+            else:
+                rows.setdefault(p[0], []).append(p[1])
+    return rows, out
+
+
+def ehconf_recorded(m):
+    """(verdict, source) of ehconf's own cases for mutant m."""
+    rep = os.path.join(TOP, "build", "mutants", "report.md")
+    if os.path.exists(rep):
+        with open(rep, encoding="utf-8") as f:
+            for line in f:
+                cells = [c.strip() for c in line.split("|")]
+                if len(cells) > 5 and cells[1] == m.name:
+                    return ("caught" if cells[5] == "yes" else "NOT caught"), "build/mutants/report.md"
+    with open(os.path.join(TOP, "Documentation", "kernel-cases.md"), encoding="utf-8") as f:
+        text = f.read()
+    for e in m.expect:
+        if f"`{e}`" in text:
+            return "caught", "Documentation/kernel-cases.md"
+    return "not recorded", ""
+
+
+def source_612():
+    return km.arch_source("x86_64") if hasattr(km, "arch_source") else None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("out")
+    ap.add_argument("--only", default="")
+    args = ap.parse_args()
+    out = os.path.abspath(args.out)
+    inst = os.path.join(out, "install", "6.12")
+    for kind in ("unpatched", "patched"):
+        if not os.access(os.path.join(inst, kind, "run_kselftest.sh"), os.X_OK):
+            sys.exit(f"mutants: no {inst}/{kind} (make selftests-series-check first)")
+    rows, out_of_scope = read_rows(os.path.join(HERE, "rows.txt"))
+    mutants = [m for m in km.parse_recipes(km.RECIPES) if not m.arch]
+    if args.only:
+        want = args.only.split(",")
+        mutants = sorted([m for m in mutants if m.name in want], key=lambda m: want.index(m.name))
+    src = km.arch_source("x86_64")
+    work = os.path.join(out, "mutants")
+    os.makedirs(work, exist_ok=True)
+    table = []
+    for m in mutants:
+        t0 = time.monotonic()
+        d = os.path.join(work, m.name)
+        subprocess.run(["rm", "-rf", d], check=True)
+        os.makedirs(os.path.join(d, "tree", os.path.dirname(m.file)))
+        with open(os.path.join(src, m.file), encoding="utf-8") as f, \
+                open(os.path.join(d, "tree", m.file), "w", encoding="utf-8") as g:
+            g.write(f.read())
+        km.apply(os.path.join(d, "tree"), m)
+        with open(os.path.join(d, "build.log"), "w") as log:
+            p = subprocess.run([os.path.join(TOP, "scripts", "kernel-overlay-build.sh"), "x86_64",
+                                os.path.join(d, "tree", m.file), m.file],
+                               stdout=subprocess.PIPE, stderr=log, text=True, cwd=TOP)
+        image = p.stdout.strip().splitlines()[-1] if p.returncode == 0 and p.stdout.strip() else ""
+        row = {"m": m, "unpatched": "-", "patched": "-", "named": rows.get(m.row, []),
+               "fails_u": [], "fails_p": []}
+        if not image:
+            row["unpatched"] = row["patched"] = "no kernel (build.log)"
+        else:
+            res = os.path.join(d, "vm")
+            os.makedirs(res, exist_ok=True)
+            subprocess.run([os.path.join(TOP, "vm", "run"), "--kernel", image, "--timeout", "900",
+                            "--results", res, "--allow-warning", ".", "--",
+                            os.path.join(HERE, "guest-run.sh"), res, "1",
+                            f"unpatched={inst}/unpatched", f"patched={inst}/patched"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=TOP)
+            for kind in ("unpatched", "patched"):
+                tap = os.path.join(res, f"{kind}.1.tap")
+                if not os.path.exists(tap):
+                    row[kind] = "no result"
+                    continue
+                r = tap_summary.parse(tap)
+                fails = r["failed"] + [f"{p} (program)" for p, s in r["programs"].items()
+                                       if s == "not ok" and not any(x.startswith(p + "/") for x in r["failed"])]
+                if kind == "unpatched":
+                    real = [x for x in fails if x not in RACY_612]
+                    row["fails_u"] = real
+                    row[kind] = "caught" if real else "missed"
+                else:
+                    row["fails_p"] = fails
+                    if m.row in out_of_scope:
+                        row[kind] = "out of scope" + (" (caught)" if fails else "")
+                    else:
+                        row[kind] = "caught" if any(n in fails for n in rows.get(m.row, [])) else "MISSED"
+        row["ehconf"], row["ehconf_src"] = ehconf_recorded(m)
+        row["seconds"] = round(time.monotonic() - t0)
+        table.append(row)
+        print(f"mutants: {m.name} ({m.row}): unpatched {row['unpatched']}, patched {row['patched']}, "
+              f"ehconf {row['ehconf']} [{row['seconds']} s]", flush=True)
+        write_report(table, os.path.join(work, "report.md"), out_of_scope)
+    n_pass = sum(r["patched"] == "caught" for r in table)
+    n_fail = sum(r["patched"] not in ("caught",) and not r["patched"].startswith("out of scope") for r in table)
+    n_skip = len(table) - n_pass - n_fail
+    print(f"mutants: table in {os.path.relpath(os.path.join(work, 'report.md'), TOP)}")
+    print(f"{n_pass} passed, {n_fail} failed, {n_skip} skipped")
+    return 0 if n_fail == 0 else 1
+
+
+def write_report(table, path, out_of_scope):
+    L = ["# Planted kernel regressions: the kernel's selftests, unpatched and patched, and ehconf\n",
+         "Each mutant of scripts/kernel-mutants.txt built into Debian's 6.12.117 and booted once "
+         "(kselftest-series/mutants.py). unpatched: a failure other than the four racy tests; "
+         "patched: the test kselftest-series/rows.txt names for the row failed.\n",
+         "| mutant | row | unpatched selftests | patched selftests | ehconf cases | patched test(s) that failed | time |",
+         "|---|---|---|---|---|---|---|"]
+    for r in table:
+        m = r["m"]
+        fails = ", ".join(f"`{x}`" for x in r["fails_p"][:4]) + (" ..." if len(r["fails_p"]) > 4 else "")
+        L.append(f"| {m.name} | {m.row} | {r['unpatched']} | {'**' + r['patched'] + '**' if r['patched'] == 'MISSED' else r['patched']} "
+                 f"| {r['ehconf']} | {fails or '-'} | {r['seconds']} s |")
+    if out_of_scope:
+        L += ["", "Out of the series' scope: " + "; ".join(f"{k}: {v}" for k, v in out_of_scope.items())]
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("\n".join(L) + "\n")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
