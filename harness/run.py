@@ -84,7 +84,8 @@ def main(argv=None) -> int:
     else:
         from harness.vm.run_vm import run_vm
         cases = args.case or os.environ.get("EHCONF_VM_CASES", "").split()
-        folder, entries = run_vm(build, results, REPO_ROOT, cases, crash=not args.no_crash_test)
+        folder, entries, extra = run_vm(build, results, REPO_ROOT, cases,
+                                        crash=not args.no_crash_test)
     path = write_summary(folder, args.runner, runner_command(args.runner, key), entries,
                          time.monotonic() - t0, extra)
     print(f"run {args.runner}: {len(entries)} entries in {display_path(path)} "

@@ -3,8 +3,8 @@
 # run under offline is built with the tools (tools/build.mk).
 
 # make check-impl: the cases' descriptions (descriptions/) through each implementation of
-# impl/implementations.txt, judged against golden/: offline under the stand-in (harness/
-# impl/run_impl.py), then all of them in ONE boot of the guest kernel under perf, with the
+# impl/implementations.txt, judged against golden/: offline under the stand-in (harness/impl/
+# run_impl.py), then all of them in ONE boot of the guest kernel under perf, with the
 # contract rows (harness/impl/run_impl_vm.py; IMPL_VM=0 leaves the VM out; the boot may take
 # EHCONF_VM_TIMEOUT, default IMPL_VM_TIMEOUT: 1200 s on x86_64, where the first five rows
 # took 274 s on 2 busy cores under TCG; 3600 s on the other guests, where s390x took
@@ -60,8 +60,8 @@ check-impl: all $(IMPL_PREREQS)
 	  $(PYTEST) -q harness/core/judge_items.py --ehconf-impl $$i --ehconf-results $(IMPL_RESULTS) \
 	    $(IMPL_RUNNERS) --junitxml=$(JUNIT_DIR)/$(IMPL_JUNIT)-$$i.xml || rc=1; \
 	done; \
-	/usr/bin/python3 harness/reports/impls_md.py $(IMPL_RESULTS) $(IMPL_REPORT) --run $$names --vm $(IMPL_VM) || rc=1; \
-	/usr/bin/python3 harness/reports/items.py check $(IMPL_REPORT) $(JUNIT_DIR)/$(IMPL_JUNIT) --run $$names || rc=1; \
+	/usr/bin/python3 harness/reports/impls_md.py $(JUNIT_DIR)/$(IMPL_JUNIT) $(IMPL_REPORT) --run $$names --vm $(IMPL_VM) \
+	  --bench $(IMPL_RESULTS)/bench-impls/bench-impls.json || rc=1; \
 	exit $$rc
 
 # The guest's own stand-in and reference emitter (KERNEL_ARCH=arm64|s390x; vm-cross builds the

@@ -9,5 +9,5 @@ for what it judges, its id, in the class of its runner (results_plugin.judge).""
 from harness.core.pytest_plugin import judge
 
 
-def test_results(ehconf_result, record_xml_attribute):
-    judge(ehconf_result, record_xml_attribute)
+def test_results(ehconf_result, record_xml_attribute, record_property):
+    judge(ehconf_result, record_xml_attribute, record_property)

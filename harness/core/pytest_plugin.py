@@ -36,8 +36,8 @@ from typing import List, Tuple
 import pytest
 
 from harness.core.common import REPO_ROOT
-from harness.core.results import RUNNERS
-from harness.core.verdicts import ResultItem, collect_results, outcome
+from harness.core.results import RUNNERS, read_summary, run_facts, runner_dir
+from harness.core.verdicts import ResultItem, collect_results, judged
 
 
 @dataclass(frozen=True)
@@ -86,8 +86,7 @@ def collect(s: Settings) -> List[ResultItem]:
     """Every item of the selected runners (harness/core/verdicts.py reads the files)."""
     items: List[ResultItem] = []
     for runner in s.runners:
-        key = s.impl if RUNNERS[runner].keyed_by == "impl" else os.path.basename(s.build)
-        items += collect_results(s.results, (runner,), key)
+        items += collect_results(s.results, (runner,), _key(s, runner))
     return items
 
 
@@ -100,14 +99,37 @@ def pytest_generate_tests(metafunc):
         for i in items])
 
 
-def judge(it: ResultItem, record_xml_attribute=None) -> None:
+def _key(s: Settings, runner: str) -> str:
+    return s.impl if RUNNERS[runner].keyed_by == "impl" else os.path.basename(s.build)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def ehconf_run_facts(request, record_testsuite_property):
+    """Each selected runner's run (checkout, commit, finished, kernel...) as the JUnit
+    file's testsuite properties "<runner>.<name>", so the reports need nothing else."""
+    s = settings(request.config)
+    for runner in s.runners:
+        try:
+            data = read_summary(runner_dir(s.results, runner, _key(s, runner)))
+        except (OSError, ValueError):
+            continue  # its items already say the results are missing
+        for name, value in run_facts(data).items():
+            record_testsuite_property(f"{runner}.{name}", value)
+
+
+def judge(it: ResultItem, record_xml_attribute=None, record_property=None) -> None:
     """Pass, or pytest.fail/skip/xfail with the reason on its first line: the outcome
-    harness/core/verdicts.py gives, which the reports render too. With record_xml_attribute
-    (pytest's fixture), the JUnit testcase is named for the item it judges."""
+    harness/core/verdicts.py gives. With record_xml_attribute (pytest's fixture), the JUnit
+    testcase is named for the item it judges; with record_property, the facts a report
+    shows beside the verdict become the testcase's properties. The reports render the
+    JUnit files (harness/reports/junit.py), so they say what pytest said."""
     if record_xml_attribute is not None:
         record_xml_attribute("name", it.ident)
         record_xml_attribute("classname", f"ehconf.{it.runner}")
-    status, message = outcome(it)
+    status, message, facts = judged(it)
+    if record_property is not None:
+        for name, value in sorted(facts.items()):
+            record_property(name, str(value))
     if status == "fail":
         pytest.fail(message, pytrace=False)
     if status == "skip":

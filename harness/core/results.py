@@ -23,6 +23,13 @@ is one of:
   {"kind": "check", "id": "lint/structs", "status": "pass", "message": ""}
       a result the runner decided itself (status pass, fail, skip or xfail).
 
+Any entry may carry "facts": {"name": scalar, ...}, what a report shows beside the
+item's verdict (a case's golden event count, a damaged set's input count, a contract
+row's observation). The judge writes them into the item's JUnit testcase as properties,
+and the summary's other top-level scalars (checkout, commit, finished, kernel...) into
+the JUnit file's testsuite properties as "<runner>.<name>": the reports
+(harness/reports/) are rendered from the JUnit files alone.
+
 Paths in entries are relative to the summary's folder, "golden" to the checkout.
 summary.json is written last and atomically (write + rename): a summary that exists
 belongs to a finished run.
@@ -94,9 +101,23 @@ def golden_entry(ident: str, case: str, transport: str, decoded: str, golden: st
             "decoded": decoded, "golden": golden, "problem": problem}
 
 
-def check_entry(ident: str, status: str, message: str = "") -> dict:
+def check_entry(ident: str, status: str, message: str = "", facts: Optional[dict] = None) -> dict:
     assert status in STATUSES, status
-    return {"kind": "check", "id": ident, "status": status, "message": message}
+    e = {"kind": "check", "id": ident, "status": status, "message": message}
+    if facts:
+        e["facts"] = facts
+    return e
+
+
+def run_facts(data: dict) -> Dict[str, str]:
+    """The summary's scalars that describe the run (not its entries), and each member of
+    its "report" object as JSON under "report.<name>" (the VM run's per-case tables, limits
+    and guest facts): what the JUnit file's testsuite properties carry for the reports."""
+    out = {k: str(v) for k, v in data.items()
+           if k not in ("entries", "runner") and isinstance(v, (str, int, float, bool))}
+    for k, v in (data.get("report") or {}).items():
+        out[f"report.{k}"] = json.dumps(v)  # in the runner's order: the tables keep it
+    return out
 
 
 def write_summary(folder: str, runner: str, command: str, entries: List[dict],

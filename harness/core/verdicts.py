@@ -40,15 +40,18 @@ class ResultItem:
     label: str = ""  # ktap: the program, as a person would name it
     result: object = None  # ktap: the ktap.Result of this line
     entry: dict = field(default_factory=dict)  # golden: the entry
+    facts: dict = field(default_factory=dict)  # what a report shows beside the verdict
 
 
 def items_of_entry(runner: str, folder: str, entry: dict) -> List[ResultItem]:
     kind = entry.get("kind")
     if kind == "check":
         return [ResultItem(safe_id(entry["id"]), "check", runner, folder,
-                           status=entry.get("status", "fail"), message=entry.get("message", ""))]
+                           status=entry.get("status", "fail"), message=entry.get("message", ""),
+                           facts=dict(entry.get("facts") or {}))]
     if kind == "golden":
-        return [ResultItem(safe_id(entry["id"]), "golden", runner, folder, entry=entry)]
+        return [ResultItem(safe_id(entry["id"]), "golden", runner, folder, entry=entry,
+                           facts=dict(entry.get("facts") or {}))]
     if kind != "ktap":
         return [ResultItem(safe_id(f"{runner}/bad-entry"), "check", runner, folder, "fail",
                            f"{display_path(folder)}/{SUMMARY}: unknown entry kind {kind!r}")]
@@ -122,6 +125,19 @@ def golden_verdict(folder: str, e: dict) -> GoldenVerdict:
         return GoldenVerdict("pass", "", 0, res.expected)
     return GoldenVerdict("fail", f"{res.message}\n(decoded capture: {display_path(decoded)})",
                          res.failed_events if res.expected else -1, res.expected or -1)
+
+
+def judged(it: ResultItem) -> Tuple[str, str, dict]:
+    """(outcome, reason, facts): the outcome and reason of outcome(), and the facts a report
+    shows beside them: the runner's, and for a golden item the events it compared and how
+    many of them failed (-1: unknown, nothing decoded). Judged once, here: the reports read
+    these back from the JUnit files."""
+    facts = dict(it.facts)
+    if it.kind == "golden":
+        v = golden_verdict(it.folder, it.entry)
+        facts.update(expected_events=v.expected, failed_events=v.failed_events)
+        return v.status, v.message, facts
+    return outcome(it) + (facts,)
 
 
 def outcome(it: ResultItem) -> Tuple[str, str]:

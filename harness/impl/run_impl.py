@@ -293,7 +293,7 @@ def _one_case(impl: Impl, profile: Profile, emitter: str, standin: str, ehdecode
                                       f"{seen}\n(impl/{impl.name}/profile.txt declares the "
                                       f"whole input different: {whole})")]
     entries.append(golden_entry(base, case, REFERENCE, case + ".json", expected, problem))
-    c["reproduced"] = len(judged)  # counts.json: provisional until pytest judges it
+    c["reproduced"] = len(judged)  # compared; the judge says how many of them failed
     return entries
 
 
@@ -518,8 +518,10 @@ def run_impl(name: str, build: str, results: str, timeout: float):
     if emitter:
         altered: Dict[str, int] = {}
         for src in sources(impl):
-            entries += _one_case(impl, profile, emitter, standin, ehdecode, src, out, timeout,
-                                 counts, plan, altered)
+            mine = _one_case(impl, profile, emitter, standin, ehdecode, src, out, timeout,
+                             counts, plan, altered)
+            _case_facts(mine, f"impl/{name}/{src.name}", counts.get(src.name))
+            entries += mine
         entries += alters_entries(f"impl/{name}", profile, altered)
         script = decoder_script(impl.decoder)
         try:
@@ -533,8 +535,21 @@ def run_impl(name: str, build: str, results: str, timeout: float):
         with open(os.path.join(out, PLAN), "w", encoding="utf-8") as f:
             json.dump(whole, f, indent=1)
     checkout = built_from(impl)
-    return out, entries, {"implementation": name, "counts": counts,
-                          "checkout": checkout, "commit": commit_of(checkout)}
+    return out, entries, {"implementation": name, "checkout": checkout,
+                          "commit": commit_of(checkout)}
+
+
+def _case_facts(entries: List[dict], base: str, c: Optional[dict]) -> None:
+    """What impls.md's events-per-case row shows beside the case's verdicts, carried by the
+    case's own item (else its first): the golden events, those left out for a feature the
+    implementation lacks, those the golden item compares (the judge adds how many of them
+    failed), those declared different and those failed before any comparison."""
+    if not entries or not c:
+        return
+    carrier = next((e for e in entries if e.get("id") == safe_id(base)), entries[0])
+    carrier["facts"] = {"events": c["events"], "left_out": sum(c["skipped"].values()),
+                        "compared": c["reproduced"], "declared": len(c["declared"]),
+                        "failed": len(c["failed"])}
 
 
 def built_from(impl: Impl) -> str:

@@ -254,6 +254,8 @@ def judge_contract(name: str, profile, seen: Dict[str, dict], kernel: str,
             entries.append(check_entry(ident, "fail", f"{row.what}: observed {got!r}, "
                                        f"promised {promise!r}{on} (not declared in "
                                        f"impl/{name}/profile.txt){also}"))
+    for e, (_, got, _, _, _) in zip(entries, verdicts):
+        e["facts"] = {"observed": got}  # the contract table's cell (impls.md)
     return entries
 
 

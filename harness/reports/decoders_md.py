@@ -1,14 +1,14 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""decoders.md: the decoders side by side, rendered from the items of make check-decoders
-and their outcomes as harness/core/verdicts.py gives them, the very outcomes pytest writes into
-<results>/decoder-<name>.xml.
+"""decoders.md: the decoders side by side, rendered from the JUnit files of make
+check-decoders (<JUNIT_PREFIX>-<name>.xml, one per decoder): every verdict, reason and
+count below is read back from them (harness/reports/junit.py), nothing is judged here.
 
-    harness/reports/decoders_md.py RESULTS OUT.md
+    harness/reports/decoders_md.py JUNIT_PREFIX OUT.md
 
 Sections: every difference (each failed or declared item) in bold at the top; what the
 expectations rest on (harness/core/provenance.py's decoder_basis()); the captures side by side; the damaged inputs side by side; the builds; last every item with its
-outcome, which harness/reports/items.py check holds to the JUnit files."""
+outcome."""
 
 from __future__ import annotations
 
@@ -22,25 +22,36 @@ sys.path.insert(0, os.path.abspath(__file__).rsplit(os.sep + "harness" + os.sep,
 from harness.decoders.registry import read_registry  # noqa: E402
 from harness.core.provenance import ProvenanceError, decoder_basis  # noqa: E402
 from harness.reports.items import section  # noqa: E402
-from harness.core.results import read_summary, runner_dir  # noqa: E402
-from harness.core.verdicts import collect_results, outcome  # noqa: E402
+from harness.reports.junit import read  # noqa: E402
 
 RUNNER = "decoder"
 CAPTURE_CHECKS = ("run", "json", "events", "meta")
 ROBUST_CHECKS = ("crash", "hang", "json", "lost")
 
 
-def gather(results: str) -> List[Tuple[str, dict, Dict[str, Tuple[str, str]]]]:
-    """(name, summary, {item id: (outcome, message)}) per decoder with results."""
+def gather(prefix: str) -> List[Tuple[str, dict, Dict[str, Tuple[str, str]]]]:
+    """(name, the run's properties, {item id: (outcome, message)}) per decoder, the
+    reference first; a decoder without a JUnit file has an empty run and no items."""
     out = []
-    for d in read_registry():
-        folder = runner_dir(results, RUNNER, d.name)
-        try:
-            summary = read_summary(folder)
-        except (OSError, ValueError):
-            summary = {}
-        items = collect_results(results, (RUNNER,), d.name)
-        out.append((d.name, summary, {i.ident: outcome(i) for i in items}))
+    for d in sorted(read_registry(), key=lambda d: not d.reference):
+        suite = read(f"{prefix}-{d.name}.xml")
+        if suite is None:
+            out.append((d.name, {}, {}))
+            continue
+        run = suite.run(RUNNER)
+        run["facts"] = {i.ident: i.facts for i in suite.items}
+        out.append((d.name, run, {i.ident: (i.outcome, i.message) for i in suite.items}))
+    return out
+
+
+def _captures(items, name: str) -> List[str]:
+    """The captures a decoder was run on, in the order of its items."""
+    prefix, out = f"decoder/{name}/", []
+    for ident in items:
+        if ident.startswith(prefix) and ident.endswith("/run") and "/damaged/" not in ident:
+            c = ident[len(prefix):-len("/run")]
+            if c not in out:
+                out.append(c)
     return out
 
 
@@ -84,16 +95,14 @@ def captures_table(runs) -> List[str]:
     if not names:
         return ["Not run (`make check-decoders`).", ""]
     caps: List[str] = []
-    for _, s, _ in runs:
-        for k in (s.get("table") or {}):
-            if not k.startswith("damaged/") and k not in caps:
-                caps.append(k)
+    for n, _, items in runs:
+        caps += [c for c in _captures(items, n) if c not in caps]
     out = ["| capture | events (reference) | " + " | ".join(names) + " |",
            "|---|---|" + "---|" * len(names)]
     by = {n: (s, items) for n, s, items in runs}
-    ref = next((s for n, s, _ in runs if n == "ehdecode"), {})
+    ref_name, ref, _ = runs[0]  # gather() puts the reference first
     for c in caps:
-        events = (ref.get("table") or {}).get(c, {}).get("events", "?")
+        events = (ref.get("facts") or {}).get(f"decoder/{ref_name}/{c}/run", {}).get("events", "?")
         cells = [_cell(by[n][1], f"decoder/{n}/{c}") for n in names]
         out.append(f"| {c} | {events} | " + " | ".join(cells) + " |")
     return out + ["", "same: ran to exit status 0, valid JSON, and every event and meta member "
@@ -104,10 +113,11 @@ def captures_table(runs) -> List[str]:
 def damaged_table(runs) -> List[str]:
     names = [n for n, s, _ in runs if s]
     sets: List[str] = []
-    for _, s, _ in runs:
-        for k in (s.get("table") or {}):
-            if k.startswith("damaged/") and k not in sets:
-                sets.append(k)
+    for n, _, items in runs:
+        for ident in items:
+            parts = ident.split("/")
+            if len(parts) == 5 and parts[2] == "damaged" and "/".join(parts[2:4]) not in sets:
+                sets.append("/".join(parts[2:4]))
     if not sets:
         return ["Not run.", ""]
     out = ["| inputs | check | " + " | ".join(names) + " |", "|---|---|" + "---|" * len(names)]
@@ -117,12 +127,13 @@ def damaged_table(runs) -> List[str]:
             for n, s, _ in runs:
                 if n not in names:
                     continue
-                row = (s.get("table") or {}).get(st)
-                if not row:
+                facts = (s.get("facts") or {}).get(f"decoder/{n}/{st}/{c}")
+                if not facts:
                     cells.append("not run")
                     continue
-                k = row.get(c, 0)
-                cells.append(f"**{k} of {row['inputs']}**" if k else f"0 of {row['inputs']}")
+                k = facts.get("count", "?")
+                cells.append(f"**{k} of {facts.get('inputs', '?')}**" if k != "0"
+                             else f"0 of {facts.get('inputs', '?')}")
             out.append(f"| {st} | {c} | " + " | ".join(cells) + " |")
     return out + ["", "crash: a signal or a sanitizer report; hang: no end within the "
                       "timeout; json: not one valid JSON document where the undamaged capture gave one; "
@@ -155,8 +166,8 @@ def basis_section(root: Optional[str] = None) -> List[str]:
             "its undamaged capture (Documentation/decoders.md §1, §5).", ""]
 
 
-def report(results: str, root: Optional[str] = None) -> str:
-    runs = gather(results)
+def report(prefix: str, root: Optional[str] = None) -> str:
+    runs = gather(prefix)
     out = ["# Decoders side by side", "",
            "Every capture ehconf has, and damaged copies of them, through each decoder of "
            "`decoders/decoders.txt`, compared with ehdecode's JSON (`make check-decoders`, "
@@ -173,10 +184,10 @@ def report(results: str, root: Optional[str] = None) -> str:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("results")
+    ap.add_argument("junit_prefix", help="the JUnit files are <prefix>-<name>.xml")
     ap.add_argument("out")
     args = ap.parse_args(argv)
-    text = report(args.results)
+    text = report(args.junit_prefix)
     with open(args.out, "w", encoding="utf-8") as f:
         f.write(text)
     print(f"decoder-report: wrote {args.out}")

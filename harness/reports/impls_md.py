@@ -1,23 +1,25 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""impls.md: the implementations side by side, rendered from the items of `make
-check-impl` and their outcomes as harness/core/verdicts.py gives them, the very outcomes
-pytest writes into build/results/junit/<prefix>-<name>.xml.
+"""impls.md: the implementations side by side, rendered from the JUnit files `make
+check-impl` wrote (<JUNIT_PREFIX>-<name>.xml, one per implementation, its offline and
+real-kernel items): every verdict, reason and fact below is read back from them
+(harness/reports/junit.py), nothing is judged here.
 
-    harness/reports/impls_md.py RESULTS OUT.md [--run NAME...] [--vm 0|1]
+    harness/reports/impls_md.py JUNIT_PREFIX OUT.md [--run NAME...] [--vm 0|1] [--bench FILE]
 
---run: the implementations of this run; every other one with results left in RESULTS is
-shown as an earlier run, labelled with its checkout, commit and time, never as current.
+--run: the implementations of this run; every other one with a JUnit file left is shown
+as an earlier run, labelled with its checkout, commit and time, never as current.
 --vm: whether this run had the real-kernel half (the impl-vm items), as make's IMPL_VM.
+--bench: make bench-impls' bench-impls.json, for the cost per event (figures, not
+verdicts; "not measured" without it).
 
-Sections: the runs (with each implementation's cost per event from make bench-impls'
-bench-impls.json under RESULTS, "not measured" without it); where each implementation's
-expected events come from (documented, upstream test, source only, current behaviour:
-harness/core/provenance.py's counts of the provenance files); every difference (each failed or expected-failure item) in bold; per
+Sections: the runs; where each implementation's expected events come from (documented,
+upstream test, source only, current behaviour: harness/core/provenance.py's counts of the
+provenance files); every difference (each failed or expected-failure item) in bold; per
 implementation and case the golden events reproduced, left out, declared different and
 failed, counted per event, with the real kernel's verdict; the contract rows side by side
 (the promise of the kernel they ran on); what was not run; and last every item with its
-outcome, which harness/reports/items.py check holds to the JUnit files."""
+outcome."""
 
 from __future__ import annotations
 
@@ -37,59 +39,31 @@ from harness.kernel.expectations import for_kernel  # noqa: E402
 from harness.impl.registry import read_registry  # noqa: E402
 from harness.core.provenance import KINDS, ProvenanceError, read_family  # noqa: E402
 from harness.reports.items import section  # noqa: E402
-from harness.core.results import read_summary, runner_dir  # noqa: E402
-from harness.core.verdicts import ResultItem, collect_results, golden_verdict, outcome  # noqa: E402
-
-RUNNERS = ("impl", "impl-vm")
-
-
-@dataclass
-class Judged:
-    item: ResultItem
-    status: str
-    message: str
-
-    @property
-    def first(self) -> str:
-        return (self.message.strip().splitlines() or [""])[0][:200]
+from harness.reports.junit import Item, read  # noqa: E402
 
 
 @dataclass
 class ImplRun:
     name: str
     current: bool
-    offline: dict = field(default_factory=dict)  # summary.json of the offline half
-    vm: dict = field(default_factory=dict)  # summary.json of the real-kernel half
-    judged: List[Judged] = field(default_factory=list)
+    offline: dict = field(default_factory=dict)  # the offline run's testsuite properties
+    vm: dict = field(default_factory=dict)  # the real-kernel run's
+    judged: List[Item] = field(default_factory=list)
 
-    def under(self, prefix: str) -> List[Judged]:
-        return [j for j in self.judged if j.item.ident == prefix
-                or j.item.ident.startswith(prefix + "/")]
-
-
-def _summary(folder: str) -> dict:
-    try:
-        return read_summary(folder)
-    except (OSError, ValueError):
-        return {}
+    def under(self, prefix: str) -> List[Item]:
+        return [j for j in self.judged if j.ident == prefix or j.ident.startswith(prefix + "/")]
 
 
-def gather(results: str, run: List[str], vm: bool) -> List[ImplRun]:
-    """Every implementation of the registry that has results, judged item by item: those
-    of this run with the runners make gave pytest, earlier ones with what they left."""
+def gather(prefix: str, run: List[str]) -> List[ImplRun]:
+    """Every implementation of the registry with a JUnit file: those of this run, and
+    earlier ones; one of this run without its file is a note (notes())."""
     out = []
     for impl in read_registry():
-        r = ImplRun(impl.name, impl.name in run,
-                    _summary(runner_dir(results, "impl", impl.name)),
-                    _summary(runner_dir(results, "impl-vm", impl.name)))
-        if r.current:
-            runners = RUNNERS if vm else RUNNERS[:1]
-        else:
-            runners = tuple(n for n, d in zip(RUNNERS, (r.offline, r.vm)) if d)
-            if not runners:
-                continue
-        r.judged = [Judged(i, *outcome(i)) for i in collect_results(results, runners, impl.name)]
-        out.append(r)
+        suite = read(f"{prefix}-{impl.name}.xml")
+        if suite is None:
+            continue
+        out.append(ImplRun(impl.name, impl.name in run, suite.run("impl"), suite.run("impl-vm"),
+                           suite.items))
     return out
 
 
@@ -97,10 +71,10 @@ def _when(r: ImplRun) -> str:
     return "this run" if r.current else "**earlier run**"
 
 
-def bench_results(results: str) -> Optional[dict]:
+def bench_results(path: str) -> Optional[dict]:
     """make bench-impls' figures (harness/impl/bench.py), None when it has not run."""
     try:
-        with open(os.path.join(results, "bench-impls", "bench-impls.json"), encoding="utf-8") as f:
+        with open(path, encoding="utf-8") as f:
             return json.load(f)
     except (OSError, ValueError):
         return None
@@ -172,22 +146,22 @@ def differences(runs: List[ImplRun]) -> List[str]:
     for r in runs:
         tag = "" if r.current else " (earlier run)"
         for j in r.judged:
-            if j.status == "fail":
-                out.append(f"- **{r.name}: {j.item.ident}** (FAILED{tag}): {j.first}")
-            elif j.status == "xfail":
-                out.append(f"- **{r.name}: {j.item.ident}** (declared{tag}): {j.first}")
+            if j.outcome == "fail":
+                out.append(f"- **{r.name}: {j.ident}** (FAILED{tag}): {j.first}")
+            elif j.outcome == "xfail":
+                out.append(f"- **{r.name}: {j.ident}** (declared{tag}): {j.first}")
     return out or ["None."]
 
 
 EVENT_ITEM = re.compile(r"/(\d+)$")
 
 
-def _golden(j: Judged) -> Tuple[int, int]:
-    """(failed events, expected events) of a golden item; -1 when unknown."""
-    if j.item.kind != "golden" or j.status == "pass":
+def _golden(j: Item) -> Tuple[int, int]:
+    """(failed events, expected events) of a golden item, as its judge recorded them;
+    -1 when unknown (nothing decoded, or not a golden item)."""
+    if j.outcome == "pass":
         return 0, -1
-    v = golden_verdict(j.item.folder, j.item.entry)
-    return v.failed_events, v.expected
+    return j.fact("failed_events"), j.fact("expected_events")
 
 
 def _vm_cell(r: ImplRun, case: str) -> str:
@@ -196,12 +170,23 @@ def _vm_cell(r: ImplRun, case: str) -> str:
     mine = r.under(f"impl-vm/{r.name}/{case}")
     if not mine:
         return "not run"
-    bad = [j for j in mine if j.status == "fail"]
+    bad = [j for j in mine if j.outcome == "fail"]
     if bad:
-        failed, expected = _golden(bad[0]) if bad[0].item.kind == "golden" else (-1, -1)
+        failed, expected = _golden(bad[0])
         count = f"{failed} of {expected} events failed: " if failed > 0 else ""
         return f"**FAILED: {count}{bad[0].first[:120]}**"
     return "same"
+
+
+def _cases(r: ImplRun):
+    """(case, the item carrying its counts) in case order: the item whose facts say how
+    many golden events the case has (harness/impl/run_impl.py _case_facts)."""
+    cases = {}
+    for j in r.judged:
+        if "events" in j.facts and j.ident.startswith(f"impl/{r.name}/"):
+            case = j.ident[len(f"impl/{r.name}/"):].split("/")[0]
+            cases.setdefault(case, j)
+    return sorted(cases.items())
 
 
 def case_rows(runs: List[ImplRun]) -> List[str]:
@@ -209,27 +194,27 @@ def case_rows(runs: List[ImplRun]) -> List[str]:
            "different | failed | offline | real kernel, perf |",
            "|---|---|---|---|---|---|---|---|---|"]
     for r in runs:
-        for case, c in sorted((r.offline.get("counts") or {}).items()):
+        for case, c in _cases(r):
             mine = r.under(f"impl/{r.name}/{case}")
-            declared = sum(1 for j in mine if j.status == "xfail"
-                           and EVENT_ITEM.search(j.item.ident))
-            refused = sum(1 for j in mine if j.status == "fail"
-                          and EVENT_ITEM.search(j.item.ident))
-            judged = c.get("reproduced", 0)
+            declared = sum(1 for j in mine if j.outcome == "xfail"
+                           and EVENT_ITEM.search(j.ident))
+            refused = sum(1 for j in mine if j.outcome == "fail"
+                          and EVENT_ITEM.search(j.ident))
+            judged = c.fact("compared", 0)
             failed_events = 0
             verdict = "pass"
             for j in mine:
-                if j.status == "fail":
+                if j.outcome == "fail":
                     verdict = "**FAILED**"
-                if j.item.kind == "golden" and j.status == "fail":
+                if "expected_events" in j.facts and j.outcome == "fail":
                     n, _ = _golden(j)
                     failed_events = judged if n < 0 else min(n, judged)
-            if any(j.status == "fail" and j.item.kind == "check"
-                   and j.item.ident == f"impl/{r.name}/{case}" for j in mine):
+            if any(j.outcome == "fail" and "expected_events" not in j.facts
+                   and j.ident == f"impl/{r.name}/{case}" for j in mine):
                 failed_events = judged = 0  # the case did not run at all
-            left_out = sum((c.get("skipped") or {}).values())
+            left_out = c.fact("left_out", 0)
             name = r.name if r.current else f"{r.name} (earlier run)"
-            out.append(f"| {name} | {case} | {c['events']} | {judged - failed_events} | "
+            out.append(f"| {name} | {case} | {c.fact('events', 0)} | {judged - failed_events} | "
                        f"{left_out} | {declared} | {failed_events + refused} | {verdict} | "
                        f"{_vm_cell(r, case)} |")
     return out + [""]
@@ -245,7 +230,7 @@ def _kernel(runs: List[ImplRun]) -> str:
 def contract_table(runs: List[ImplRun]) -> List[str]:
     """The contract rows, one column per implementation whose real-kernel half ran; a
     cell is plain when its item passed, bold with (declared) or FAILED otherwise."""
-    cols = [r for r in runs if r.vm.get("contract")]
+    cols = [r for r in runs if any("/contract/" in j.ident for j in r.judged)]
     if not cols:
         return ["Not run (`make check-impl` with the VM: IMPL_VM=1).", ""]
     kernel = _kernel(runs)
@@ -256,9 +241,9 @@ def contract_table(runs: List[ImplRun]) -> List[str]:
     for row in ROWS:
         cells = []
         for r in cols:
-            got = (r.vm["contract"].get(row.name) or {}).get("observed", "not run")
-            j = {x.item.ident: x for x in r.judged}.get(f"impl-vm/{r.name}/contract/{row.name}")
-            status = j.status if j else "not run"
+            j = {x.ident: x for x in r.judged}.get(f"impl-vm/{r.name}/contract/{row.name}")
+            got = j.facts.get("observed", "not run") if j else "not run"
+            status = j.outcome if j else "not run"
             cells.append(got if status == "pass" else f"**{got}** (declared)"
                          if status == "xfail" else f"**{got}** ({status.upper()})")
         out.append(f"| {row.name} | {row.behaviours} | {promise_for(row, expectations)} | "
@@ -266,27 +251,27 @@ def contract_table(runs: List[ImplRun]) -> List[str]:
     return out + ["", "Each row: " + "; ".join(f"{r.name}: {r.what}" for r in ROWS) + ".", ""]
 
 
-def notes(runs: List[ImplRun], results: str, run: List[str]) -> List[str]:
+def notes(runs: List[ImplRun], run: List[str]) -> List[str]:
     out = []
     have = {r.name for r in runs}
     for name in run:
         if name not in have:
-            out.append(f"- {name}: not run (`make check-impl IMPL={name}`)")
+            out.append(f"- {name}: no JUnit file: not judged (`make check-impl IMPL={name}`)")
     for r in runs:
         for j in r.judged:
-            if j.status == "skip":
-                out.append(f"- {r.name}: {j.item.ident}: {j.first}")
+            if j.outcome == "skip":
+                out.append(f"- {r.name}: {j.ident}: {j.first}")
     return out
 
 
-def report(results: str, run: List[str], vm: bool) -> str:
-    runs = gather(results, run, vm)
+def report(prefix: str, run: List[str], vm: bool, bench: str = "") -> str:
+    runs = gather(prefix, run)
     kernel = _kernel(runs)
     out = ["# Implementations side by side", "",
            "Offline under the user_events stand-in, then on the real kernel in QEMU under perf "
            "(`make check-impl`). Every verdict below is an item of the JUnit files make "
            "writes (one per implementation), and every item is listed at the end.", "", "## Runs", ""]
-    out += runs_table(runs, bench_results(results))
+    out += runs_table(runs, bench_results(bench) if bench else None)
     out += ["## Where the expectations come from", ""] + provenance_table()
     out += ["## Differences", ""] + differences(runs) + [""]
     out += ["## Events per case", "",
@@ -297,23 +282,24 @@ def report(results: str, run: List[str], vm: bool) -> str:
             "", "Documentation/impl-contract.md; the promise is the booted kernel's; bold: "
             "not what the contract promises.", ""]
     out += contract_table(runs)
-    extra = notes(runs, results, run)
+    extra = notes(runs, run)
     if extra:
         out += ["## Not run, left out", ""] + extra + [""]
-    out += section([(r.name, [(j.status, j.item.ident) for j in r.judged]) for r in runs])
+    out += section([(r.name, [(j.outcome, j.ident) for j in r.judged]) for r in runs])
     return "\n".join(out)
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("results")
+    ap.add_argument("junit_prefix", help="the JUnit files are <prefix>-<name>.xml")
     ap.add_argument("out")
+    ap.add_argument("--bench", default="", help="make bench-impls' bench-impls.json")
     ap.add_argument("--run", nargs="*", default=None,
                     help="the implementations of this run (default: every registered one)")
     ap.add_argument("--vm", choices=("0", "1"), default="1")
     args = ap.parse_args(argv)
     run = args.run if args.run is not None else [i.name for i in read_registry()]
-    text = report(args.results, run, args.vm == "1")
+    text = report(args.junit_prefix, run, args.vm == "1", args.bench)
     with open(args.out, "w", encoding="utf-8") as f:
         f.write(text)
     print(f"impl-report: wrote {args.out}")

@@ -2,11 +2,11 @@
 """Formats the VM results of several kernels side by side (make check-matrix), on each
 guest architecture of MATRIX_ARCHES (a column per kernel and architecture).
 
-    /usr/bin/python3 harness/reports/matrix_md.py matrix.md 6.12=build/results/matrix/6.12/vm-results.json ...
+    /usr/bin/python3 harness/reports/matrix_md.py matrix.md 6.12=build/results/matrix-6.12.xml ...
 
-Each argument after the output file is LABEL=PATH of one kernel's vm-results.json
-(written by harness/vm/run_vm.py). A pure formatter like report.py: every verdict comes from
-those files. Sections: the kernels (release, counts), the differences between kernels
+Each argument after the output file is LABEL=PATH of one kernel's JUnit file (pytest's
+judgement of that column's VM run). A pure formatter like report_md.py, which reads each
+file (harness/reports/report_md.py load()): every verdict comes from those files. Sections: the kernels (release, counts), the differences between kernels
 (every item, kernel-behaviour row or measured limit whose result is not the same on all
 kernels), then the full tables: measured limits with each kernel's expectation, the rows
 of Documentation/kernel-behaviours.md, and every item (case test, golden comparison,
@@ -16,14 +16,13 @@ limit, selftest). A kernel whose results file is missing or unreadable is a colu
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from collections import Counter
 from typing import Dict, List, Optional, Tuple
 
 sys.path.insert(0, os.path.abspath(__file__).rsplit(os.sep + "harness" + os.sep, 1)[0])  # the checkout: import harness.*
-from harness.reports.report_md import cell, mark  # noqa: E402  (one formatting of statuses and cells)
+from harness.reports.report_md import cell, load as load_junit, mark  # noqa: E402  (one formatting of statuses and cells)
 from harness.vm.run_vm import CONSUMERS  # noqa: E402  (consumers whose limits kernel_limits measures)
 
 NO_RESULTS = "no results"
@@ -35,10 +34,10 @@ def load(arg: str) -> Tuple[str, Optional[dict], str]:
     if not sep:
         label, path = os.path.basename(os.path.dirname(arg)) or arg, arg
     try:
-        with open(path, encoding="utf-8") as f:
-            return label, json.load(f), ""
+        data = load_junit(path)
     except (OSError, ValueError) as e:
         return label, None, f"{path}: {e}"
+    return (label, data, "") if data is not None else (label, None, f"{path}: no such file")
 
 
 ABSENT = "absent"
@@ -151,15 +150,15 @@ def fmt(kernels: List[Tuple[str, Optional[dict], str]]) -> str:
 
 def main(argv: List[str]) -> int:
     if len(argv) < 3:
-        print("usage: matrix_report.py MATRIX.md LABEL=vm-results.json...", file=sys.stderr)
+        print("usage: matrix_md.py MATRIX.md LABEL=JUNIT.xml...", file=sys.stderr)
         return 2
     kernels = [load(a) for a in argv[2:]]
     with open(argv[1], "w", encoding="utf-8") as f:
         f.write(fmt(kernels))
     missing = [f"{k}: {p}" for k, d, p in kernels if d is None]
     for m in missing:
-        print(f"matrix_report.py: no results for {m}", file=sys.stderr)
-    print(f"matrix_report.py: wrote {argv[1]} ({len(kernels)} kernels)")
+        print(f"matrix_md.py: no results for {m}", file=sys.stderr)
+    print(f"matrix_md.py: wrote {argv[1]} ({len(kernels)} kernels)")
     return 1 if missing else 0
 
 

@@ -1,10 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Formats <results>/vm-results.json (written by harness/vm/run_vm.py) as report.md.
+"""report.md: one VM run, rendered from the JUnit file pytest wrote when it judged the
+run (make check-vm's vm.xml, a matrix column's matrix-<column>.xml).
 
-    /usr/bin/python3 harness/reports/report_md.py build/results/vm-results.json report.md
+    /usr/bin/python3 harness/reports/report_md.py build/results/vm.xml report.md
 
-A pure formatter: every number and verdict comes from the JSON file; nothing is run or
-compared here. Sections: the run (kernel, boot and guest times), the measured delivery
+A pure formatter: every verdict is a JUnit item's outcome and reason, every number a
+property the judge wrote into the file (harness/reports/junit.py; the VM runner's tables
+arrive as the testsuite properties "vm.report.<name>", harness/core/results.py run_facts);
+nothing is run or compared here. The behaviour rows are the items' outcomes per row of
+Documentation/kernel-behaviours.md (harness/kernel/inventory.py). Sections: the run (kernel, boot and guest times), the measured delivery
 limits, each row of Documentation/kernel-behaviours.md with its result on this kernel,
 every case against each transport (offline capture file, perf on the kernel), each
 case's tests and events per transport, the kernel's own selftests, kernel log findings,
@@ -17,9 +21,13 @@ import json
 import os
 import sys
 from collections import Counter
+from typing import Optional
 
 sys.path.insert(0, os.path.abspath(__file__).rsplit(os.sep + "harness" + os.sep, 1)[0])  # the checkout: import harness.*
+from harness.core.common import REPO_ROOT  # noqa: E402
 from harness.kernel.case_capture import CAPTURE  # noqa: E402
+from harness.kernel.inventory import load as load_inventory, rows_with_results  # noqa: E402
+from harness.reports.junit import read  # noqa: E402
 from harness.vm.run_vm import CONSUMERS, OFFLINE, PERF  # noqa: E402  (golden names of the registry)
 
 MARK = {"pass": "pass", "ok": "pass", "fail": "**FAIL**", "skip": "skip", "xfail": "xfail",
@@ -233,19 +241,52 @@ def _worst(values):
     return None
 
 
+# The item's group, from the first part of its id (run_vm's Outcome.group).
+GROUP = {"kselftest-install": "kselftest", "vm-clock": "vm-golden"}
+RUN_ITEMS = ("vm/boot", "vm/kernel-expectations", "vm/kernel-log")  # of no case
+
+
+def load(path: str, repo: str = REPO_ROOT) -> Optional[dict]:
+    """The data fmt() renders, from one JUnit file alone: the run's tables from its
+    testsuite properties, the items (id, outcome, reason) from its testcases, and the
+    behaviour rows from those items. None when the file does not exist."""
+    suite = read(path)
+    if suite is None:
+        return None
+    data = {}
+    for k, v in suite.run("vm").items():
+        if k.startswith("report."):
+            data[k[len("report."):]] = json.loads(v)
+    items = []
+    for i in suite.items:
+        first = i.ident.split("/")[0]
+        case = i.ident.split("/")[1] if first == "vm" and i.ident not in RUN_ITEMS else ""
+        items.append({"ident": i.ident, "status": i.outcome, "message": i.message,
+                      "group": GROUP.get(first, first), "case": case})
+    data["items"] = items
+    try:
+        data["inventory"] = rows_with_results(*load_inventory(repo), items)
+    except (OSError, ValueError) as e:
+        data["inventory"], data["inventory_problem"] = [], str(e)
+    return data
+
+
 def main(argv) -> int:
     if len(argv) != 3:
-        print("usage: report.py RESULTS.json REPORT.md", file=sys.stderr)
+        print("usage: report_md.py JUNIT.xml REPORT.md", file=sys.stderr)
         return 2
     try:
-        with open(argv[1], encoding="utf-8") as f:
-            data = json.load(f)
+        data = load(argv[1])
     except (OSError, ValueError) as e:
-        print(f"report.py: {argv[1]}: {e}", file=sys.stderr)
+        print(f"report_md.py: {argv[1]}: {e}", file=sys.stderr)
+        return 1
+    if data is None:
+        print(f"report_md.py: {argv[1]}: no such JUnit file (the VM run was not judged)",
+              file=sys.stderr)
         return 1
     with open(argv[2], "w", encoding="utf-8") as f:
         f.write(fmt(data))
-    print(f"report.py: wrote {argv[2]}")
+    print(f"report_md.py: wrote {argv[2]}")
     return 0
 
 

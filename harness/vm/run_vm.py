@@ -767,7 +767,8 @@ def crash_test(s: Paths) -> Outcome:
 
 def run_vm(build: str, results: str, repo: str, cases: Optional[List[str]] = None,
            crash: bool = True):
-    """Boot, decide the outcomes, write <results>/vm-results.json; (folder, entries)."""
+    """Boot, decide the outcomes, write <results>/vm-results.json (what bisect-verdict and
+    the kernel mutants read); (folder, entries, the summary's extra: report.md's data)."""
     s = Paths(repo, build, results)
     folder = os.path.join(results, "vm")
     cases = cases or [os.path.basename(p) for p in find_cases(build)]
@@ -784,5 +785,8 @@ def run_vm(build: str, results: str, repo: str, cases: Optional[List[str]] = Non
         f.write("\n")
     if crash and cases:
         out.append(crash_test(s))
+    # report.md's data beside the verdicts (the items themselves are the entries, and the
+    # behaviour rows are computed from the JUnit items when report.md is rendered)
+    facts = {k: v for k, v in report.items() if k not in ("items", "inventory")}
     return folder, [{"kind": "check", "id": o.ident, "status": o.status, "message": o.message}
-                    for o in out]
+                    for o in out], {"report": facts}

@@ -74,9 +74,7 @@ check-vm: $(VM_PREREQS)
 	  $(VM_ENV) vm/build-kernel >/dev/null || echo "check-vm: vm/build-kernel failed; the VM items say why" >&2; fi
 	@rc=0; $(VM_ENV) timeout $(VM_GUARD_SECONDS) $(RUN) vm --build $(VM_BUILD) --results $(VM_RESULTS) || rc=1; \
 	$(call judge,vm,$(VM_JUNIT),$(VM_BUILD),,$(VM_RESULTS)) || rc=1; \
-	if [ -f $(VM_RESULTS)/vm-results.json ]; then \
-	  /usr/bin/python3 harness/reports/report_md.py $(VM_RESULTS)/vm-results.json $(VM_REPORT) || rc=1; \
-	else echo "check-vm: no $(VM_RESULTS)/vm-results.json, so no $(VM_REPORT)" >&2; rc=1; fi; \
+	/usr/bin/python3 harness/reports/report_md.py $(JUNIT_DIR)/$(VM_JUNIT).xml $(VM_REPORT) || rc=1; \
 	$(VM_IMPLS) \
 	exit $$rc
 
@@ -122,10 +120,10 @@ check-matrix: all kselftest-install
 	    echo "check-matrix: kernel $$k ($$a): vm/build-kernel failed (see above); its column has no results" >&2; rc=1; continue; fi; \
 	  KERNEL_ARCH=$$a KERNEL_VERSION=$$k KASAN=0 timeout $(VM_GUARD_SECONDS) $(RUN) vm --build $$build --results $$res --no-crash-test || rc=1; \
 	  $(call judge,vm,matrix-$$col,$$build,,$$res) || rc=1; \
-	  /usr/bin/python3 harness/reports/report_md.py $$res/vm-results.json $$res/report.md || rc=1; \
+	  /usr/bin/python3 harness/reports/report_md.py $(JUNIT_DIR)/matrix-$$col.xml $$res/report.md || rc=1; \
 	  [ $$a != x86_64 ] || { export KERNEL_VERSION=$$k; $(call impl_also,$$res,$$res/impls.md,matrix-$$k-impl) }; \
 	done; done; \
-	/usr/bin/python3 harness/reports/matrix_md.py matrix.md $(foreach a,$(MATRIX_ARCHES),$(foreach k,$(KERNELS),$(call matrix_col,$(k),$(a))=$(MATRIX_RESULTS)/$(call matrix_col,$(k),$(a))/vm-results.json)) || rc=1; \
+	/usr/bin/python3 harness/reports/matrix_md.py matrix.md $(foreach a,$(MATRIX_ARCHES),$(foreach k,$(KERNELS),$(call matrix_col,$(k),$(a))=$(JUNIT_DIR)/matrix-$(call matrix_col,$(k),$(a)).xml)) || rc=1; \
 	exit $$rc
 
 BENCH_VM := $(B)/bench/bench_vm

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """Tests of the vm runner (harness/vm/run_vm.py) that need no QEMU: without cases or a kernel
 it boots nothing and every outcome fails with its one-line reason; the results it
-writes (vm-results.json, summary entries) have the shape report.py and the plugin read."""
+writes (vm-results.json, summary entries and report_md.py's tables) have the shape
+the plugin and the reports read."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from harness.vm.run_vm import boot, run_vm
 
 
 def test_without_case_binaries_nothing_boots_and_the_outcomes_say_why(tmp_path):
-    folder, entries = run_vm(str(tmp_path / "build"), str(tmp_path / "results"), REPO_ROOT, [])
+    folder, entries, extra = run_vm(str(tmp_path / "build"), str(tmp_path / "results"),
+                                    REPO_ROOT, [])
     by = {e["id"]: e for e in entries}
     assert by["vm/boot"]["status"] == "fail"
     assert "no case binaries" in by["vm/boot"]["message"]
@@ -22,6 +24,8 @@ def test_without_case_binaries_nothing_boots_and_the_outcomes_say_why(tmp_path):
     data = json.loads((tmp_path / "results" / "vm-results.json").read_text())
     assert data["problem"].startswith("no case binaries") and data["items"]
     assert folder == str(tmp_path / "results" / "vm")
+    # report.md's tables travel in the summary (then the JUnit file), the items do not
+    assert extra["report"]["problem"] == data["problem"] and "items" not in extra["report"]
 
 
 def test_a_kernel_that_is_not_a_file_is_the_boot_problem(tmp_path, monkeypatch):
