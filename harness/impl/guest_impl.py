@@ -30,14 +30,16 @@ import struct
 import sys
 import time
 
-from harness.vm import guest_run
-from harness.core.common import NO_USER_EVENTS, one_line
-from harness.impl.contract_rows import ROWS, TRACEPOINT, promise_for
-from harness.impl.contract_run import Crashed, base_size, run_row
-from harness.kernel.expectations import for_kernel
-from harness.vm.guest_run import T_CASE, UE_DATA, StepFailed, capture_program, guest_info, log, save_summary
-from harness.core.processes import run
-from harness.core.standin import live_env, standin_env, standin_path
+sys.path.insert(0, os.path.abspath(__file__).rsplit(os.sep + "harness" + os.sep, 1)[0])  # the checkout: import harness.*
+
+from harness.vm import guest_run  # noqa: E402
+from harness.core.common import NO_USER_EVENTS, one_line  # noqa: E402
+from harness.impl.contract_rows import ROWS, TRACEPOINT, promise_for  # noqa: E402
+from harness.impl.contract_run import Crashed, base_size, run_row  # noqa: E402
+from harness.kernel.expectations import for_kernel  # noqa: E402
+from harness.vm.guest_run import T_CASE, UE_DATA, StepFailed, capture_program, guest_info, log, save_summary  # noqa: E402
+from harness.core.processes import run  # noqa: E402
+from harness.core.standin import live_env, standin_env, standin_path  # noqa: E402
 
 # The live runs talk to the real user_events: no stand-in, no capture backend.
 LIVE_ENV = live_env()
