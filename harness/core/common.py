@@ -37,3 +37,19 @@ def one_line(text: str, limit: int = 300) -> str:
     """Text squashed to one line for a reason ("a | b | c"), cut at limit characters."""
     text = " | ".join(x.strip() for x in (text or "").strip().splitlines() if x.strip())
     return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def table_rows(path: str, columns: int, names: str):
+    """(line number, cells) of each row of a whitespace-separated registry table
+    (impl/implementations.txt, decoders/decoders.txt): blank and # lines skipped, the
+    last column keeps its spaces. A row with fewer cells is a ValueError naming the line
+    and the columns a row needs (`names`)."""
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
+            cells = line.split(None, columns - 1)
+            if len(cells) < columns:
+                raise ValueError(f"{path}:{n}: a row needs {names}")
+            cells[-1] = cells[-1].strip()
+            yield n, cells

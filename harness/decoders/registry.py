@@ -15,7 +15,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
 
-from harness.core.common import REPO_ROOT, display_path
+from harness.core.common import REPO_ROOT, display_path, table_rows
 from harness.core.processes import run
 
 REGISTRY = os.path.join(REPO_ROOT, "decoders", "decoders.txt")
@@ -46,18 +46,9 @@ class Decoder:
 
 
 def read_registry(path: str = REGISTRY) -> List[Decoder]:
-    rows = []
-    with open(path, encoding="utf-8") as f:
-        for n, line in enumerate(f, 1):
-            if not line.strip() or line.lstrip().startswith("#"):
-                continue
-            parts = line.split(None, 5)
-            if len(parts) < 6:
-                raise ValueError(f"{path}:{n}: a row needs name, language, checkout, upstream, "
-                                 f"reads and what it is")
-            rows.append(Decoder(parts[0], parts[1], parts[2], parts[3],
-                                tuple(parts[4].split(",")), parts[5].strip()))
-    return rows
+    return [Decoder(p[0], p[1], p[2], p[3], tuple(p[4].split(",")), p[5])
+            for _, p in table_rows(path, 6, "name, language, checkout, upstream, reads and "
+                                            "what it is")]
 
 
 @dataclass

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Set, Tuple
 
-from harness.core.common import REPO_ROOT
+from harness.core.common import REPO_ROOT, table_rows
 
 REGISTRY = os.path.join(REPO_ROOT, "impl", "implementations.txt")
 EVENTS_DIR = os.path.join(REPO_ROOT, "descriptions")
@@ -78,21 +78,15 @@ def family_folder(family: str, part: str, root: str = REPO_ROOT) -> str:
 
 def read_registry(path: str = REGISTRY) -> List[Impl]:
     rows = []
-    with open(path, encoding="utf-8") as f:
-        for n, line in enumerate(f, 1):
-            if not line.strip() or line.lstrip().startswith("#"):
-                continue
-            parts = line.split(None, 8)
-            if len(parts) < 9:
-                raise ValueError(f"{path}:{n}: a row needs name, language, checkout, "
-                                 f"upstream, crate, inputs, parser, decoder and what it drives")
-            name, language, checkout, upstream, crate = parts[:5]
-            if (checkout == CRATES) != (crate != "-") or (crate != "-" and not re.fullmatch(
-                    r"[A-Za-z0-9_-]+@[0-9]+\.[0-9]+\.[0-9]+", crate)):
-                raise ValueError(f"{path}:{n}: crate is NAME@VERSION for a row whose checkout "
-                                 f"is {CRATES}, and - for the others (got {crate!r})")
-            rows.append(Impl(name, language, checkout, upstream, *parts[5:8], parts[8].strip(),
-                             crate=crate))
+    for n, parts in table_rows(path, 9, "name, language, checkout, upstream, crate, inputs, "
+                                        "parser, decoder and what it drives"):
+        name, language, checkout, upstream, crate = parts[:5]
+        if (checkout == CRATES) != (crate != "-") or (crate != "-" and not re.fullmatch(
+                r"[A-Za-z0-9_-]+@[0-9]+\.[0-9]+\.[0-9]+", crate)):
+            raise ValueError(f"{path}:{n}: crate is NAME@VERSION for a row whose checkout "
+                             f"is {CRATES}, and - for the others (got {crate!r})")
+        rows.append(Impl(name, language, checkout, upstream, *parts[5:8], parts[8],
+                         crate=crate))
     return rows
 
 
