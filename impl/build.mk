@@ -71,9 +71,22 @@ impl-cross:
 	@$(MAKE) --no-print-directory VARIANT=$(KERNEL_ARCH) $(O)/$(KERNEL_ARCH)/lib/libuser_events_standin.so \
 	  $(O)/$(KERNEL_ARCH)/impl/ehconf/emit
 
+# The harness's tests that build other implementations' emitters (their contract answers,
+# malformed descriptions, build failures, the templates of make new-impl): minutes of cargo
+# and C++ builds from an empty cache, so they run here and in .ci/run's impl stage, not in
+# make check's loop (check-offline runs every other tests/harness file).
+IMPL_PYTEST_FILES := $(addprefix tests/harness/,test_impl_contract.py test_impl_emitters.py \
+	test_impl_ehconf_macros.py test_impl_lttp_c.py test_impl_lttp_cpp.py test_impl_rust_dynamic.py \
+	test_impl_rust_macro.py test_new_impl.py test_adding_impl.py test_desc_order_rust.py)
+## test-impls: the harness's tests that build the implementations' emitters (IMPL_SRC_LTTP=, IMPL_SRC_RUST=; JUnit impl-tests.xml)
+test-impls: all
+	@mkdir -p $(JUNIT_DIR)
+	$(IMPL_CHECKOUTS) $(PYTEST) -q -p no:cacheprovider $(IMPL_PYTEST_FILES) --junitxml=$(JUNIT_DIR)/impl-tests.xml
+
 # check-vm and check-matrix run the implementations too when a checkout is given
 # (IMPL_SRC_LTTP=..., IMPL_SRC_RUST=...): $(call impl_also,RESULTS,REPORT,JUNIT PREFIX).
-impl_also = $(if $(IMPL_CHECKOUTS),$(MAKE) --no-print-directory check-impl IMPL=all \
+# (make check passes IMPL_ALSO=0: its loop is the kernel cases; .ci/run's impl stage runs them)
+impl_also = $(if $(and $(IMPL_CHECKOUTS),$(filter-out 0,$(IMPL_ALSO))),$(MAKE) --no-print-directory check-impl IMPL=all \
 	IMPL_RESULTS=$(1) IMPL_REPORT=$(2) IMPL_JUNIT=$(3) || rc=1;)
 
 # make test-impl-mutants: the planted bugs of impl/<name>/mutants.txt, each in a copy of
@@ -98,4 +111,4 @@ crates-behind:
 new-impl:
 	@scripts/new-impl.sh '$(NAME)' '$(KIND)'
 
-.PHONY: check-impl impl-cross test-impl-mutants crates-behind new-impl
+.PHONY: check-impl impl-cross test-impl-mutants test-impls crates-behind new-impl

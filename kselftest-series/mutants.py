@@ -32,6 +32,7 @@ sys.path.insert(0, os.path.join(TOP, "scripts"))
 sys.path.insert(0, HERE)
 spec = importlib.util.spec_from_file_location("kernel_mutants", os.path.join(TOP, "scripts", "kernel-mutants.py"))
 km = importlib.util.module_from_spec(spec)
+sys.modules["kernel_mutants"] = km
 spec.loader.exec_module(km)
 import tap_summary  # noqa: E402
 

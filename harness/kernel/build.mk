@@ -39,9 +39,9 @@ kselftest: $(KSELFTEST_STAMP)
 # hang guard; the whole run normally takes a few seconds (target: < 30 s).
 OFFLINE_GUARD_SECONDS ?= 120
 # harness/run.py offline runs the cases; the judge adds the harness's own tests (every
-# tests/harness/test_*.py that `make ci-lint` does not run) to the same JUnit file, so a
-# new self-test cannot be forgotten in a list.
-OFFLINE_PYTEST_FILES = $(filter-out $(CI_LINT_PYTEST_FILES),$(sort $(wildcard tests/harness/test_*.py)))
+# tests/harness/test_*.py that neither `make ci-lint` nor `make test-impls` runs) to the same
+# JUnit file, so a new self-test cannot be forgotten in a list.
+OFFLINE_PYTEST_FILES = $(filter-out $(CI_LINT_PYTEST_FILES) $(IMPL_PYTEST_FILES),$(sort $(wildcard tests/harness/test_*.py)))
 
 ## check-offline: every case writes a capture file, ehdecode --golden decodes it, diffed against golden/
 check-offline: all
