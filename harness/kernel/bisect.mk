@@ -16,7 +16,8 @@
 #                     scripts/kernel-mutants.py: each planted kernel regression of
 #                     scripts/kernel-mutants.txt must make the kernel case it names fail
 CI_LINT_PYTEST_FILES := tests/harness/test_workflow.py tests/harness/test_bisect_verdict.py tests/harness/test_ci_stages.py \
-			tests/harness/test_inventory.py tests/harness/test_kernel_mutants.py tests/harness/test_impl_mutants.py
+			tests/harness/test_inventory.py tests/harness/test_kernel_mutants.py tests/harness/test_impl_mutants.py \
+			tests/harness/test_selftests_series.py
 
 ## ci-lint: the workflow's structure, the bisect verdicts, the K01-K51 inventory, the mutant recipes (seconds)
 ci-lint:
