@@ -86,6 +86,7 @@ test-impls: all
 # check-vm and check-matrix run the implementations too when a checkout is given
 # (IMPL_SRC_LTTP=..., IMPL_SRC_RUST=...): $(call impl_also,RESULTS,REPORT,JUNIT PREFIX).
 # (make check passes IMPL_ALSO=0: its loop is the kernel cases; .ci/run's impl stage runs them)
+IMPL_ALSO ?= 1
 impl_also = $(if $(and $(IMPL_CHECKOUTS),$(filter-out 0,$(IMPL_ALSO))),$(MAKE) --no-print-directory check-impl IMPL=all \
 	IMPL_RESULTS=$(1) IMPL_REPORT=$(2) IMPL_JUNIT=$(3) || rc=1;)
 

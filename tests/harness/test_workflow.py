@@ -84,10 +84,13 @@ def always(step_or_job: dict) -> bool:
 
 def make_targets() -> set:
     targets = set()
-    # every makefile of the checkout (harness/ keeps its own in its wings' folders)
-    files = [os.path.join(REPO, "Makefile")] + [
-        p for p in glob.glob(os.path.join(REPO, "**", "*.mk"), recursive=True)
-        if not os.path.relpath(p, REPO).startswith("build" + os.sep)]
+    # every makefile of the checkout (harness/ keeps its own in its wings' folders), not
+    # walking the build folder (cargo's trees are large) or hidden ones
+    files = [os.path.join(REPO, "Makefile")]
+    for top, dirs, names in os.walk(REPO):
+        dirs[:] = [d for d in dirs if not d.startswith(".") and
+                   os.path.join(top, d) != os.path.join(REPO, "build")]
+        files += [os.path.join(top, n) for n in names if n.endswith(".mk")]
     for path in files:
         with open(path, encoding="utf-8", errors="replace") as f:
             for line in f:
