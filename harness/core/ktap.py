@@ -19,7 +19,7 @@ every test passing is a failure too (something went wrong that no test owned). E
 status 4 (kselftest's KSFT_SKIP) is normal when every test skipped: the kernel cases
 exit so when a requirement is missing, for kselftest's runner to report them skipped.
 
-Pure functions and dataclasses only: no pytest, no subprocess (see runner.py).
+Pure functions and dataclasses only: no pytest, no subprocess (see processes.py).
 """
 
 from __future__ import annotations
