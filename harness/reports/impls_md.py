@@ -24,6 +24,7 @@ outcome."""
 from __future__ import annotations
 
 import argparse
+import glob
 import json
 import os
 import re
@@ -44,11 +45,13 @@ from harness.reports.junit import Item, read  # noqa: E402
 
 @dataclass
 class ImplRun:
-    name: str
+    name: str  # the registry row's, or <row>@<version> for another version a row pins
     current: bool
     offline: dict = field(default_factory=dict)  # the offline run's testsuite properties
     vm: dict = field(default_factory=dict)  # the real-kernel run's
     judged: List[Item] = field(default_factory=list)
+    row: str = ""  # the registry row
+    version: str = ""  # a crate-registry producer's release
 
     def under(self, prefix: str) -> List[Item]:
         return [j for j in self.judged if j.ident == prefix or j.ident.startswith(prefix + "/")]
@@ -59,12 +62,24 @@ def gather(prefix: str, run: List[str]) -> List[ImplRun]:
     earlier ones; one of this run without its file is a note (notes())."""
     out = []
     for impl in read_registry():
-        suite = read(f"{prefix}-{impl.name}.xml")
-        if suite is None:
-            continue
-        out.append(ImplRun(impl.name, impl.name in run, suite.run("impl"), suite.run("impl-vm"),
-                           suite.items))
+        pinned = impl.crate.partition("@")[2].split(",") if impl.crate != "-" else [""]
+        # the row's own version is its plain file; every other one, pinned or not, is
+        # <prefix>-<row>@<version>.xml (make check-impl VERSION=...)
+        others = sorted((p[len(f"{prefix}-{impl.name}@"):-len(".xml")]
+                         for p in glob.glob(f"{glob.escape(prefix)}-{glob.escape(impl.name)}@*.xml")),
+                        key=version_key)
+        for version, name in [(pinned[0], impl.name)] + [(v, f"{impl.name}@{v}") for v in others]:
+            suite = read(f"{prefix}-{name}.xml")
+            if suite is None:
+                continue
+            out.append(ImplRun(name, impl.name in run, suite.run("impl"), suite.run("impl-vm"),
+                               suite.items, impl.name, version))
     return out
+
+
+def version_key(v: str):
+    """1.10.0 after 1.9.0: a release's numbers compared as numbers."""
+    return tuple(int(x) if x.isdigit() else x for x in re.split(r"[.+-]", v))
 
 
 def _when(r: ImplRun) -> str:
@@ -251,6 +266,66 @@ def contract_table(runs: List[ImplRun]) -> List[str]:
     return out + ["", "Each row: " + "; ".join(f"{r.name}: {r.what}" for r in ROWS) + ".", ""]
 
 
+def _relative(r: ImplRun, ident: str) -> str:
+    """An item's id under its row's name, without the version: the same check on every
+    version."""
+    for kind in ("impl", "impl-vm"):
+        if ident.startswith(f"{kind}/{r.name}/"):
+            return f"{kind}/{r.row}/{ident[len(kind) + len(r.name) + 2:]}"
+    return ident
+
+
+def _finding_status(cells: List[str], versions: List[str]) -> str:
+    """What the versions say of one item that is not a plain pass on all of them."""
+    if "fail" in cells:
+        return "**FAILED on " + ", ".join(v for v, c in zip(versions, cells) if c == "fail") + "**"
+    shows = [v for v, c in zip(versions, cells) if c == "xfail"]
+    if cells[-1] == "xfail":
+        return "still in the newest" if len(shows) == len(versions) else \
+            f"shows from {shows[0]} on" if shows == versions[versions.index(shows[0]):] else \
+            "shows on " + ", ".join(shows)
+    if shows and cells[-1] == "pass":
+        later = [v for v, c in zip(versions, cells) if c == "pass" and
+                 version_key(v) > version_key(shows[-1])]
+        return f"fixed in {later[0]}" if later else "not shown on the newest"
+    return "not run on every version"
+
+
+def versions_section(runs: List[ImplRun]) -> List[str]:
+    """Per crate-registry producer judged at more than one release: a column per version,
+    a row per finding (an item declared, failed or skipped on some version), with what the
+    versions say of it (still in the newest, fixed in X), and the reason the newest gives
+    (its declaration's upstream line); every item that passes on all of them is counted."""
+    out = []
+    rows = {}
+    for r in runs:
+        if r.version:
+            rows.setdefault(r.row, []).append(r)
+    for row, rs in rows.items():
+        if len(rs) < 2:
+            continue
+        rs = sorted(rs, key=lambda r: version_key(r.version))
+        versions = [r.version for r in rs]
+        by = [{_relative(r, j.ident): j for j in r.judged} for r in rs]
+        idents = sorted(set().union(*by))
+        out += [f"### {row}", "",
+                "| item | " + " | ".join(versions) + " | status | the newest's reason |",
+                "|---|" + "---|" * (len(versions) + 2)]
+        same = 0
+        for ident in idents:
+            cells = [b[ident].outcome if ident in b else "not run" for b in by]
+            if all(c == "pass" for c in cells):
+                same += 1
+                continue
+            newest = by[-1].get(ident) or next(b[ident] for b in reversed(by) if ident in b)
+            why = newest.first.replace("|", "\\|")[:160]
+            out.append(f"| {ident} | " + " | ".join(
+                c if c == "pass" else f"**{c}**" for c in cells) +
+                f" | {_finding_status(cells, versions)} | {why} |")
+        out += ["", f"{same} items pass on every version.", ""]
+    return out
+
+
 def notes(runs: List[ImplRun], run: List[str]) -> List[str]:
     out = []
     have = {r.name for r in runs}
@@ -282,6 +357,12 @@ def report(prefix: str, run: List[str], vm: bool, bench: str = "") -> str:
             "", "Documentation/impl-contract.md; the promise is the booted kernel's; bold: "
             "not what the contract promises.", ""]
     out += contract_table(runs)
+    versions = versions_section(runs)
+    if versions:
+        out += ["## Versions side by side", "",
+                "A crate-registry producer judged at each release ehconf pins (and any other "
+                "run with `VERSION=`), the oldest first: every item that is not a plain pass "
+                "on all of them, and what the releases say of it.", ""] + versions
     extra = notes(runs, run)
     if extra:
         out += ["## Not run, left out", ""] + extra + [""]

@@ -228,3 +228,34 @@ def test_the_runs_table_names_the_source_really_built(tmp_path, monkeypatch):
     assert row() == [str(copy), head]
     (copy / "Cargo.toml").write_text("[package]\nname = \"tracing-etw\"\nversion = \"9\"\n")
     assert row() == [str(copy), head + "+changes"]
+
+
+def test_versions_stand_side_by_side_with_each_findings_status(tmp_path):
+    """A crate-registry row judged at its own release (impl-<row>.xml) and at another
+    (impl-<row>@<version>.xml, make check-impl VERSION=...): a column per version, oldest
+    first, and per finding whether the newest still shows it or which release fixed it."""
+    (otel,) = [i for i in read_registry() if i.name == "otel-logs"]
+    own = otel.crate.partition("@")[2].split(",")[0]
+    results = str(tmp_path / "results")
+
+    def run(name, entries):
+        write_summary(os.path.join(results, f"impl-{name}"), "impl", "x", entries, 1,
+                      {"implementation": name})
+        junit(tmp_path, results, name, ("impl",))
+
+    run("otel-logs", [check_entry("impl/otel-logs/limits/2", "xfail", "L4: key cut at NUL (a.rs:1)"),
+                      check_entry("impl/otel-logs/limits/4", "xfail", "L3: panics (b.rs:2)"),
+                      check_entry("impl/otel-logs/bodies", "pass")])
+    run("otel-logs@99.0.0", [
+        check_entry("impl/otel-logs@99.0.0/limits/2", "xfail", "L4: key cut at NUL (a.rs:9)"),
+        check_entry("impl/otel-logs@99.0.0/limits/4", "pass"),
+        check_entry("impl/otel-logs@99.0.0/bodies", "pass")])
+    text = report(str(tmp_path / "impl"), ["otel-logs"], False)
+    sec = text.split("## Versions side by side", 1)[1].split("\n## ", 1)[0]
+    assert f"| item | {own} | 99.0.0 | status | the newest's reason |" in sec
+    assert "| impl/otel-logs/limits/2 | **xfail** | **xfail** | still in the newest | " \
+        "L4: key cut at NUL (a.rs:9) |" in sec
+    assert "| impl/otel-logs/limits/4 | **xfail** | pass | fixed in 99.0.0 |" in sec
+    assert "1 items pass on every version." in sec
+    # each version is a run of its own in the Runs table
+    assert "| otel-logs@99.0.0 | this run |" in text
