@@ -595,6 +595,7 @@ crate_emitter() {
         rm -f "$out/crate/Cargo.lock"
         manifest=$out/crate/Cargo.toml locked=""
         stage lock "$CARGO_TIMEOUT" "${cargo_env[@]}" generate-lockfile --manifest-path "$manifest"
+        stage fetch "$CARGO_TIMEOUT" "${cargo_env[@]}" fetch --locked --manifest-path "$manifest"
     else
         echo "$build_name: fetch: the crates of ${crate_lock#"$top"/} into $cargo_home" >&2
         stage fetch "$CARGO_TIMEOUT" "${cargo_env[@]}" fetch --locked --manifest-path "$manifest"

@@ -38,6 +38,16 @@ IMPL_RESULTS ?= $(O)/results
 IMPL_REPORT ?= impls.md
 IMPL_JUNIT ?= impl
 IMPL_NAMES := $(shell awk '!/^\#/ && NF { print $$1 }' impl/implementations.txt)
+# The other versions each crate-registry row pins (its crate column NAME@V1,V2...: V2...),
+# as NAME@V: IMPL=all runs them beside the rows. VERSION=V runs IMPL at V (pinned or not:
+# a version the column does not pin is built with a lock resolved at build time, and says
+# UNPINNED); VERSION=all, IMPL and every version it pins. Results, JUnit files and items
+# of a version are named NAME@V: $(O)/results/impl-NAME@V/, impl-NAME@V.xml, impl/NAME@V/...
+IMPL_VERSIONED := $(shell awk '!/^\#/ && NF && $$5 ~ /@.*,/ { split($$5, c, "@"); n = split(c[2], v, ","); for (i = 2; i <= n; i++) print $$1 "@" v[i] }' impl/implementations.txt)
+VERSION ?=
+# On a guest of another architecture only the rows' own versions run (the others are this
+# machine's offline runs again).
+IMPL_VERSIONS_RUN := $(if $(filter x86_64,$(KERNEL_ARCH)),$(IMPL_VERSIONED))
 # ehconf-macros' checkout (the registry's EHCONF) is this repository's own libeventheader:
 # always here, so always passed (make test-impl-mutants plants its bugs in a copy of it).
 IMPL_SRC_EHCONF ?= $(CURDIR)/lib/eventheader
@@ -48,19 +58,21 @@ IMPL_RUNNERS := --ehconf-runner impl $(if $(filter 1,$(IMPL_VM)),--ehconf-runner
 ## check-impl: the cases through other implementations, offline and on the VM's kernel (IMPL=name|all, IMPL_SRC= or IMPL_SRC_LTTP/IMPL_SRC_RUST=, IMPL_VM=0)
 check-impl: all $(IMPL_PREREQS)
 	@mkdir -p $(JUNIT_DIR)
-	@rc=0; names="$(if $(filter all,$(IMPL)),$(IMPL_NAMES),$(IMPL))"; for i in $$names; do \
+	@rc=0; names="$(if $(filter all,$(IMPL)),$(IMPL_NAMES) $(IMPL_VERSIONS_RUN),$(if $(filter all,$(VERSION)),$(IMPL) $(filter $(IMPL)@%,$(IMPL_VERSIONED)),$(IMPL)$(if $(VERSION),@$(VERSION))))"; \
+	rows=$$(printf '%s\n' $$names | grep -v @ | tr '\n' ' '); for i in $$names; do \
 	  $(IMPL_CHECKOUTS) $(RUN) impl --impl $$i $(if $(IMPL_SRC),--impl-src '$(IMPL_SRC)') --build $(B) --results $(IMPL_RESULTS) || rc=1; \
 	done; \
 	if [ "$(IMPL_VM)" = 1 ]; then \
 	  echo "check-impl: kernel: vm/build-kernel (cached after the first build)"; \
 	  $(VM_ENV) vm/build-kernel >/dev/null || echo "check-impl: vm/build-kernel failed; the impl-vm items say why" >&2; \
-	  EHCONF_VM_TIMEOUT=$${EHCONF_VM_TIMEOUT:-$(IMPL_VM_TIMEOUT)} $(VM_ENV) timeout $(VM_GUARD_SECONDS) $(RUN) impl-vm --impls "$$names" --build $(VM_BUILD) --results $(IMPL_RESULTS) || rc=1; \
+	  EHCONF_VM_TIMEOUT=$${EHCONF_VM_TIMEOUT:-$(IMPL_VM_TIMEOUT)} $(VM_ENV) timeout $(VM_GUARD_SECONDS) $(RUN) impl-vm --impls "$$rows" --build $(VM_BUILD) --results $(IMPL_RESULTS) || rc=1; \
 	fi; \
 	for i in $$names; do \
+	  runners="$(IMPL_RUNNERS)"; case $$i in *@*) runners="--ehconf-runner impl";; esac; \
 	  $(PYTEST) -q harness/core/judge_items.py --ehconf-impl $$i --ehconf-results $(IMPL_RESULTS) \
-	    $(IMPL_RUNNERS) --junitxml=$(JUNIT_DIR)/$(IMPL_JUNIT)-$$i.xml || rc=1; \
+	    $$runners --junitxml=$(JUNIT_DIR)/$(IMPL_JUNIT)-$$i.xml || rc=1; \
 	done; \
-	/usr/bin/python3 harness/reports/impls_md.py $(JUNIT_DIR)/$(IMPL_JUNIT) $(IMPL_REPORT) --run $$names --vm $(IMPL_VM) \
+	[ -z "$$rows" ] || /usr/bin/python3 harness/reports/impls_md.py $(JUNIT_DIR)/$(IMPL_JUNIT) $(IMPL_REPORT) --run $$rows --vm $(IMPL_VM) \
 	  --bench $(IMPL_RESULTS)/bench-impls/bench-impls.json || rc=1; \
 	exit $$rc
 

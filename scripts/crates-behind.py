@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """Is ehconf behind? For every producer of impl/implementations.txt built from the Rust crate
-registry (its crate column, NAME@VERSION), the version ehconf pins against the newest one
-the registry's index publishes, one line each:
+registry (its crate column, NAME@VERSION[,VERSION...]), the newest version ehconf pins against
+the newest one the registry's index publishes, one line each:
 
-    crates-behind: otel-logs opentelemetry-user-events-logs: pinned 0.16.0, newest 0.18.0 (behind)
+    crates-behind: otel-logs opentelemetry-user-events-logs: pinned 0.16.0,0.18.0, newest 0.19.0 (behind)
 
 The newest version is what `cargo info NAME` reads from the index (cargo's own client, its
 CARGO_HOME in the ehconf cache). Where the index cannot be reached, one skip line says so and
@@ -63,14 +63,15 @@ def main(argv=None) -> int:
         if got is None:
             print(f"crates-behind: skip: the crate index cannot be reached ({why})")
             return 0
-        state = "up to date" if got == impl.crate_version else (
-            "behind" if key(got) > key(impl.crate_version) else "ahead of the index")
+        pinned = max(impl.crate_versions, key=key)  # the newest version ehconf judges
+        state = "up to date" if got == pinned else (
+            "behind" if key(got) > key(pinned) else "ahead of the index")
         behind += state == "behind"
         lines.append(f"crates-behind: {impl.name} {impl.crate_name}: pinned "
-                     f"{impl.crate_version}, newest {got} ({state})")
+                     f"{','.join(impl.crate_versions)}, newest {got} ({state})")
         if args.github and state == "behind":
             lines.append(f"::notice title=ehconf is behind::{impl.name} pins {impl.crate_name} "
-                         f"{impl.crate_version}; the registry's newest is {got}")
+                         f"{','.join(impl.crate_versions)}; the registry's newest is {got}")
     print("\n".join(lines))
     print(f"crates-behind: {len(rows) - behind} up to date, {behind} behind")
     return 0

@@ -37,7 +37,7 @@ TOP = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 sys.path.insert(0, TOP)
 import mutant_recipes as recipes  # noqa: E402
-from harness.impl.registry import CRATES, read_registry  # noqa: E402
+from harness.impl.registry import CRATES, read_registry, resolve  # noqa: E402
 from harness.core.verdicts import collect_results, outcome  # noqa: E402
 
 RECIPES = "mutants.txt"  # in each implementation's folder, impl/<name>/mutants.txt
@@ -55,7 +55,9 @@ def parse_recipes(top: str = TOP) -> List[recipes.Mutant]:
         if not os.path.exists(path):
             continue
         for m in recipes.parse_recipes(path, ("impl",), optional=("crate",)):
-            if m.impl != impl.name:
+            # impl: NAME, or NAME@VERSION for a release the crate column pins beside the
+            # row's own (its newest, say): the runs and items are then NAME@VERSION's.
+            if m.impl.partition("@")[0] != impl.name:
                 raise SystemExit(f"{path}: mutant {m.name} is planted in {m.impl}, not in "
                                  f"{impl.name}: it belongs in impl/{m.impl}/{RECIPES}")
             out.append(m)
@@ -133,7 +135,8 @@ def main(argv=None) -> int:
     ap.add_argument("--build", default=os.path.join(TOP, "build", "gcc"))
     args = ap.parse_args(argv)
     mutants = parse_recipes()
-    impls = {i.name: i for i in read_registry()}
+    rows = read_registry()
+    impls = {m.impl: resolve(m.impl, rows) for m in mutants}
     if args.list:
         for m in mutants:
             print(f"{m.name:34} {m.impl:13} {m.what}")

@@ -20,7 +20,7 @@ def display_path(path: str) -> str:
     return path
 
 
-_UNSAFE = re.compile(r"[^A-Za-z0-9_.+/#-]+")
+_UNSAFE = re.compile(r"[^A-Za-z0-9_.+/#@-]+")
 
 
 def safe_id(text: str) -> str:

@@ -40,15 +40,33 @@ class Impl:
     #               (`SCRIPT FILE.dat`, and `SCRIPT --from-ehdecode PERF.json` for what
     #               ehdecode printed of a perf.data)
     drives: str
-    crate: str = "-"  # a crate-registry producer's NAME@VERSION (the registry's crate column)
+    crate: str = "-"  # a crate-registry producer's NAME@VERSION[,VERSION...] (the registry's
+    #                   crate column: the versions ehconf pins, the first the row's own)
+    version: str = ""  # a versioned run's release (name@version, resolve()); "" the first pinned
 
     @property
     def crate_name(self) -> str:
         return self.crate.partition("@")[0] if self.crate != "-" else ""
 
     @property
+    def crate_versions(self) -> List[str]:
+        """The versions the crate column pins, the first being the row's own."""
+        return self.crate.partition("@")[2].split(",") if self.crate != "-" else []
+
+    @property
     def crate_version(self) -> str:
-        return self.crate.partition("@")[2] if self.crate != "-" else ""
+        """The version this run builds: a versioned run's, else the first pinned."""
+        return self.version or (self.crate_versions or [""])[0]
+
+    @property
+    def pinned(self) -> bool:
+        """Whether its version has a committed lock (the crate column names it)."""
+        return not self.version or self.version in self.crate_versions
+
+    @property
+    def base(self) -> str:
+        """The registry row's name (a versioned run's label without its @version)."""
+        return self.name.partition("@")[0]
 
     @property
     def variable(self) -> str:
@@ -56,13 +74,13 @@ class Impl:
 
     @property
     def folder(self) -> str:
-        return os.path.join(REPO_ROOT, "impl", self.name)
+        return os.path.join(REPO_ROOT, "impl", self.base)
 
     @property
     def family(self) -> str:
         """What its inputs and expectations are keyed by: "cases" (the conformance cases,
-        shared), or its own name (everything in impl/<name>/)."""
-        return "cases" if self.inputs == "cases" else self.name
+        shared), or its own name (everything in impl/<name>/, whatever the version)."""
+        return "cases" if self.inputs == "cases" else self.base
 
 
 # The inputs column of a producer that takes inputs of its own kind. Its family lives in its
@@ -76,15 +94,73 @@ def family_folder(family: str, part: str, root: str = REPO_ROOT) -> str:
     return os.path.join(root, "impl", family, part)
 
 
+VERSION = r"[0-9]+\.[0-9]+\.[0-9]+"
+
+
+def version_key(version: str) -> Tuple[int, ...]:
+    return tuple(int(x) for x in version.split("."))
+
+
+def resolve(name: str, rows: Optional[List[Impl]] = None) -> Optional[Impl]:
+    """The registry row NAME, or for NAME@VERSION (make check-impl IMPL=NAME VERSION=...) a
+    crate-registry row at that release: its results, JUnit file and items are named
+    NAME@VERSION (impl-NAME@VERSION/, impl/NAME@VERSION/...). A version its crate column
+    does not pin still runs, unpinned (Impl.pinned). None: no such row, or a version of a
+    row that is not built from the crate registry."""
+    base, _, version = name.partition("@")
+    row = next((i for i in (rows if rows is not None else read_registry()) if i.name == base), None)
+    if row is None or not version:
+        return row
+    if row.checkout != CRATES or not re.fullmatch(VERSION, version):
+        return None
+    from dataclasses import replace
+    return replace(row, name=name, version=version)
+
+
+def versioned_runs(rows: Optional[List[Impl]] = None) -> List[str]:
+    """Every pinned version of the crate-registry rows besides each row's own (the first),
+    as NAME@VERSION: what make check-impl IMPL=all runs beside the rows."""
+    return [f"{i.name}@{v}" for i in (rows if rows is not None else read_registry())
+            for v in i.crate_versions[1:]]
+
+
+def expected_path(impl: Impl, name: str) -> str:
+    """impl/<name>/expected/<input>.json, relative to the checkout, or where a release
+    promises otherwise, the `<input>@<V>.json` beside it of the greatest V not above the
+    run's version: what that release's documentation promises from V on."""
+    folder = family_folder(impl.family, "expected")
+    chosen, best = f"{name}.json", None
+    if impl.crate_version and os.path.isdir(folder):
+        for f in os.listdir(folder):
+            m = re.fullmatch(re.escape(name) + r"@(" + VERSION + r")\.json", f)
+            if m and version_key(m.group(1)) <= version_key(impl.crate_version) and (
+                    best is None or version_key(m.group(1)) > best):
+                chosen, best = f, version_key(m.group(1))
+    return f"impl/{impl.family}/expected/{chosen}"
+
+
+def holds_for(spec: str, version: str) -> bool:
+    """A declaration's versions (`differs@0.16.0,0.17.0 ...`; `V+`: V and every later
+    release) cover this one."""
+    for item in spec.split(","):
+        if item.endswith("+") and re.fullmatch(VERSION, item[:-1]):
+            if version_key(version) >= version_key(item[:-1]):
+                return True
+        elif item == version:
+            return True
+    return False
+
+
 def read_registry(path: str = REGISTRY) -> List[Impl]:
     rows = []
     for n, parts in table_rows(path, 9, "name, language, checkout, upstream, crate, inputs, "
                                         "parser, decoder and what it drives"):
         name, language, checkout, upstream, crate = parts[:5]
         if (checkout == CRATES) != (crate != "-") or (crate != "-" and not re.fullmatch(
-                r"[A-Za-z0-9_-]+@[0-9]+\.[0-9]+\.[0-9]+", crate)):
-            raise ValueError(f"{path}:{n}: crate is NAME@VERSION for a row whose checkout "
-                             f"is {CRATES}, and - for the others (got {crate!r})")
+                r"[A-Za-z0-9_-]+@" + VERSION + r"(," + VERSION + r")*", crate)):
+            raise ValueError(f"{path}:{n}: crate is NAME@VERSION[,VERSION...] (the versions "
+                             f"pinned) for a row whose checkout is {CRATES}, and - for the "
+                             f"others (got {crate!r})")
         rows.append(Impl(name, language, checkout, upstream, *parts[5:8], parts[8],
                          crate=crate))
     return rows
@@ -116,6 +192,9 @@ class Profile:
     # event (a time format, say), undone in its decoded events before they are compared,
     # so each event is still judged on everything else
     alters: Dict[str, "Alteration"] = field(default_factory=dict)
+    # the item each declaration answers for (<case>/<n>, <case>, alters/<label>) -> the
+    # versions it holds for as written (`differs@0.16.0 ...`; "" for every version)
+    versions: Dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -177,7 +256,10 @@ def read_profile(impl: Impl, check: bool = True) -> Profile:
     indented line says how the refusal shows: ["failed"|"skipped", "the emitter's words"].
     `differs <case> all` keeps its observed events in impl/<name>/observed/<case>.json.
     check=False reads a profile whose declarations state no observation yet (what
-    harness/impl/observed_patch.py helps to write)."""
+    harness/impl/observed_patch.py helps to write).
+    A crate-registry producer's declaration may say the releases it holds for, its keyword
+    then `<keyword>@<V>[,<V>...]` (`V+`: V and every later one): a run of another version
+    leaves it out; without, it holds for every version."""
     from harness.impl.declared import DeclarationError, parse_op
     p = Profile()
     path = os.path.join(impl.folder, "profile.txt")
@@ -190,12 +272,30 @@ def read_profile(impl: Impl, check: bool = True) -> Profile:
             if not words or words[0].startswith("#"):
                 continue
             if line[0] in " \t":
+                if last == SKIPPED:
+                    continue
                 try:
                     _continuation(p, last, line, parse_op)
                 except (DeclarationError, ValueError) as e:
                     raise ValueError(f"{path}:{n}: {e}") from e
                 continue
             last = None
+            keyword, _, spec = words[0].partition("@")
+            if spec:
+                if impl.checkout != CRATES or not all(
+                        re.fullmatch(VERSION + r"\+?", x) for x in spec.split(",")):
+                    raise ValueError(f"{path}:{n}: {words[0]}: only a crate-registry producer's "
+                                     f"declaration names versions, as {keyword}@V[,V...] "
+                                     f"(V+: from V on)")
+                if not holds_for(spec, impl.crate_version):
+                    last = SKIPPED
+                    continue
+                line = keyword + line[len(words[0]):]
+                words = line.split(None, 3)
+            if words[0] in ("refuses", "loses", "differs") and len(words) == 4:
+                p.versions[f"{words[1]}/{words[2]}" if words[2] != "all" else words[1]] = spec
+            elif words[0] == "alters" and len(words) > 1:
+                p.versions[f"alters/{words[1]}"] = spec
             if words[0] == "lacks" and len(words) >= 3:
                 p.lacks[words[1]] = " ".join(words[2:]).strip()
             elif words[0] == "refuses" and len(words) == 4 and words[2].isdigit():
@@ -230,6 +330,9 @@ def read_profile(impl: Impl, check: bool = True) -> Profile:
     if check:
         _check_observed(p, impl, path)
     return p
+
+
+SKIPPED = ("skipped", None)  # a declaration for other versions, and its indented lines
 
 
 def _continuation(p: Profile, last, line: str, parse_op) -> None:

@@ -30,8 +30,9 @@ from harness.impl.declared import expected_line, judge_event, judge_sequence, pa
 from harness.core.ehdecode import decode, decoder_script, definitions
 from harness.core.common import REPO_ROOT, display_path, safe_id
 from harness.core.golden import _loads, compare, line_key
-from harness.impl.registry import (CRATES, Description, Impl, Profile, description_path, family_folder, parse_emitter_output,
-                   read_description, read_profile, read_registry, undo_alters, without_events)
+from harness.impl.registry import (CRATES, Description, Impl, Profile, description_path, expected_path, family_folder,
+                   parse_emitter_output, read_description, read_profile, read_registry, resolve,
+                   undo_alters, without_events)
 from harness.core.results import check_entry, golden_entry, runner_dir, write_text
 from harness.vm.run_vm import foreign_arch
 from harness.core.processes import run
@@ -82,6 +83,8 @@ def _build(impl: Impl, build: str, out: str, arch: str = "") -> Tuple[str, dict]
     r = run([os.path.join(impl.folder, "build"), src if src == "-" else os.path.abspath(src),
              os.path.join(out, "build" + suffix)],
             BUILD_TIMEOUT, env={"EHCONF_CROSS_ARCH": arch or None,
+                                # the release a crate-registry producer builds (NAME@VERSION)
+                                "EHCONF_CRATE_VERSION": impl.version or None,
                                 # make's build, whose libraries a build may link (eventheader_library)
                                 "EHCONF_MAKE_BUILD": os.path.abspath(build)},
             merge_stderr=False)
@@ -129,11 +132,11 @@ def sources(impl: Impl) -> List[Source]:
                        if description_path(case) else None)
                 for case in sorted(f[:-5] for f in os.listdir(os.path.join(REPO_ROOT, "golden"))
                                    if f.endswith(".json"))]
-    folder = family_folder(impl.name, "inputs")
+    folder = family_folder(impl.family, "inputs")
     names = sorted(f[:-len(".inputs")] for f in os.listdir(folder) if f.endswith(".inputs")) \
         if os.path.isdir(folder) else []
-    return [Source(n, os.path.join(folder, n + ".inputs"), f"impl/{impl.name}/expected/{n}.json")
-            for n in names]
+    # Each version is held to what its own release promises (expected_path).
+    return [Source(n, os.path.join(folder, n + ".inputs"), expected_path(impl, n)) for n in names]
 
 
 def golden_parts(golden: str, keep=("order",)) -> Tuple[List[str], List[str]]:
@@ -485,12 +488,15 @@ def alters_entries(prefix: str, profile: Profile, altered: Dict[str, int]) -> Li
 def use_checkout(name: str, src: str) -> None:
     """IMPL_SRC=<path> for one implementation: the variable of its registry row."""
     for impl in read_registry():
-        if impl.name == name and src and impl.checkout != "-":
+        if impl.name == name.partition("@")[0] and src and impl.checkout != "-":
             os.environ[impl.variable] = src
 
 
 def run_impl(name: str, build: str, results: str, timeout: float):
     impls = {i.name: i for i in read_registry()}
+    versioned = resolve(name, list(impls.values()))
+    if versioned is not None:
+        impls[name] = versioned  # NAME@VERSION: a crate-registry row at that release
     out = folder_of(results, name)
     shutil.rmtree(out, ignore_errors=True)
     # The VM results of the same implementation belong to the previous offline run (its
@@ -523,6 +529,7 @@ def run_impl(name: str, build: str, results: str, timeout: float):
             _case_facts(mine, f"impl/{name}/{src.name}", counts.get(src.name))
             entries += mine
         entries += alters_entries(f"impl/{name}", profile, altered)
+        entries = narrow_hints(impl, profile, entries)
         script = decoder_script(impl.decoder)
         try:
             defs = definitions(script)
@@ -552,6 +559,25 @@ def _case_facts(entries: List[dict], base: str, c: Optional[dict]) -> None:
                         "failed": len(c["failed"])}
 
 
+def narrow_hints(impl: Impl, profile: Profile, entries: List[dict]) -> List[dict]:
+    """A crate-registry producer's declaration that does not show on the version run fails
+    as any declaration does; its message says first what to do when a release fixed it:
+    narrow the declaration to the versions it still holds for (profile.txt's
+    `<keyword>@<V>`)."""
+    if impl.checkout != CRATES:
+        return entries
+    prefix = safe_id(f"impl/{impl.name}") + "/"
+    for e in entries:
+        key = e.get("id", "")[len(prefix):] if e.get("id", "").startswith(prefix) else None
+        if e.get("status") == "fail" and key in profile.versions:
+            spec = profile.versions[key]
+            e["message"] = (f"fixed in {impl.crate_version}? impl/{impl.base}/profile.txt declares "
+                            f"{key} for {'every version' if not spec else spec}, and it does not "
+                            f"show as declared on {impl.crate_version}: narrow the declaration "
+                            f"to the versions it holds for\n" + e.get("message", ""))
+    return entries
+
+
 def built_from(impl: Impl) -> str:
     """The source the emitter was really built from, for the report's Runs table: the
     reference's tree, the checkout named, or for a crate-registry producer the published
@@ -561,7 +587,12 @@ def built_from(impl: Impl) -> str:
         return REPO_ROOT
     src = os.environ.get(impl.variable, "")
     if impl.checkout == CRATES and src in ("", "-"):
-        return f"the Rust crate registry: {impl.crate} (impl/{impl.name}/Cargo.lock)"
+        if not impl.pinned:
+            return (f"the Rust crate registry: {impl.crate_name}@{impl.version}, UNPINNED "
+                    f"(no committed lock: resolved at build time)")
+        lock = f"impl/{impl.base}/versions/{impl.version}/Cargo.lock" if impl.version and \
+            impl.version != impl.crate_versions[0] else f"impl/{impl.base}/Cargo.lock"
+        return f"the Rust crate registry: {impl.crate_name}@{impl.crate_version} ({lock})"
     return os.path.abspath(src) if src else ""
 
 

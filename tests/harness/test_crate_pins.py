@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
-"""A crate-registry producer's version is written once, in the crate column of
-impl/implementations.txt (NAME@VERSION): its build reads it there (emitlib/build.sh's
-registry_crate), and its Cargo.toml's `=VERSION` and committed Cargo.lock must agree."""
+"""A crate-registry producer's versions are written once, in the crate column of
+impl/implementations.txt (NAME@VERSION[,VERSION...]): its build reads them there
+(emitlib/build.sh's registry_crate), and each version's Cargo.toml `=VERSION` and committed
+Cargo.lock must agree: the first version's in impl/<name>/, each other one's in
+impl/<name>/versions/<VERSION>/."""
 
 import os
 import re
@@ -11,13 +13,16 @@ import subprocess
 import pytest
 
 from harness.core.common import REPO_ROOT
-from harness.impl.registry import CRATES, read_registry
+from harness.impl.registry import CRATES, read_registry, resolve
 
 ROWS = [i for i in read_registry() if i.checkout == CRATES]
+# (row at a pinned version, the folder of that version's manifest and lock)
+PINS = [(resolve(f"{i.name}@{v}"), i.folder if k == 0 else os.path.join(i.folder, "versions", v))
+        for i in ROWS for k, v in enumerate(i.crate_versions)]
 
 
 def disagreements(impl, folder: str):
-    """What in impl/<name>/ does not say the registry's version: a list of reasons."""
+    """What in the version's folder does not say the registry's version: a list of reasons."""
     out = []
     with open(os.path.join(folder, "Cargo.toml"), encoding="utf-8") as f:
         toml = f.read()
@@ -32,16 +37,23 @@ def disagreements(impl, folder: str):
     if locked != [impl.crate_version]:
         out.append(f"Cargo.lock locks {impl.crate_name} {locked or 'nothing'}, the registry "
                    f"{impl.crate_version}")
-    with open(os.path.join(folder, "build"), encoding="utf-8") as f:
+    with open(os.path.join(impl.folder, "build"), encoding="utf-8") as f:
         build = f.read()
     if re.search(r"^\s*crate_emitter\s+\S*" + re.escape(impl.crate_version), build, re.M):
         out.append("the build names the version again")
     return out
 
 
-@pytest.mark.parametrize("impl", ROWS, ids=[i.name for i in ROWS])
-def test_the_version_is_the_registrys_everywhere(impl):
-    assert not disagreements(impl, impl.folder)
+@pytest.mark.parametrize("impl,folder", PINS, ids=[i.name for i, _ in PINS])
+def test_the_version_is_the_registrys_everywhere(impl, folder):
+    assert not disagreements(impl, folder)
+
+
+def test_no_version_folder_the_registry_does_not_pin():
+    for i in ROWS:
+        folder = os.path.join(i.folder, "versions")
+        extra = set(os.listdir(folder)) - set(i.crate_versions[1:]) if os.path.isdir(folder) else set()
+        assert not extra, f"impl/{i.name}/versions/ holds {sorted(extra)}, which the crate column does not pin"
 
 
 def test_a_lock_that_disagrees_fails(tmp_path):

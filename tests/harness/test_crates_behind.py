@@ -27,11 +27,11 @@ def test_each_row_against_the_newest(tmp_path):
     # The stand-in publishes 99.0.0 of the first row's crate and the pinned one of the rest.
     first = ROWS[0]
     body = "".join(f'[ "$3" = "{i.crate_name}" ] && echo "version: '
-                   f'{"99.0.0" if i is first else i.crate_version}" && exit 0\n' for i in ROWS)
+                   f'{"99.0.0" if i is first else i.crate_versions[-1]}" && exit 0\n' for i in ROWS)
     p = run(tmp_path, body + "exit 1\n", "--github")
     assert p.returncode == 0, p.stderr
     lines = p.stdout.splitlines()
-    assert (f"crates-behind: {first.name} {first.crate_name}: pinned {first.crate_version}, "
+    assert (f"crates-behind: {first.name} {first.crate_name}: pinned {','.join(first.crate_versions)}, "
             f"newest 99.0.0 (behind)") in lines
     assert sum(ln.startswith("::notice ") for ln in lines) == 1
     assert lines[-1] == f"crates-behind: {len(ROWS) - 1} up to date, 1 behind"

@@ -18,7 +18,7 @@ import pytest
 
 from harness.core.common import REPO_ROOT
 from harness.impl.contract_rows import BY_NAME
-from harness.impl.registry import CRATES, read_registry
+from harness.impl.registry import CRATES, read_registry, resolve
 
 SCRIPT = os.path.join(REPO_ROOT, "scripts", "impl-mutants.py")
 
@@ -42,6 +42,15 @@ def test_each_producer_family_has_a_planted_change():
     assert {i.name for i in read_registry() if i.checkout == CRATES} <= planted
 
 
+def test_the_newest_pinned_release_of_each_producer_has_a_planted_change():
+    """Issue 40: a planted bug in the newest release of each family (NAME@VERSION, the last
+    version of its crate column) is caught too."""
+    planted = {m.impl for m in MUTANTS}
+    newest = {f"{i.name}@{i.crate_versions[-1]}" for i in read_registry()
+              if i.checkout == CRATES and len(i.crate_versions) > 1}
+    assert newest and newest <= planted, newest - planted
+
+
 def test_the_six_planted_bugs_of_issue_29_are_there():
     names = {m.name for m in MUTANTS}
     assert len(names) == len(MUTANTS), "mutant names must be unique"
@@ -54,21 +63,22 @@ def inputs_of(impl) -> set:
     """The golden inputs an implementation's items are named after."""
     if impl.inputs == "cases":
         return CASES
-    folder = os.path.join(REPO_ROOT, "impl", impl.name, "expected")
-    return {f[:-5] for f in os.listdir(folder) if f.endswith(".json")}
+    folder = os.path.join(REPO_ROOT, "impl", impl.base, "expected")
+    return {f[:-5] for f in os.listdir(folder) if f.endswith(".json") and "@" not in f}
 
 
 @pytest.mark.parametrize("m", MUTANTS, ids=lambda m: m.name)
 def test_each_mutant_names_a_registered_implementation_and_real_items(m):
-    impls = {i.name: i for i in read_registry()}
-    assert m.impl in impls, m.impl
-    impl = impls[m.impl]
+    impl = resolve(m.impl)
+    assert impl is not None and impl.pinned, m.impl
     assert re.fullmatch(r"[a-z0-9-]+", m.name)
     # A producer from the crate registry has no checkout to copy: the published crate.
     assert bool(m.crate) == (impl.checkout == CRATES), \
         f"{m.name}: crate: is for (and needed by) a row whose checkout is {CRATES}"
     if m.crate:
-        with open(os.path.join(impl.folder, "Cargo.lock"), encoding="utf-8") as f:
+        own = not impl.version or impl.version == impl.crate_versions[0]
+        with open(os.path.join(impl.folder, *([] if own else ["versions", impl.version]),
+                               "Cargo.lock"), encoding="utf-8") as f:
             lock = f.read()
         name, _, version = m.crate.rpartition("-")
         assert f'name = "{name}"\nversion = "{version}"' in lock, \
