@@ -359,6 +359,36 @@ def table(doc: dict) -> List[str]:
     return out
 
 
+def ranks(doc: dict) -> List[str]:
+    """Each implementation's rank per workload by instructions per event (the figure that
+    repeats; 1 is the fewest, equal counts share a rank), with its CPU ratio to the raw
+    writev beside it, as a table (issue 42: which implementation is the cheapest writer)."""
+    names = [w["name"] for w in doc["workloads"]]
+    measured = {name: r for name, r in doc["implementations"].items() if r["status"] == "measured"}
+    if not measured:
+        return []
+    cells: Dict[str, List[str]] = {name: [] for name in measured}
+    for w in names:
+        figures = {name: _instr(r["workloads"].get(w) or {}, "instructions")
+                   for name, r in measured.items()}
+        ranked = [f for f in figures.values() if f is not None]
+        for name, r in measured.items():
+            f = figures[name]
+            if f is None:
+                cells[name].append("-")
+                continue
+            rank = 1 + sum(1 for g in ranked if round(g) < round(f))
+            text = f"{rank} of {len(ranked)} ({_num(f)} instr"
+            cpu = (r["workloads"].get(w) or {}).get("cpu_ratio")
+            if cpu is not None:
+                text += f", CPU {_num(cpu, 2)}x raw"
+            cells[name].append(text + ")")
+    out = ["| implementation | " + " | ".join(f"rank, {w}" for w in names) + " |",
+           "|---" * (len(names) + 1) + "|"]
+    out += [f"| {name} | " + " | ".join(c) + " |" for name, c in cells.items()]
+    return out
+
+
 def _repetition(res: dict, i: int) -> str:
     """One repetition's figure; with the processes it is the median of, their range."""
     text = f"{res['runs'][i]:,.1f}"
@@ -403,6 +433,9 @@ def markdown(doc: dict) -> str:
     if contract:
         lines += ["A write with nobody listening, through `emit --contract` (harness/impl/bench_contract.py):",
                   "", "| implementation | instructions per command, the protocol loop included |", "|---|---|"] + contract + [""]
+    rank = ranks(doc)
+    if rank:
+        lines += ["Rank per workload by instructions per event (1: the fewest):", ""] + rank + [""]
     rep = reproducibility(doc)
     if rep:
         lines += ["Callgrind, two repetitions:", ""] + rep + [""]

@@ -268,6 +268,26 @@ def test_table_says_not_measured():
     assert rows[3].startswith("| b | not measured: no checkout |")
 
 
+def test_ranks_order_each_workload_by_instructions():
+    def res(ins, cpu=None):
+        r = {"ns": 1.0, "instructions": {"runs": [ins, ins], "spread_pct": 0.0}}
+        if cpu is not None:
+            r["cpu_ratio"] = cpu
+        return r
+    doc = {"workloads": [{"name": "disabled", "listening": False}, {"name": "five", "listening": True}],
+           "implementations": {
+               "a": {"status": "measured", "workloads": {"disabled": res(7.0), "five": res(900.0, 1.5)}},
+               "b": {"status": "measured", "workloads": {"disabled": res(14.0), "five": res(444.0, 1.08)}},
+               "c": {"status": "measured", "workloads": {"disabled": res(7.0), "five": {"ns": 1.0}}},
+               "d": {"status": "not measured", "why": "no checkout"}}}
+    rows = bench.ranks(doc)
+    assert rows[0] == "| implementation | rank, disabled | rank, five |"
+    assert rows[2] == "| a | 1 of 3 (7 instr) | 2 of 2 (900 instr, CPU 1.50x raw) |"
+    assert rows[3] == "| b | 3 of 3 (14 instr) | 1 of 2 (444 instr, CPU 1.08x raw) |"
+    assert rows[4] == "| c | 1 of 3 (7 instr) | - |"
+    assert len(rows) == 5  # d, not measured, has no rank
+
+
 # ---- the emitters' --bench mode under the stand-in's count mode ---------------------------
 
 def _emitters(build):
