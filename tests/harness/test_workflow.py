@@ -6,7 +6,6 @@ purpose)."""
 
 from __future__ import annotations
 
-import glob
 import os
 import re
 from typing import List
