@@ -37,8 +37,8 @@ static int same_as_fresh(build_fn *build)
     size_t la, lb;
     uint8_t *ra = cap_read_from(a, &la);
     uint8_t *rb = cap_read_from(b, &lb);
-    ok &= lb > 0 && la > lb && kt_mem_diff(__FILE__, __LINE__, "reused builder's record", ra,
-                                            la - lb, rb, lb);
+    ok &= lb > 0 && la > lb &&
+          kt_mem_diff(__FILE__, __LINE__, "reused builder's record", ra, la - lb, rb, lb);
     free(ra);
     free(rb);
     return ok;
@@ -158,11 +158,12 @@ static void test_register(void)
 static void test_shape_changes(void)
 {
     static build_fn *const seq[] = {
-        base,        base,        renamed_mid, base,      longer_name,      fewer,
-        base,        other_encoding, fewer,    other_format, with_tag,      other_tag,
-        with_tag,    fewer,       more,        more,      carray_length,    more,
-        base,        other_event_name, base,   struct2,   struct3,          struct2,
-        struct2,     struct2_tagged, struct2,  struct_array, struct_array,  base,
+        base,           base,          renamed_mid,    base,         longer_name,
+        fewer,          base,          other_encoding, fewer,        other_format,
+        with_tag,       other_tag,     with_tag,       fewer,        more,
+        more,           carray_length, more,           base,         other_event_name,
+        base,           struct2,       struct3,        struct2,      struct2,
+        struct2_tagged, struct2,       struct_array,   struct_array, base,
     };
     for (size_t i = 0; i < sizeof seq / sizeof seq[0]; i++)
         KT_EXPECT(same_as_fresh(seq[i]));

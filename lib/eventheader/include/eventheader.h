@@ -338,9 +338,8 @@ static inline __attribute__((always_inline)) void eh_fast_item_(struct eh_fast_ 
 /* Called by EH_WRITE once the site's metadata exists, for at most EH_FAST_ITEMS_ items,
  * both known before the fields are evaluated, so that each field expression is evaluated
  * once whichever way the event is written. */
-static inline __attribute__((always_inline)) int eh_event_write_fast_(eh_event *ev,
-                                                                      const eh_item *items,
-                                                                      unsigned n)
+static inline __attribute__((always_inline)) int
+eh_event_write_fast_(eh_event *ev, const eh_item *items, unsigned n)
 {
     struct eh_fast_ f;
     f.staged = f.open = f.total = 0;
@@ -348,17 +347,43 @@ static inline __attribute__((always_inline)) int eh_event_write_fast_(eh_event *
     f.slow = f.big = 0;
     /* One step per item with a constant index (not a loop), so that each item's loads are
      * of constant offsets in the caller's array, which the compiler folds. */
-#define EH_FAST_STEP_(k)                     \
-    if ((k) < n && !f.slow && !f.big)        \
-        eh_fast_item_(&f, &items[k]);
-#define EH_FAST_STEP8_(k)                                                               \
-    EH_FAST_STEP_(k) EH_FAST_STEP_(k + 1) EH_FAST_STEP_(k + 2) EH_FAST_STEP_(k + 3)     \
-    EH_FAST_STEP_(k + 4) EH_FAST_STEP_(k + 5) EH_FAST_STEP_(k + 6) EH_FAST_STEP_(k + 7)
-    EH_FAST_STEP8_(0)
-    EH_FAST_STEP8_(8)
-    EH_FAST_STEP8_(16)
-    EH_FAST_STEP8_(24)
-#undef EH_FAST_STEP8_
+#define EH_FAST_STEP_(k)                    \
+    do {                                    \
+        if ((k) < n && !f.slow && !f.big)   \
+            eh_fast_item_(&f, &items[(k)]); \
+    } while (0)
+    EH_FAST_STEP_(0);
+    EH_FAST_STEP_(1);
+    EH_FAST_STEP_(2);
+    EH_FAST_STEP_(3);
+    EH_FAST_STEP_(4);
+    EH_FAST_STEP_(5);
+    EH_FAST_STEP_(6);
+    EH_FAST_STEP_(7);
+    EH_FAST_STEP_(8);
+    EH_FAST_STEP_(9);
+    EH_FAST_STEP_(10);
+    EH_FAST_STEP_(11);
+    EH_FAST_STEP_(12);
+    EH_FAST_STEP_(13);
+    EH_FAST_STEP_(14);
+    EH_FAST_STEP_(15);
+    EH_FAST_STEP_(16);
+    EH_FAST_STEP_(17);
+    EH_FAST_STEP_(18);
+    EH_FAST_STEP_(19);
+    EH_FAST_STEP_(20);
+    EH_FAST_STEP_(21);
+    EH_FAST_STEP_(22);
+    EH_FAST_STEP_(23);
+    EH_FAST_STEP_(24);
+    EH_FAST_STEP_(25);
+    EH_FAST_STEP_(26);
+    EH_FAST_STEP_(27);
+    EH_FAST_STEP_(28);
+    EH_FAST_STEP_(29);
+    EH_FAST_STEP_(30);
+    EH_FAST_STEP_(31);
 #undef EH_FAST_STEP_
     if (f.big)
         return E2BIG; /* what eh_event_write_ answers, before anything else, for these items */
@@ -374,8 +399,8 @@ static inline __attribute__((always_inline)) int eh_event_write_fast_(eh_event *
  * from folding them). */
 #define EH_HAS_META_(ev) (__atomic_load_n(&(ev).meta_, __ATOMIC_RELAXED) != 0)
 #else
-#define EH_HAS_META_(ev) 0
-#define EH_FAST_ITEMS_ 0
+#define EH_HAS_META_(ev)     0
+#define EH_FAST_ITEMS_       0
 #define eh_event_write_fast_ eh_event_write_
 #endif
 
@@ -400,24 +425,24 @@ static inline __attribute__((always_inline)) int eh_event_write_fast_(eh_event *
     (void)sym##ptr_
 
 /* int EH_WRITE(provider, EH_EVENT(...), fields...): 0, EBADF if disabled, or an errno. */
-#define EH_WRITE(prov_, event, ...)                                                        \
-    __extension__({                                                                        \
-        EH_SITE_(eh_site_, prov_, event);                                                  \
-        int eh_err_ = EBADF;                                                               \
-        if (__builtin_expect(__atomic_load_n(&eh_site_.tp.status, __ATOMIC_RELAXED), 0)) { \
-            if (EH_HAS_META_(eh_site_) &&                                                  \
-                sizeof((const eh_item[]){{.kind = EH_ITEM_NONE_}, __VA_ARGS__}) <=           \
-                    EH_FAST_ITEMS_ * sizeof(eh_item)) {                                      \
-                const eh_item eh_items_[] = {{.kind = EH_ITEM_NONE_}, __VA_ARGS__};        \
-                eh_err_ = eh_event_write_fast_(                                              \
+#define EH_WRITE(prov_, event, ...)                                                            \
+    __extension__({                                                                            \
+        EH_SITE_(eh_site_, prov_, event);                                                      \
+        int eh_err_ = EBADF;                                                                   \
+        if (__builtin_expect(__atomic_load_n(&eh_site_.tp.status, __ATOMIC_RELAXED), 0)) {     \
+            if (EH_HAS_META_(eh_site_) &&                                                      \
+                sizeof((const eh_item[]){{.kind = EH_ITEM_NONE_}, __VA_ARGS__}) <=             \
+                    EH_FAST_ITEMS_ * sizeof(eh_item)) {                                        \
+                const eh_item eh_items_[] = {{.kind = EH_ITEM_NONE_}, __VA_ARGS__};            \
+                eh_err_ = eh_event_write_fast_(                                                \
                     &eh_site_, eh_items_, (unsigned)(sizeof eh_items_ / sizeof eh_items_[0])); \
-            } else {                                                                         \
-                const eh_item eh_items_[] = {{.kind = EH_ITEM_NONE_}, __VA_ARGS__};        \
-                eh_err_ = eh_event_write_(&eh_site_, eh_items_,                              \
+            } else {                                                                           \
+                const eh_item eh_items_[] = {{.kind = EH_ITEM_NONE_}, __VA_ARGS__};            \
+                eh_err_ = eh_event_write_(&eh_site_, eh_items_,                                \
                                           (unsigned)(sizeof eh_items_ / sizeof eh_items_[0])); \
-            }                                                                                \
-        }                                                                                  \
-        eh_err_;                                                                           \
+            }                                                                                  \
+        }                                                                                      \
+        eh_err_;                                                                               \
     })
 
 /* True if an EH_WRITE with this level and keyword would be enabled. */

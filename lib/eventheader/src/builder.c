@@ -216,8 +216,7 @@ static inline void copy_small(uint8_t *d, const uint8_t *src, size_t n)
 static inline const uint8_t *fast_meta(const eh_builder *b, const char *name, uint8_t enc,
                                        uint8_t fmt, size_t need)
 {
-    if (!b->matching_ || b->depth_ || b->err_ || b->data_.err ||
-        b->data_.cap - b->data_.len < need)
+    if (!b->matching_ || b->depth_ || b->err_ || b->data_.err || b->data_.cap - b->data_.len < need)
         return NULL;
     const uint8_t *p = b->meta_.p + b->meta_.len, *end = b->meta_.p + b->meta_seen_;
     for (;;) {
@@ -437,9 +436,8 @@ static int push(eh_builder *b, const char *name, uint16_t tag, int is_array, uin
         .no_data = (uint8_t)(!data_on(b) || (is_array && count == 0)),
     };
     if (meta_on(b))
-        fr.fmt_pos = meta_field(b, name,
-                                is_array ? EH_ENC_STRUCT | EH_ENC_VARRAY_FLAG : EH_ENC_STRUCT, 0,
-                                tag, 0, 1);
+        fr.fmt_pos = meta_field(
+            b, name, is_array ? EH_ENC_STRUCT | EH_ENC_VARRAY_FLAG : EH_ENC_STRUCT, 0, tag, 0, 1);
     if (is_array && data_on(b))
         eh_buf_u16(&b->data_, count);
     b->frames_[b->depth_++] = fr;

@@ -215,7 +215,7 @@ static int site_meta(eh_event *ev, const eh_item *items, unsigned n, const uint8
                 memcpy(block + EH_HEADER_SIZE, m.p, m.len);
                 eh_buf_free(&m);
                 ev->meta_len_ = (uint32_t)meta_len; /* the hints follow (put_hints) */
-                p = block + EH_HEADER_SIZE; /* kept for the life of the process */
+                p = block + EH_HEADER_SIZE;         /* kept for the life of the process */
                 __atomic_store_n(&ev->meta_, p, __ATOMIC_RELEASE);
             }
         }
