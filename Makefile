@@ -123,7 +123,7 @@ CHECK_XML := unit-asan offline wine ci-lint vm
 check:
 	@rm -f $(foreach x,$(CHECK_XML),$(JUNIT_DIR)/$(x).xml)
 	@rc=0; $(MAKE) test || rc=1; \
-	if [ $$rc = 0 ]; then $(MAKE) VARIANT=gcc IMPL_ALSO=0 check-vm || rc=1; \
+	if [ $$rc = 0 ]; then $(MAKE) VARIANT=gcc IMPL_ALSO=0 VM_REUSE=$(if $(filter x86_64,$(KERNEL_ARCH)),1,0) check-vm || rc=1; \
 	else echo "check: make test failed, so the VM run was not started"; fi; \
 	/usr/bin/python3 harness/reports/summary.py $(foreach x,$(CHECK_XML),$(JUNIT_DIR)/$(x).xml) || rc=1; \
 	exit $$rc
