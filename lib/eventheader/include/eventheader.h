@@ -222,188 +222,6 @@ size_t eh_strlen32_(const uint32_t *s);
 size_t eh_strnlen16_(const uint16_t *s, size_t max);
 size_t eh_strnlen32_(const uint32_t *s, size_t max);
 
-#ifndef _WIN32
-/* EH_WRITE's inline path. Once a site's metadata is built (its first write, in
- * eh_event_write_), a write gathers the payload here, in the caller's code: each item's
- * kind, size and array length are constants of the call site, so once this function is
- * inlined and its loop unrolled the compiler drops the item array and the switch and
- * keeps, per field, a store of the value (up to 16 bytes, staged side by side in one
- * buffer) or a piece pointing at the caller's longer data; eh_event_write_iov_ then adds
- * the site's header and metadata as one piece and hands the pieces to the backend. Items
- * this path does not gather (arrays of structs, raw data, activity ids), more than
- * EH_FAST_ITEMS_ items, or a count the wire cannot hold go to eh_event_write_, which
- * writes the same bytes and returns the same errors. Without optimisation it is an
- * ordinary loop with the same result. */
-#include <sys/uio.h>
-
-enum {
-    EH_FAST_ITEMS_ = 32,      /* items of a write that the inline path takes */
-    EH_FAST_STAGE_ = 32 * 22, /* the small part of each item, 2 + EH_FAST_SMALL_ + 4 at most */
-    EH_FAST_SMALL_ = 16,      /* a field of at most this many bytes is copied */
-    EH_FAST_IOV_PREFIX_ = 2,  /* iov[0..2): the backend's; iov[2]: header + metadata */
-};
-int eh_event_write_iov_(eh_event *event, struct iovec *iov, unsigned iovcnt, size_t payload_len);
-
-/* n (at most EH_FAST_SMALL_) bytes as at most two fixed-size copies, which the compiler
- * turns into loads and stores (into one store of an immediate for a constant value). */
-static inline __attribute__((always_inline)) void eh_fast_copy_(unsigned char *d, const void *src,
-                                                                size_t n)
-{
-    const unsigned char *s = (const unsigned char *)src;
-    if (n >= 8) {
-        memcpy(d, s, 8);
-        memcpy(d + n - 8, s + n - 8, 8);
-    } else if (n >= 4) {
-        memcpy(d, s, 4);
-        memcpy(d + n - 4, s + n - 4, 4);
-    } else if (n >= 2) {
-        memcpy(d, s, 2);
-        memcpy(d + n - 2, s + n - 2, 2);
-    } else if (n) {
-        *d = *s;
-    }
-}
-
-/* The state of one write on the inline path. */
-struct eh_fast_ {
-    struct iovec iov[EH_FAST_IOV_PREFIX_ + 1 + 2 * EH_FAST_ITEMS_];
-    unsigned char stage[EH_FAST_STAGE_];
-    size_t staged, open, total;
-    unsigned np;
-    int slow; /* an item this path does not take: eh_event_write_ writes the event */
-    int big;  /* a count over 65535 */
-};
-
-static inline __attribute__((always_inline)) void eh_fast_piece_(struct eh_fast_ *f, const void *p,
-                                                                 size_t len)
-{
-    f->iov[f->np].iov_base = (void *)(uintptr_t)p;
-    f->iov[f->np++].iov_len = len;
-}
-
-static inline __attribute__((always_inline)) void eh_fast_item_(struct eh_fast_ *f,
-                                                                const eh_item *it)
-{
-    size_t len, nul = 0;
-    int counted = 0;
-    switch (it->kind) {
-    case EH_ITEM_NONE_:
-    case EH_ITEM_STRUCT_BEGIN_:
-    case EH_ITEM_STRUCT_END_:
-    case EH_ITEM_RAW_META_:
-    case EH_ITEM_RAW_STRUCT_: return; /* metadata only */
-    case EH_ITEM_VALUE_: len = it->elem_size; break;
-    case EH_ITEM_CARRAY_: len = (size_t)it->elem_size * it->carray; break;
-    case EH_ITEM_RAW_FIELD_:
-    case EH_ITEM_RAW_DATA_: len = it->count; break;
-    case EH_ITEM_VARRAY_:
-    case EH_ITEM_COUNTED_:
-        counted = 1;
-        len = (size_t)it->elem_size * it->count;
-        if (it->count > 0xffff)
-            f->big = 1;
-        break;
-    case EH_ITEM_ZSTRING_:
-        len = (size_t)it->elem_size * it->count;
-        nul = it->elem_size;
-        break;
-    default: f->slow = 1; return;
-    }
-    /* The stage holds every item's small part: at most 2 + EH_FAST_SMALL_ + 4 bytes each. */
-    if (counted) {
-        uint16_t c16 = (uint16_t)it->count;
-        memcpy(f->stage + f->staged, &c16, 2);
-        f->staged += 2;
-    }
-    /* A length the compiler knows (a value, a constant array or string length) of at
-     * most 16 bytes is copied; any other is a piece of its own, so no copy ever reads
-     * past what the caller said it passes. */
-    if (__builtin_constant_p(len) && len <= EH_FAST_SMALL_) {
-        eh_fast_copy_(f->stage + f->staged, it->data, len);
-        f->staged += len;
-    } else {
-        if (f->staged > f->open) {
-            eh_fast_piece_(f, f->stage + f->open, f->staged - f->open);
-            f->open = f->staged;
-        }
-        eh_fast_piece_(f, it->data, len);
-        f->total += len;
-    }
-    if (nul) {
-        memset(f->stage + f->staged, 0, nul);
-        f->staged += nul;
-    }
-}
-
-/* Called by EH_WRITE once the site's metadata exists, for at most EH_FAST_ITEMS_ items,
- * both known before the fields are evaluated, so that each field expression is evaluated
- * once whichever way the event is written. */
-static inline __attribute__((always_inline)) int
-eh_event_write_fast_(eh_event *ev, const eh_item *items, unsigned n)
-{
-    struct eh_fast_ f;
-    f.staged = f.open = f.total = 0;
-    f.np = EH_FAST_IOV_PREFIX_ + 1;
-    f.slow = f.big = 0;
-    /* One step per item with a constant index (not a loop), so that each item's loads are
-     * of constant offsets in the caller's array, which the compiler folds. */
-#define EH_FAST_STEP_(k)                    \
-    do {                                    \
-        if ((k) < n && !f.slow && !f.big)   \
-            eh_fast_item_(&f, &items[(k)]); \
-    } while (0)
-    EH_FAST_STEP_(0);
-    EH_FAST_STEP_(1);
-    EH_FAST_STEP_(2);
-    EH_FAST_STEP_(3);
-    EH_FAST_STEP_(4);
-    EH_FAST_STEP_(5);
-    EH_FAST_STEP_(6);
-    EH_FAST_STEP_(7);
-    EH_FAST_STEP_(8);
-    EH_FAST_STEP_(9);
-    EH_FAST_STEP_(10);
-    EH_FAST_STEP_(11);
-    EH_FAST_STEP_(12);
-    EH_FAST_STEP_(13);
-    EH_FAST_STEP_(14);
-    EH_FAST_STEP_(15);
-    EH_FAST_STEP_(16);
-    EH_FAST_STEP_(17);
-    EH_FAST_STEP_(18);
-    EH_FAST_STEP_(19);
-    EH_FAST_STEP_(20);
-    EH_FAST_STEP_(21);
-    EH_FAST_STEP_(22);
-    EH_FAST_STEP_(23);
-    EH_FAST_STEP_(24);
-    EH_FAST_STEP_(25);
-    EH_FAST_STEP_(26);
-    EH_FAST_STEP_(27);
-    EH_FAST_STEP_(28);
-    EH_FAST_STEP_(29);
-    EH_FAST_STEP_(30);
-    EH_FAST_STEP_(31);
-#undef EH_FAST_STEP_
-    if (f.big)
-        return E2BIG; /* what eh_event_write_ answers, before anything else, for these items */
-    if (f.slow)
-        return eh_event_write_(ev, items, n);
-    if (f.staged > f.open)
-        eh_fast_piece_(&f, f.stage + f.open, f.staged - f.open);
-    return eh_event_write_iov_(ev, f.iov, f.np, f.total + f.staged);
-}
-/* Whether the site's metadata was built (its first write): read by EH_WRITE before it
- * evaluates the fields (relaxed: eh_event_write_iov_ reads the metadata with acquire; an
- * atomic load between the item array's stores and the reads of it would keep the compiler
- * from folding them). */
-#define EH_HAS_META_(ev) (__atomic_load_n(&(ev).meta_, __ATOMIC_RELAXED) != 0)
-#else
-#define EH_HAS_META_(ev)     0
-#define EH_FAST_ITEMS_       0
-#define eh_event_write_fast_ eh_event_write_
-#endif
-
 /* ------------------------------------------------------------------------ */
 /* Writing events                                                           */
 
@@ -425,24 +243,16 @@ eh_event_write_fast_(eh_event *ev, const eh_item *items, unsigned n)
     (void)sym##ptr_
 
 /* int EH_WRITE(provider, EH_EVENT(...), fields...): 0, EBADF if disabled, or an errno. */
-#define EH_WRITE(prov_, event, ...)                                                            \
-    __extension__({                                                                            \
-        EH_SITE_(eh_site_, prov_, event);                                                      \
-        int eh_err_ = EBADF;                                                                   \
-        if (__builtin_expect(__atomic_load_n(&eh_site_.tp.status, __ATOMIC_RELAXED), 0)) {     \
-            if (EH_HAS_META_(eh_site_) &&                                                      \
-                sizeof((const eh_item[]){{.kind = EH_ITEM_NONE_}, __VA_ARGS__}) <=             \
-                    EH_FAST_ITEMS_ * sizeof(eh_item)) {                                        \
-                const eh_item eh_items_[] = {{.kind = EH_ITEM_NONE_}, __VA_ARGS__};            \
-                eh_err_ = eh_event_write_fast_(                                                \
-                    &eh_site_, eh_items_, (unsigned)(sizeof eh_items_ / sizeof eh_items_[0])); \
-            } else {                                                                           \
-                const eh_item eh_items_[] = {{.kind = EH_ITEM_NONE_}, __VA_ARGS__};            \
-                eh_err_ = eh_event_write_(&eh_site_, eh_items_,                                \
-                                          (unsigned)(sizeof eh_items_ / sizeof eh_items_[0])); \
-            }                                                                                  \
-        }                                                                                      \
-        eh_err_;                                                                               \
+#define EH_WRITE(prov_, event, ...)                                                        \
+    __extension__({                                                                        \
+        EH_SITE_(eh_site_, prov_, event);                                                  \
+        int eh_err_ = EBADF;                                                               \
+        if (__builtin_expect(__atomic_load_n(&eh_site_.tp.status, __ATOMIC_RELAXED), 0)) { \
+            const eh_item eh_items_[] = {{.kind = EH_ITEM_NONE_}, __VA_ARGS__};            \
+            eh_err_ = eh_event_write_(&eh_site_, eh_items_,                                \
+                                      (unsigned)(sizeof eh_items_ / sizeof eh_items_[0])); \
+        }                                                                                  \
+        eh_err_;                                                                           \
     })
 
 /* True if an EH_WRITE with this level and keyword would be enabled. */

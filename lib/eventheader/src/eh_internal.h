@@ -41,12 +41,6 @@ struct eh_tl_hints {
     size_t n;
 };
 
-/* The 8 bytes of an event's header (struct eh_wire_header in this host's order, the
- * extension flag set: a metadata extension always follows). */
-enum { EH_HEADER_SIZE = 8 };
-void eh_header_bytes(uint8_t out[EH_HEADER_SIZE], uint8_t level, uint8_t opcode, uint16_t tag,
-                     uint16_t id, uint8_t version);
-
 /* Writes one event: fills iov[EH_IOV_HEADER] (header + activity extension) and
  * iov[EH_IOV_META] (meta, meta_len bytes, the whole metadata extension); the
  * payload is iov[EH_IOV_PAYLOAD .. iovcnt) totalling payload_len bytes.

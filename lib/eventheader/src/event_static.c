@@ -202,20 +202,8 @@ static int site_meta(eh_event *ev, const eh_item *items, unsigned n, const uint8
                 eh_buf_free(&m);
                 __atomic_store_n(&ev->meta_err_, err, __ATOMIC_RELAXED);
             } else {
-                /* The event's header (a constant of the site) just before the metadata, so
-                 * that the two are one piece for eh_event_write_iov_. */
-                uint8_t *block = malloc(EH_HEADER_SIZE + m.len);
-                if (!block) {
-                    eh_buf_free(&m);
-                    eh_unlock();
-                    return ENOMEM;
-                }
-                eh_header_bytes(block, ev->attrs.level, ev->attrs.opcode, ev->attrs.tag,
-                                ev->attrs.id, ev->attrs.version);
-                memcpy(block + EH_HEADER_SIZE, m.p, m.len);
-                eh_buf_free(&m);
                 ev->meta_len_ = (uint32_t)meta_len; /* the hints follow (put_hints) */
-                p = block + EH_HEADER_SIZE;         /* kept for the life of the process */
+                p = m.p; /* kept for the life of the process (reachable from the site) */
                 __atomic_store_n(&ev->meta_, p, __ATOMIC_RELEASE);
             }
         }
@@ -408,30 +396,3 @@ int eh_event_write_(eh_event *ev, const eh_item *items, unsigned n)
                           ev->attrs.version, s.activity, s.related, meta, meta_len, iov,
                           (int)(EH_IOV_PAYLOAD + s.n), s.total, hints);
 }
-
-#ifndef _WIN32
-_Static_assert((int)EH_FAST_IOV_PREFIX_ == (int)EH_IOV_HEADER,
-               "the fast path's prefix piece is the header's iovec");
-
-/* The end of EH_WRITE's inline path (eventheader.h, eh_event_write_fast_): the site's
- * header and metadata as one piece, then the backend. The same checks in the same order
- * as eh_write_event. */
-int eh_event_write_iov_(eh_event *ev, struct iovec *iov, unsigned iovcnt, size_t payload_len)
-{
-    const uint8_t *meta = __atomic_load_n(&ev->meta_, __ATOMIC_ACQUIRE);
-    size_t meta_len = ev->meta_len_;
-    size_t total = EH_HEADER_SIZE + meta_len + payload_len;
-    if (total > EH_EVENT_SIZE_MAX)
-        return E2BIG;
-    const struct eh_backend *be = eh_backend_current();
-    if (!be || __atomic_load_n(&ev->tp.write_index, __ATOMIC_RELAXED) < 0)
-        return EBADF;
-    struct eh_tl_hints hints = {
-        .n = (size_t)meta[meta_len] | (size_t)meta[meta_len + 1] << 8,
-        .p = meta + meta_len + 2,
-    };
-    iov[EH_FAST_IOV_PREFIX_].iov_base = (void *)(meta - EH_HEADER_SIZE);
-    iov[EH_FAST_IOV_PREFIX_].iov_len = EH_HEADER_SIZE + meta_len;
-    return be->write(&ev->tp, iov, (int)iovcnt, total, hints.n ? &hints : NULL);
-}
-#endif

@@ -9,28 +9,12 @@
 
 #include "eh_internal.h"
 
-_Static_assert(sizeof(struct eh_wire_header) == EH_HEADER_SIZE, "EventHeader header size");
-
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define EH_FLAG_HOST_ENDIAN EH_FLAG_LITTLE_ENDIAN
 #else
 #define EH_FLAG_HOST_ENDIAN 0
 #endif
 #define EH_FLAG_HOST_POINTER (sizeof(void *) == 8 ? EH_FLAG_POINTER64 : 0)
-
-void eh_header_bytes(uint8_t out[EH_HEADER_SIZE], uint8_t level, uint8_t opcode, uint16_t tag,
-                     uint16_t id, uint8_t version)
-{
-    struct eh_wire_header h = {
-        .flags = (uint8_t)(EH_FLAG_HOST_POINTER | EH_FLAG_HOST_ENDIAN | EH_FLAG_EXTENSION),
-        .version = version,
-        .id = id,
-        .tag = tag,
-        .opcode = opcode,
-        .level = level,
-    };
-    memcpy(out, &h, sizeof h);
-}
 
 int eh_write_event(eh_tracepoint *tp, uint8_t level, uint8_t opcode, uint16_t tag, uint16_t id,
                    uint8_t version, const uint8_t *activity, const uint8_t *related,
@@ -40,9 +24,17 @@ int eh_write_event(eh_tracepoint *tp, uint8_t level, uint8_t opcode, uint16_t ta
     /* header (8) + activity extension (4 + 16 or 32) */
     uint8_t head[sizeof(struct eh_wire_header) + sizeof(struct eh_wire_extension) + 32];
     size_t head_len = sizeof(struct eh_wire_header);
+    struct eh_wire_header h = {
+        .flags = (uint8_t)(EH_FLAG_HOST_POINTER | EH_FLAG_HOST_ENDIAN | EH_FLAG_EXTENSION),
+        .version = version,
+        .id = id,
+        .tag = tag,
+        .opcode = opcode,
+        .level = level,
+    };
     if (related && !activity)
         return EINVAL;
-    eh_header_bytes(head, level, opcode, tag, id, version);
+    memcpy(head, &h, sizeof h);
     if (activity) {
         /* The metadata extension always follows, hence the chain bit. */
         struct eh_wire_extension ext = {
