@@ -5,7 +5,7 @@
 # (vm/run on vm/build-kernel's cached image), by their own run_kselftest.sh: the
 # unpatched tree once, the patched one RUNS times in the same boot (the race fix must
 # hold every time). TAP files and vm/run's results in OUT/vm/<VERSION>/; a summary line
-# per file (tap_summary.py). Exit 1 unless every patched run has every program ok.
+# per file (scripts/selftests-series-tap-summary.py). Exit 1 unless every patched run has every program ok.
 # A VERSION without a cached kernel or without installs is one SKIP line.
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -31,9 +31,9 @@ for v in "$@"; do
     mv "$res/vm.json" "$res/vm-unpatched.json" 2>/dev/null
     "$top/vm/run" --kernel "$kernel" --timeout $((600 + 300 * runs)) --results "$res" -- \
         "$here/guest-run.sh" "$res" "$runs" "patched=$inst/patched" >/dev/null 2>>"$res/vm-run.err" || true
-    "$here/tap_summary.py" "$res"/unpatched.*.tap | sed "s|^$out/||"
+    "$here/../scripts/selftests-series-tap-summary.py" "$res"/unpatched.*.tap | sed "s|^$out/||"
     for n in $(seq 1 "$runs"); do
-        if [[ -f "$res/patched.$n.tap" ]] && "$here/tap_summary.py" "$res/patched.$n.tap" | sed "s|^$out/||"; then
+        if [[ -f "$res/patched.$n.tap" ]] && "$here/../scripts/selftests-series-tap-summary.py" "$res/patched.$n.tap" | sed "s|^$out/||"; then
             pass=$((pass + 1))
         else
             echo "selftests-series-vm: $v: FAIL: patched run $n (see $res)"

@@ -51,6 +51,6 @@ selftests-series-vm: selftests-series-check
 # (about 2 minutes each); MUTANTS=a,b for a subset. Long: not part of make check.
 ## test-kernel-mutants-series: each planted kernel regression against the unpatched and patched selftests, beside ehconf's cases (MUTANTS=a,b; long)
 test-kernel-mutants-series: selftests-series-check
-	/usr/bin/python3 kselftest-series/mutants.py $(if $(MUTANTS),--only $(MUTANTS)) $(SERIES_OUT)
+	/usr/bin/python3 scripts/selftests-series-mutants.py $(if $(MUTANTS),--only $(MUTANTS)) $(SERIES_OUT)
 
 .PHONY: test-kernel-mutants-series

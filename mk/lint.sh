@@ -68,6 +68,9 @@ format)
         case "$f" in *.c | *.h) ;; *) continue ;; esac
         skip=
         for x in "${FORMAT_EXCLUDE[@]}"; do [ "$f" = "$x" ] && skip=1; done
+        # the selftests series is kernel code in the kernel's style: the kernel's own
+        # scripts/checkpatch.pl --strict checks it (make selftests-series-check)
+        case "$f" in kselftest-series/*) skip=1 ;; esac
         [ -n "$skip" ] || list+=("$f")
     done < <(files)
     if ! "$tool" --dry-run --Werror --style=file "${list[@]}"; then

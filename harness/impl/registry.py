@@ -173,8 +173,8 @@ class Profile:
     # but differs from golden; ordinal 0 (`all`): the input as a whole differs (events
     # added or missing), so it is compared whole
     differs: Dict[Tuple[str, int], str] = field(default_factory=dict)
-    # (case, ordinal) -> the patch of the golden line that is written instead (harness/
-    # impl/declared.py: one operation per indented line under the `differs` line); ordinal 0:
+    # (case, ordinal) -> the patch of the golden line that is written instead
+    # (harness/impl/declared.py: one operation per indented line under the `differs` line); ordinal 0:
     # the observed sequence's file, impl/<name>/observed/<case>.json
     observed: Dict[Tuple[str, int], list] = field(default_factory=dict)
     # (case, ordinal) -> reason: the implementation cannot or will not write the event

@@ -7,8 +7,6 @@ others, and one that does not show on a version it claims fails with "fixed in V
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
 import harness.impl.registry as registry

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 """Self-lint of the kernel cases against Documentation/kernel-behaviours.md (make ci-lint),
-and unit tests of harness/inventory.py.
+and unit tests of harness/kernel/inventory.py.
 
   * the document parses and has the rows K01..K55, each once;
   * every test of cases/kernel_*.c starts its name with IDs, and each of them is a row;

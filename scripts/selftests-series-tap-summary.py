@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""kselftest-series/tap_summary.py FILE...: what run_kselftest.sh printed, per file.
+"""scripts/selftests-series-tap-summary.py FILE...: what run_kselftest.sh printed, per file.
 
 For each TAP file: its programs (`ok N selftests: user_events: prog`), and inside each
 program's KTAP (prefixed `# `) the tests that failed. One line per file:

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""kselftest-series/mutants.py [--only a,b] OUT: the planted kernel regressions of
+"""scripts/selftests-series-mutants.py [--only a,b] OUT: the planted kernel regressions of
 scripts/kernel-mutants.txt against the kernel's selftests, unpatched and patched.
 
 For each x86-64 mutant: its edit of Debian's 6.12 source rebuilt on a copy of the cached
@@ -21,20 +21,27 @@ Writes OUT/mutants/report.md (the side-by-side table) and prints one line per mu
 import argparse
 import importlib.util
 import os
-import re
 import subprocess
 import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(HERE)
-sys.path.insert(0, os.path.join(TOP, "scripts"))
+SERIES = os.path.join(TOP, "kselftest-series")  # the series' rows and guest script
 sys.path.insert(0, HERE)
-spec = importlib.util.spec_from_file_location("kernel_mutants", os.path.join(TOP, "scripts", "kernel-mutants.py"))
-km = importlib.util.module_from_spec(spec)
-sys.modules["kernel_mutants"] = km
-spec.loader.exec_module(km)
-import tap_summary  # noqa: E402
+
+
+def _script(name: str, path: str):
+    """A script of scripts/ whose file name has dashes, loaded as a module."""
+    spec = importlib.util.spec_from_file_location(name, os.path.join(HERE, path))
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+km = _script("kernel_mutants", "kernel-mutants.py")
+tap_summary = _script("tap_summary", "selftests-series-tap-summary.py")
 
 RACY_612 = {"abi_test/user.flags", "dyn_test/user.basic_types", "dyn_test/user.loc_types",
             "perf_test/user.perf_empty_events"}
@@ -85,7 +92,7 @@ def main():
     for kind in ("unpatched", "patched"):
         if not os.access(os.path.join(inst, kind, "run_kselftest.sh"), os.X_OK):
             sys.exit(f"mutants: no {inst}/{kind} (make selftests-series-check first)")
-    rows, out_of_scope = read_rows(os.path.join(HERE, "rows.txt"))
+    rows, out_of_scope = read_rows(os.path.join(SERIES, "rows.txt"))
     mutants = [m for m in km.parse_recipes(km.RECIPES) if not m.arch]
     if args.only:
         want = args.only.split(",")
@@ -117,7 +124,7 @@ def main():
             os.makedirs(res, exist_ok=True)
             subprocess.run([os.path.join(TOP, "vm", "run"), "--kernel", image, "--timeout", "900",
                             "--results", res, "--allow-warning", ".", "--",
-                            os.path.join(HERE, "guest-run.sh"), res, "1",
+                            os.path.join(SERIES, "guest-run.sh"), res, "1",
                             f"unpatched={inst}/unpatched", f"patched={inst}/patched"],
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=TOP)
             for kind in ("unpatched", "patched"):
@@ -155,7 +162,7 @@ def main():
 def write_report(table, path, out_of_scope):
     L = ["# Planted kernel regressions: the kernel's selftests, unpatched and patched, and ehconf\n",
          "Each mutant of scripts/kernel-mutants.txt built into Debian's 6.12.117 and booted once "
-         "(kselftest-series/mutants.py). unpatched: a failure other than the four racy tests; "
+         "(scripts/selftests-series-mutants.py). unpatched: a failure other than the four racy tests; "
          "patched: the test kselftest-series/rows.txt names for the row failed.\n",
          "| mutant | row | unpatched selftests | patched selftests | ehconf cases | patched test(s) that failed | time |",
          "|---|---|---|---|---|---|---|"]
