@@ -58,3 +58,11 @@ def test_a_failing_run_is_never_reused(tmp_path):
     record(tmp_path, args, FAIL)
     assert not os.path.exists(tmp_path / "results" / "vm" / reuse.STAMP)
     assert reuse.main(["check", *args]) == 1
+
+
+def test_another_run_into_the_same_folder_is_never_taken_for_the_recorded_one(tmp_path):
+    """make check-vm KASAN=1 writes its summary.json where make check's was."""
+    args, _ = prepare(tmp_path)
+    record(tmp_path, args, PASS)
+    (tmp_path / "results" / "vm" / "summary.json").write_text('{"kasan": 1}')
+    assert reuse.main(["check", *args]) == 1
