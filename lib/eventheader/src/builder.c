@@ -188,25 +188,6 @@ static void put_value(eh_builder *b, const void *p, unsigned size)
     d->len += size;
 }
 
-/* Fixed-size copies of 1 to 16 bytes (two overlapping ones when n is not a power of two)
- * that the compiler turns into loads and stores: a libc memcpy call for a few bytes costs
- * more than the copy. */
-static inline void copy_small(uint8_t *d, const uint8_t *src, size_t n)
-{
-    if (n >= 8) {
-        memcpy(d, src, 8);
-        memcpy(d + n - 8, src + n - 8, 8);
-    } else if (n >= 4) {
-        memcpy(d, src, 4);
-        memcpy(d + n - 4, src + n - 4, 4);
-    } else if (n >= 2) {
-        memcpy(d, src, 2);
-        memcpy(d + n - 2, src + n - 2, 2);
-    } else if (n) {
-        *d = *src;
-    }
-}
-
 /* The adds' fast path, for the case metadata reuse is for: the same event again, a field
  * outside any struct, with no tag and no array length. If the definition that
  * eh_meta_field would write (name, NUL, the encoding byte, the format byte when there is
@@ -301,7 +282,7 @@ int eh_builder_add_value(eh_builder *b, const char *name, uint8_t encoding, uint
         return fail(b, EINVAL);
     const uint8_t *next;
     if (!tag && (next = fast_meta(b, name, encoding & EH_ENC_VALUE_MASK, format, size))) {
-        copy_small(b->data_.p + b->data_.len, data, size);
+        eh_copy_small(b->data_.p + b->data_.len, data, size);
         b->data_.len += size;
         b->meta_.len = (size_t)(next - b->meta_.p);
         return 0;
@@ -396,7 +377,7 @@ int eh_builder_add_string(eh_builder *b, const char *name, uint8_t encoding, uin
             o += 2;
         }
         if (bytes <= 16)
-            copy_small(o, data, bytes);
+            eh_copy_small(o, data, bytes);
         else
             memcpy(o, data, bytes);
         if (!counted)

@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h> /* eh_copy_small */
 #include <sys/uio.h>
 
 #include "eh_buf.h" /* the growable buffer */
@@ -109,5 +110,26 @@ const struct eh_backend *eh_backend_current(void);
 /* The registration lock: guards providers, tracepoint connection and metadata builds. */
 void eh_lock(void);
 void eh_unlock(void);
+
+/* memcpy of 0 to 16 bytes as at most two fixed-size copies (overlapping when n is not a
+ * power of two), which the compiler turns into loads and stores: a call to libc's memcpy
+ * for a field of a few bytes was a tenth of a static event's instructions (make
+ * bench-impls' profile, Documentation/performance.md). The builder and the static path
+ * both copy their small values with it. */
+static inline void eh_copy_small(uint8_t *d, const uint8_t *src, size_t n)
+{
+    if (n >= 8) {
+        memcpy(d, src, 8);
+        memcpy(d + n - 8, src + n - 8, 8);
+    } else if (n >= 4) {
+        memcpy(d, src, 4);
+        memcpy(d + n - 4, src + n - 4, 4);
+    } else if (n >= 2) {
+        memcpy(d, src, 2);
+        memcpy(d + n - 2, src + n - 2, 2);
+    } else if (n) {
+        *d = *src;
+    }
+}
 
 #endif /* EH_INTERNAL_H */

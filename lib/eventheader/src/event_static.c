@@ -235,33 +235,13 @@ struct sink {
 
 enum { STAGE_PIECE_MAX = 16 };
 
-/* memcpy of 1 to 16 bytes as at most two fixed-size copies (overlapping when n is not a
- * power of two), which the compiler turns into loads and stores: a call to libc's memcpy
- * for a field of a few bytes was a tenth of a static event's instructions (make
- * bench-impls' profile, Documentation/performance.md). */
-static inline void copy_small(uint8_t *d, const uint8_t *src, size_t n)
-{
-    if (n >= 8) {
-        memcpy(d, src, 8);
-        memcpy(d + n - 8, src + n - 8, 8);
-    } else if (n >= 4) {
-        memcpy(d, src, 4);
-        memcpy(d + n - 4, src + n - 4, 4);
-    } else if (n >= 2) {
-        memcpy(d, src, 2);
-        memcpy(d + n - 2, src + n - 2, 2);
-    } else {
-        *d = *src;
-    }
-}
-
 static void sink_put(struct sink *s, const void *p, size_t len)
 {
     if (s->err || !len)
         return;
     if (!s->lin && len <= STAGE_PIECE_MAX && s->stage_cap - s->staged >= len) {
         /* Copying a few bytes costs less than another iovec in the kernel. */
-        copy_small(s->stage + s->staged, p, len);
+        eh_copy_small(s->stage + s->staged, p, len);
         p = s->stage + s->staged;
         s->staged += (unsigned)len;
     }
