@@ -45,8 +45,8 @@ IMPL_NAMES := $(shell awk '!/^\#/ && NF { print $$1 }' impl/implementations.txt)
 # of a version are named NAME@V: $(O)/results/impl-NAME@V/, impl-NAME@V.xml, impl/NAME@V/...
 IMPL_VERSIONED := $(shell awk '!/^\#/ && NF && $$5 ~ /@.*,/ { split($$5, c, "@"); n = split(c[2], v, ","); for (i = 2; i <= n; i++) print $$1 "@" v[i] }' impl/implementations.txt)
 VERSION ?=
-# On a guest of another architecture only the rows' own versions run (the others are this
-# machine's offline runs again).
+# Every pinned version runs offline and in the guest's boot beside the rows; on a guest of
+# another architecture only the rows' own versions run (the others would repeat x86_64's).
 IMPL_VERSIONS_RUN := $(if $(filter x86_64,$(KERNEL_ARCH)),$(IMPL_VERSIONED))
 # ehconf-macros' checkout (the registry's EHCONF) is this repository's own libeventheader:
 # always here, so always passed (make test-impl-mutants plants its bugs in a copy of it).
@@ -59,19 +59,19 @@ IMPL_RUNNERS := --ehconf-runner impl $(if $(filter 1,$(IMPL_VM)),--ehconf-runner
 check-impl: all $(IMPL_PREREQS)
 	@mkdir -p $(JUNIT_DIR)
 	@rc=0; names="$(if $(filter all,$(IMPL)),$(IMPL_NAMES) $(IMPL_VERSIONS_RUN),$(if $(filter all,$(VERSION)),$(IMPL) $(filter $(IMPL)@%,$(IMPL_VERSIONED)),$(IMPL)$(if $(VERSION),@$(VERSION))))"; \
-	rows=$$(printf '%s\n' $$names | grep -v @ | tr '\n' ' '); for i in $$names; do \
+	for i in $$names; do \
 	  $(IMPL_CHECKOUTS) $(RUN) impl --impl $$i $(if $(IMPL_SRC),--impl-src '$(IMPL_SRC)') --build $(B) --results $(IMPL_RESULTS) || rc=1; \
 	done; \
 	if [ "$(IMPL_VM)" = 1 ]; then \
 	  echo "check-impl: kernel: vm/build-kernel (cached after the first build)"; \
 	  $(VM_ENV) vm/build-kernel >/dev/null || echo "check-impl: vm/build-kernel failed; the impl-vm items say why" >&2; \
-	  EHCONF_VM_TIMEOUT=$${EHCONF_VM_TIMEOUT:-$(IMPL_VM_TIMEOUT)} $(VM_ENV) timeout $(VM_GUARD_SECONDS) $(RUN) impl-vm --impls "$$rows" --build $(VM_BUILD) --results $(IMPL_RESULTS) || rc=1; \
+	  EHCONF_VM_TIMEOUT=$${EHCONF_VM_TIMEOUT:-$(IMPL_VM_TIMEOUT)} $(VM_ENV) timeout $(VM_GUARD_SECONDS) $(RUN) impl-vm --impls "$$names" --build $(VM_BUILD) --results $(IMPL_RESULTS) || rc=1; \
 	fi; \
 	for i in $$names; do \
-	  runners="$(IMPL_RUNNERS)"; case $$i in *@*) runners="--ehconf-runner impl";; esac; \
 	  $(PYTEST) -q harness/core/judge_items.py --ehconf-impl $$i --ehconf-results $(IMPL_RESULTS) \
-	    $$runners --junitxml=$(JUNIT_DIR)/$(IMPL_JUNIT)-$$i.xml || rc=1; \
+	    $(IMPL_RUNNERS) --junitxml=$(JUNIT_DIR)/$(IMPL_JUNIT)-$$i.xml || rc=1; \
 	done; \
+	rows=$$(printf '%s\n' $$names | grep -v @ | tr '\n' ' '); \
 	[ -z "$$rows" ] || /usr/bin/python3 harness/reports/impls_md.py $(JUNIT_DIR)/$(IMPL_JUNIT) $(IMPL_REPORT) --run $$rows --vm $(IMPL_VM) \
 	  --bench $(IMPL_RESULTS)/bench-impls/bench-impls.json || rc=1; \
 	exit $$rc

@@ -32,7 +32,7 @@ from harness.core.common import display_path, safe_id
 from harness.impl.contract_rows import ROWS, promise_for
 from harness.kernel.expectations import for_kernel
 from harness.core.ehdecode import decoder_script
-from harness.impl.registry import parse_emitter_output, read_profile, read_registry, undo_alters
+from harness.impl.registry import parse_emitter_output, read_profile, read_registry, resolve, undo_alters
 from harness.core.results import check_entry, golden_entry, read_summary, runner_dir, write_summary, write_text
 from harness.impl.run_impl import PLAN, allowed_outcomes, alters_entries, crashed, folder_of, golden_parts
 from harness.vm.run_vm import PERF, boot, kernel_log
@@ -261,7 +261,9 @@ def judge_contract(name: str, profile, seen: Dict[str, dict], kernel: str,
 
 def run_impl_vm(names: List[str], build: str, results: str, repo: str) -> List[Tuple[str, List[dict], dict]]:
     """Boot once, judge each implementation: [(folder, entries, extra)] per name."""
-    impls = {i.name: i for i in read_registry()}
+    rows = read_registry()
+    # A row, or NAME@VERSION: a crate-registry row at that release, as the offline run took it.
+    impls = {n: i for n in names if (i := resolve(n, rows)) is not None}
     top = runner_dir(results, "impl-vm", "").rstrip("/")
     # A stale result must never pass for a new run: this run's implementations start
     # afresh; the others keep their earlier results, which the report labels with their run.

@@ -291,11 +291,23 @@ def _finding_status(cells: List[str], versions: List[str]) -> str:
     return "not run on every version"
 
 
+def _version_cell(j: Optional[Item]) -> str:
+    """One version's cell of a finding: its outcome there (bold unless a pass) and where that
+    release's source makes the behaviour, the item's fact "upstream" (the profile's `upstream
+    <V>` line, harness/impl/run_impl.py upstream_facts)."""
+    if j is None:
+        return "not run"
+    cell = j.outcome if j.outcome == "pass" else f"**{j.outcome}**"
+    where = j.facts.get("upstream", "")
+    return f"{cell} · {where.replace('|', chr(92) + '|')}" if where else cell
+
+
 def versions_section(runs: List[ImplRun]) -> List[str]:
-    """Per crate-registry producer judged at more than one release: a column per version,
-    a row per finding (an item declared, failed or skipped on some version), with what the
-    versions say of it (still in the newest, fixed in X), and the reason the newest gives
-    (its declaration's upstream line); every item that passes on all of them is counted."""
+    """Per crate-registry producer judged at more than one release, its findings table: a
+    column per version, a row per finding (an item declared, failed or skipped on some
+    version), each version's cell its outcome there and that release's upstream line, then
+    what the versions say of it (still in the newest, fixed in X) and the reason the newest
+    gives; every item that passes on all of them is counted."""
     out = []
     rows = {}
     for r in runs:
@@ -318,15 +330,17 @@ def versions_section(runs: List[ImplRun]) -> List[str]:
                 same += 1
                 continue
             if sum(c != "not run" for c in cells) == 1:
-                alone += 1  # e.g. the real-kernel half, which runs the row's own version
+                alone += 1  # e.g. a declaration of one release for an event only it writes
                 continue
             newest = by[-1].get(ident) or next(b[ident] for b in reversed(by) if ident in b)
             why = newest.first.replace("|", "\\|")[:160]
-            out.append(f"| {ident} | " + " | ".join(
-                c if c == "pass" else f"**{c}**" for c in cells) +
-                f" | {_finding_status(cells, versions)} | {why} |")
+            out.append(f"| {ident} | " + " | ".join(_version_cell(b.get(ident)) for b in by) +
+                       f" | {_finding_status(cells, versions)} | {why} |")
         out += ["", f"{same} items pass on every version; {alone} were judged on one version "
-                    "only (the real-kernel half runs the row's own release).", ""]
+                    "only. Each version's cell: its outcome there, then where that release's "
+                    "source makes the behaviour (the declaration's `upstream <V>` line in "
+                    f"impl/{row}/profile.txt: a file of the crate, or <crate>@<V>/... of a "
+                    "dependency its lock pins).", ""]
     return out
 
 

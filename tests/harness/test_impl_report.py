@@ -256,6 +256,6 @@ def test_versions_stand_side_by_side_with_each_findings_status(tmp_path):
     assert "| impl/otel-logs/limits/2 | **xfail** | **xfail** | still in the newest | " \
         "L4: key cut at NUL (a.rs:9) |" in sec
     assert "| impl/otel-logs/limits/4 | **xfail** | pass | fixed in 99.0.0 |" in sec
-    assert "1 items pass on every version; 0 were judged on one version only" in sec
+    assert "1 items pass on every version; 0 were judged on one version only." in sec
     # each version is a run of its own in the Runs table
     assert "| otel-logs@99.0.0 | this run |" in text

@@ -8,6 +8,7 @@ difference is held to what the same emitter wrote offline, never to the golden e
 from __future__ import annotations
 
 import json
+import os
 
 from harness.impl.registry import Profile
 from harness.impl.run_impl import golden_parts
@@ -133,3 +134,39 @@ def test_the_guest_attaches_to_the_expected_names_not_the_reported(tmp_path):
     assert guest_run.tracepoint_names(str(dat)) == ["Wrong_L4K1Hgrp1"]
     with guest_impl.attached_to(None, res):
         assert guest_run.tracepoint_names(str(dat)) == ["Wrong_L4K1Hgrp1"]
+
+
+def test_a_pinned_release_goes_on_the_kernel_beside_its_row(tmp_path, monkeypatch):
+    """NAME@VERSION (a crate-registry row at another release it pins) has its offline
+    plan taken into the one boot, and its contract rows judged against that release's
+    profile; a name that is no row, versioned or not, says it has nothing to run."""
+    from types import SimpleNamespace
+
+    import harness.impl.run_impl_vm as rv
+    from harness.impl.registry import read_registry
+    from harness.impl.run_impl import folder_of, PLAN
+
+    row = next(i for i in read_registry() if i.crate_versions[1:])
+    name = f"{row.name}@{row.crate_versions[-1]}"
+    results = tmp_path / "results"
+    for n in (name, "nosuch@1.0.0"):
+        folder = folder_of(str(results), n)
+        (tmp_path / folder).mkdir(parents=True)
+        (tmp_path / folder / PLAN).write_text(json.dumps({"cases": {}}))
+    seen = {}
+
+    def boot(repo, build, top, extra, guest, out):
+        seen["guest"] = guest
+        return SimpleNamespace(ok=True, problem="", seconds=1.0, vm={"findings": []},
+                               guest={"impls": {name: {"cases": {}, "contract": {}}},
+                                      "guest": {"kernel_release": "6.12.117"}})
+
+    monkeypatch.setattr(rv, "boot", boot)
+    out = {os.path.basename(f): e for f, e, _ in
+           rv.run_impl_vm([name, "nosuch@1.0.0"], "build", str(results), str(tmp_path))}
+    assert f"{name}=" in " ".join(seen["guest"])
+    assert "nosuch@1.0.0=" not in " ".join(seen["guest"])
+    ids = {e["id"]: e["status"] for e in out[name]}
+    assert ids[f"impl-vm/{name}/boot"] == "pass"
+    assert any(i.startswith(f"impl-vm/{name}/contract/") for i in ids)
+    assert [e["status"] for e in out["nosuch@1.0.0"]] == ["fail"]
