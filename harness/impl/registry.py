@@ -195,6 +195,11 @@ class Profile:
     # the item each declaration answers for (<case>/<n>, <case>, alters/<label>) -> the
     # versions it holds for as written (`differs@0.16.0 ...`; "" for every version)
     versions: Dict[str, str] = field(default_factory=dict)
+    # the item each declaration answers for (as versions, and contract/<row>) -> where the
+    # behaviour comes from in the release run: a crate-registry producer's `upstream <V>
+    # <place>...` line for that version (UPSTREAM), its places joined by ", "; what the
+    # runner hands the report as the item's fact "upstream"
+    upstream: Dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -209,6 +214,16 @@ class Alteration:
 
 
 ALTERS = re.compile(r"^alters\s+([a-z0-9-]+)\s+(\S+)\s+(.+?)\s+=>\s+(.*?)\s+\|\s+(.+)$")
+
+# Under a crate-registry producer's declaration, one indented line per pinned release it holds
+# for: `upstream <V> <place> [<place>...]`, each place a file of that release's crate, relative
+# to the crate's root, and its lines (`src/logs/exporter.rs:170`, `:299,314,332`, `:172-176`),
+# or of a crate it depends on, named with the version that release's lock pins
+# (`eventheader_dynamic@0.5.0/src/builder.rs:429-444`).
+UPSTREAM_PLACE = re.compile(r"(?:[A-Za-z0-9_-]+@" + VERSION + r"/)?(?!/)(?!.*\.\.)[A-Za-z0-9_./-]+"
+                            r":[0-9]+(?:-[0-9]+)?(?:,[0-9]+(?:-[0-9]+)?)*")
+# The declarations that answer for an item, and so say where their behaviour comes from.
+CITING = ("differs", "refuses", "loses", "alters", "contract")
 
 
 def undo_alters(profile: "Profile", lines: List[str]) -> Tuple[List[str], Dict[str, int]]:
@@ -259,39 +274,52 @@ def read_profile(impl: Impl, check: bool = True) -> Profile:
     harness/impl/observed_patch.py helps to write).
     A crate-registry producer's declaration may say the releases it holds for, its keyword
     then `<keyword>@<V>[,<V>...]` (`V+`: V and every later one): a run of another version
-    leaves it out; without, it holds for every version."""
+    leaves it out; without, it holds for every version. Under each of its differs, refuses,
+    loses, alters and contract declarations, one indented `upstream <V> <place>...` line per
+    pinned release the declaration holds for says where that release's source makes the
+    behaviour (UPSTREAM_PLACE): a line for a version the crate column does not pin, or one the
+    declaration does not hold for, is rejected, and so (unless check=False) is a declaration
+    missing one; the run's release's places are Profile.upstream."""
     from harness.impl.declared import DeclarationError, parse_op
     p = Profile()
     path = os.path.join(impl.folder, "profile.txt")
     if not os.path.exists(path):
         return p
     last = None  # the (kind, key) an indented line belongs to
+    cited: Optional[Cited] = None  # the declaration an `upstream` line belongs to
     with open(path, encoding="utf-8") as f:
         for n, line in enumerate(f, 1):
             words = line.split(None, 3)
             if not words or words[0].startswith("#"):
                 continue
             if line[0] in " \t":
-                if last == SKIPPED:
-                    continue
                 try:
+                    if words[0] == "upstream":
+                        _upstream(impl, cited, line)
+                        continue
+                    if last == SKIPPED:
+                        continue
                     _continuation(p, last, line, parse_op)
                 except (DeclarationError, ValueError) as e:
                     raise ValueError(f"{path}:{n}: {e}") from e
                 continue
-            last = None
+            _cited_done(impl, p, cited, path, check)
+            last = cited = None
             keyword, _, spec = words[0].partition("@")
+            if spec and (impl.checkout != CRATES or not all(
+                    re.fullmatch(VERSION + r"\+?", x) for x in spec.split(","))):
+                raise ValueError(f"{path}:{n}: {words[0]}: only a crate-registry producer's "
+                                 f"declaration names versions, as {keyword}@V[,V...] "
+                                 f"(V+: from V on)")
             if spec:
-                if impl.checkout != CRATES or not all(
-                        re.fullmatch(VERSION + r"\+?", x) for x in spec.split(",")):
-                    raise ValueError(f"{path}:{n}: {words[0]}: only a crate-registry producer's "
-                                     f"declaration names versions, as {keyword}@V[,V...] "
-                                     f"(V+: from V on)")
-                if not holds_for(spec, impl.crate_version):
-                    last = SKIPPED
-                    continue
                 line = keyword + line[len(words[0]):]
                 words = line.split(None, 3)
+            if keyword in CITING and len(words) > 1:
+                cited = Cited(_item_key(words), spec, n, holds_for(spec, impl.crate_version)
+                              if spec else True)
+            if spec and not holds_for(spec, impl.crate_version):
+                last = SKIPPED
+                continue
             if words[0] in ("refuses", "loses", "differs") and len(words) == 4:
                 p.versions[f"{words[1]}/{words[2]}" if words[2] != "all" else words[1]] = spec
             elif words[0] == "alters" and len(words) > 1:
@@ -326,13 +354,80 @@ def read_profile(impl: Impl, check: bool = True) -> Profile:
                                  f"`alters <label> <path>[,<path>] <regex> => <replacement> | "
                                  f"<reason>`, "
                                  f"`contract <row> <observation> | <reason>` or an indented "
-                                 f"observation under a differs or refuses line")
+                                 f"observation under a differs or refuses line (or "
+                                 f"`upstream <V> <file>:<line>` under any of them)")
+    _cited_done(impl, p, cited, path, check)
     if check:
         _check_observed(p, impl, path)
     return p
 
 
 SKIPPED = ("skipped", None)  # a declaration for other versions, and its indented lines
+
+
+@dataclass
+class Cited:
+    """A declaration of a crate-registry producer, while its indented lines are read: the
+    item it answers for, the versions it holds for as written, its line, whether it holds
+    for the release run, and the `upstream` places it states per version."""
+    key: str
+    spec: str
+    line: int
+    here: bool
+    places: Dict[str, str] = field(default_factory=dict)
+
+
+def _item_key(words: List[str]) -> str:
+    """The item a declaration answers for, below impl/<name>/ (or impl-vm/<name>/)."""
+    if words[0] == "alters":
+        return f"alters/{words[1]}"
+    if words[0] == "contract":
+        return f"contract/{words[1]}"
+    return words[1] if len(words) > 2 and words[2] == "all" else "/".join(words[1:3])
+
+
+def _upstream(impl: Impl, cited: Optional[Cited], line: str) -> None:
+    """`upstream <V> <place>...` under a declaration: V a release the crate column pins and the
+    declaration holds for, stated once; each place UPSTREAM_PLACE."""
+    if impl.checkout != CRATES:
+        raise ValueError("only a crate-registry producer's declaration states an upstream line "
+                         "per version (its other lines name their source in the reason)")
+    if cited is None:
+        raise ValueError("an `upstream` line belongs under a " + ", ".join(CITING) +
+                         " declaration")
+    words = line.split()
+    if len(words) < 3 or not re.fullmatch(VERSION, words[1]):
+        raise ValueError("expected `upstream <V> <file>:<line>[,<line>|-<line>] ...`")
+    version, places = words[1], words[2:]
+    if version not in impl.crate_versions:
+        raise ValueError(f"upstream {version}: impl/implementations.txt does not pin "
+                         f"{impl.crate_name}@{version} (it pins "
+                         f"{', '.join(impl.crate_versions)})")
+    if cited.spec and not holds_for(cited.spec, version):
+        raise ValueError(f"upstream {version}: the declaration holds for {cited.spec}, not "
+                         f"{version}")
+    if version in cited.places:
+        raise ValueError(f"upstream {version} stated twice for {cited.key}")
+    bad = [x for x in places if not UPSTREAM_PLACE.fullmatch(x)]
+    if bad:
+        raise ValueError(f"upstream {version}: {bad[0]!r} is not <file>:<line> relative to the "
+                         f"crate's root (or <crate>@<V>/<file>:<line> of a dependency)")
+    cited.places[version] = ", ".join(places)
+
+
+def _cited_done(impl: Impl, p: Profile, cited: Optional[Cited], path: str, check: bool) -> None:
+    """A declaration's indented lines are all read: it states an upstream line for every
+    pinned release it holds for (unless check=False), and the run's is the item's fact."""
+    if cited is None or impl.checkout != CRATES:
+        return
+    wanted = [v for v in impl.crate_versions if not cited.spec or holds_for(cited.spec, v)]
+    missing = [v for v in wanted if v not in cited.places]
+    if check and missing:
+        raise ValueError(f"{path}:{cited.line}: {cited.key} holds for {', '.join(wanted)} but "
+                         f"states no `upstream {missing[0]} <file>:<line>` line under it: where "
+                         f"the behaviour comes from in each pinned release")
+    if cited.here and impl.crate_version in cited.places:
+        p.upstream[cited.key] = cited.places[impl.crate_version]
 
 
 def _continuation(p: Profile, last, line: str, parse_op) -> None:

@@ -530,6 +530,7 @@ def run_impl(name: str, build: str, results: str, timeout: float):
             entries += mine
         entries += alters_entries(f"impl/{name}", profile, altered)
         entries = narrow_hints(impl, profile, entries)
+        entries = upstream_facts(impl, profile, entries)
         script = decoder_script(impl.decoder)
         try:
             defs = definitions(script)
@@ -575,6 +576,20 @@ def narrow_hints(impl: Impl, profile: Profile, entries: List[dict]) -> List[dict
                             f"{key} for {'every version' if not spec else spec}, and it does not "
                             f"show as declared on {impl.crate_version}: narrow the declaration "
                             f"to the versions it holds for\n" + e.get("message", ""))
+    return entries
+
+
+def upstream_facts(impl: Impl, profile: Profile, entries: List[dict]) -> List[dict]:
+    """The fact "upstream" of each item a declaration answers for, offline (impl/<name>/...)
+    or on the real kernel (impl-vm/<name>/..., the contract rows): where the release run makes
+    the behaviour, its profile's `upstream <V>` line (Profile.upstream), whatever the verdict,
+    so impls.md's versions table shows each release's line from the JUnit files."""
+    for kind in ("impl", "impl-vm"):
+        prefix = safe_id(f"{kind}/{impl.name}") + "/"
+        for e in entries:
+            key = e.get("id", "")[len(prefix):] if e.get("id", "").startswith(prefix) else None
+            if key in profile.upstream:
+                e.setdefault("facts", {})["upstream"] = profile.upstream[key]
     return entries
 
 

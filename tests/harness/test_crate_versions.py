@@ -59,8 +59,11 @@ def profile_of(tmp_path, monkeypatch, name: str, text: str):
 
 
 PROFILE = ('refuses@0.16.0 limits 4 old only\n    ["failed", "panicked: x"]\n'
+           '    upstream 0.16.0 src/a.rs:1\n'
            'refuses@0.18.0+ limits 3 new only\n    ["failed", "panicked: y"]\n'
-           'loses limits 2 every version\n')
+           '    upstream 0.18.0 src/a.rs:2\n'
+           'loses limits 2 every version\n    upstream 0.16.0 src/a.rs:3\n'
+           '    upstream 0.18.0 src/a.rs:4\n')
 
 
 def test_a_declaration_of_other_versions_is_left_out(tmp_path, monkeypatch):
