@@ -291,13 +291,26 @@ def _finding_status(cells: List[str], versions: List[str]) -> str:
     return "not run on every version"
 
 
-def _version_cell(j: Optional[Item]) -> str:
+def _in_version(b: dict, ident: str) -> Tuple[Optional[Item], bool]:
+    """A version's item for ident; for an event (<input>/<n>) that release has no item of (it
+    is declared on other releases only), its input's item, which judged it with the rest of
+    the input there (True): a finding fixed in a release shows as its input's pass."""
+    if ident in b:
+        return b[ident], False
+    m = EVENT_ITEM.search(ident)
+    parent = ident[:m.start()] if m else ""
+    return (b[parent], True) if parent in b else (None, False)
+
+
+def _version_cell(j: Optional[Item], with_input: bool = False) -> str:
     """One version's cell of a finding: its outcome there (bold unless a pass) and where that
     release's source makes the behaviour, the item's fact "upstream" (the profile's `upstream
     <V>` line, harness/impl/run_impl.py upstream_facts)."""
     if j is None:
         return "not run"
     cell = j.outcome if j.outcome == "pass" else f"**{j.outcome}**"
+    if with_input:
+        return f"{cell} (with its input)"
     where = j.facts.get("upstream", "")
     return f"{cell} · {where.replace('|', chr(92) + '|')}" if where else cell
 
@@ -306,8 +319,8 @@ def versions_section(runs: List[ImplRun]) -> List[str]:
     """Per crate-registry producer judged at more than one release, its findings table: a
     column per version, a row per finding (an item declared, failed or skipped on some
     version), each version's cell its outcome there and that release's upstream line, then
-    what the versions say of it (still in the newest, fixed in X) and the reason the newest
-    gives; every item that passes on all of them is counted."""
+    what the versions say of it (still in the newest, fixed in X) and the reason of the
+    newest release that shows it; every item that passes on all of them is counted."""
     out = []
     rows = {}
     for r in runs:
@@ -321,20 +334,23 @@ def versions_section(runs: List[ImplRun]) -> List[str]:
         by = [{_relative(r, j.ident): j for j in r.judged} for r in rs]
         idents = sorted(set().union(*by))
         out += [f"### {row}", "",
-                "| item | " + " | ".join(versions) + " | status | the newest's reason |",
+                "| item | " + " | ".join(versions) + " | status | reason (the newest release "
+                "showing it) |",
                 "|---|" + "---|" * (len(versions) + 2)]
         same = alone = 0
         for ident in idents:
-            cells = [b[ident].outcome if ident in b else "not run" for b in by]
+            found = [_in_version(b, ident) for b in by]
+            cells = [j.outcome if j else "not run" for j, _ in found]
             if all(c == "pass" for c in cells):
                 same += 1
                 continue
             if sum(c != "not run" for c in cells) == 1:
                 alone += 1  # e.g. a declaration of one release for an event only it writes
                 continue
-            newest = by[-1].get(ident) or next(b[ident] for b in reversed(by) if ident in b)
+            own = [j for j, derived in found if j and not derived]
+            newest = next((j for j in reversed(own) if j.outcome != "pass"), own[-1])
             why = newest.first.replace("|", "\\|")[:160]
-            out.append(f"| {ident} | " + " | ".join(_version_cell(b.get(ident)) for b in by) +
+            out.append(f"| {ident} | " + " | ".join(_version_cell(*f) for f in found) +
                        f" | {_finding_status(cells, versions)} | {why} |")
         out += ["", f"{same} items pass on every version; {alone} were judged on one version "
                     "only. Each version's cell: its outcome there, then where that release's "

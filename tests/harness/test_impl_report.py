@@ -252,7 +252,7 @@ def test_versions_stand_side_by_side_with_each_findings_status(tmp_path):
         check_entry("impl/otel-logs@99.0.0/bodies", "pass")])
     text = report(str(tmp_path / "impl"), ["otel-logs"], False)
     sec = text.split("## Versions side by side", 1)[1].split("\n## ", 1)[0]
-    assert f"| item | {own} | 99.0.0 | status | the newest's reason |" in sec
+    assert f"| item | {own} | 99.0.0 | status | reason (the newest release showing it) |" in sec
     assert "| impl/otel-logs/limits/2 | **xfail** | **xfail** | still in the newest | " \
         "L4: key cut at NUL (a.rs:9) |" in sec
     assert "| impl/otel-logs/limits/4 | **xfail** | pass | fixed in 99.0.0 |" in sec
