@@ -20,6 +20,7 @@ Writes OUT/mutants/report.md (the side-by-side table) and prints one line per mu
 """
 import argparse
 import importlib.util
+import json
 import os
 import subprocess
 import sys
@@ -82,10 +83,35 @@ def source_612():
     return km.arch_source("x86_64") if hasattr(km, "arch_source") else None
 
 
+def judge(row, res, rows, out_of_scope):
+    """The unpatched and patched verdicts of one boot's TAP files (res/<kind>.1.tap)."""
+    m = row["m"]
+    for kind in ("unpatched", "patched"):
+        tap = os.path.join(res, f"{kind}.1.tap")
+        if not os.path.exists(tap):
+            row[kind] = "no result"
+            continue
+        r = tap_summary.parse(tap)
+        fails = r["failed"] + [f"{p} (program)" for p, s in r["programs"].items()
+                               if s == "not ok" and not any(x.startswith(p + "/") for x in r["failed"])]
+        if kind == "unpatched":
+            real = [x for x in fails if x not in RACY_612]
+            row["fails_u"] = real
+            row[kind] = "caught" if real else "missed"
+        else:
+            row["fails_p"] = fails
+            if m.row in out_of_scope:
+                row[kind] = "out of scope" + (" (caught)" if fails else "")
+            else:
+                row[kind] = "caught" if any(n in fails for n in rows.get(m.row, [])) else "MISSED"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("out")
     ap.add_argument("--only", default="")
+    ap.add_argument("--rejudge", action="store_true",
+                    help="judge again the boots already in OUT/mutants/<mutant>/vm (no build, no boot)")
     args = ap.parse_args()
     out = os.path.abspath(args.out)
     inst = os.path.join(out, "install", "6.12")
@@ -97,6 +123,7 @@ def main():
     if args.only:
         want = args.only.split(",")
         mutants = sorted([m for m in mutants if m.name in want], key=lambda m: want.index(m.name))
+    order = [m.name for m in km.parse_recipes(km.RECIPES)]
     src = km.arch_source("x86_64")
     work = os.path.join(out, "mutants")
     os.makedirs(work, exist_ok=True)
@@ -104,6 +131,16 @@ def main():
     for m in mutants:
         t0 = time.monotonic()
         d = os.path.join(work, m.name)
+        if args.rejudge:
+            if not os.path.isdir(os.path.join(d, "vm")):
+                continue
+            row = {"m": m, "named": rows.get(m.row, []), "fails_u": [], "fails_p": [],
+                   "seconds": None}
+            judge(row, os.path.join(d, "vm"), rows, out_of_scope)
+            row["ehconf"], row["ehconf_src"] = ehconf_recorded(m)
+            table.append(row)
+            save_row(d, row)
+            continue
         subprocess.run(["rm", "-rf", d], check=True)
         os.makedirs(os.path.join(d, "tree", os.path.dirname(m.file)))
         with open(os.path.join(src, m.file), encoding="utf-8") as f, \
@@ -127,36 +164,48 @@ def main():
                             os.path.join(SERIES, "guest-run.sh"), res, "1",
                             f"unpatched={inst}/unpatched", f"patched={inst}/patched"],
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=TOP)
-            for kind in ("unpatched", "patched"):
-                tap = os.path.join(res, f"{kind}.1.tap")
-                if not os.path.exists(tap):
-                    row[kind] = "no result"
-                    continue
-                r = tap_summary.parse(tap)
-                fails = r["failed"] + [f"{p} (program)" for p, s in r["programs"].items()
-                                       if s == "not ok" and not any(x.startswith(p + "/") for x in r["failed"])]
-                if kind == "unpatched":
-                    real = [x for x in fails if x not in RACY_612]
-                    row["fails_u"] = real
-                    row[kind] = "caught" if real else "missed"
-                else:
-                    row["fails_p"] = fails
-                    if m.row in out_of_scope:
-                        row[kind] = "out of scope" + (" (caught)" if fails else "")
-                    else:
-                        row[kind] = "caught" if any(n in fails for n in rows.get(m.row, [])) else "MISSED"
+            judge(row, res, rows, out_of_scope)
         row["ehconf"], row["ehconf_src"] = ehconf_recorded(m)
         row["seconds"] = round(time.monotonic() - t0)
         table.append(row)
+        save_row(d, row)
         print(f"mutants: {m.name} ({m.row}): unpatched {row['unpatched']}, patched {row['patched']}, "
               f"ehconf {row['ehconf']} [{row['seconds']} s]", flush=True)
-        write_report(table, os.path.join(work, "report.md"), out_of_scope)
+        write_report(saved_rows(work, order), os.path.join(work, "report.md"), out_of_scope)
+    write_report(saved_rows(work, order), os.path.join(work, "report.md"), out_of_scope)
     n_pass = sum(r["patched"] == "caught" for r in table)
     n_fail = sum(r["patched"] not in ("caught",) and not r["patched"].startswith("out of scope") for r in table)
     n_skip = len(table) - n_pass - n_fail
     print(f"mutants: table in {os.path.relpath(os.path.join(work, 'report.md'), TOP)}")
     print(f"{n_pass} passed, {n_fail} failed, {n_skip} skipped")
     return 0 if n_fail == 0 else 1
+
+
+# What one mutant's run decided, kept in its folder: the report is every mutant run so far
+# (each run of --only adds its rows), so the table can be filled a few mutants at a time.
+ROW = "row.json"
+SAVED = ("unpatched", "patched", "named", "fails_u", "fails_p", "ehconf", "ehconf_src", "seconds")
+
+
+def save_row(folder, row):
+    with open(os.path.join(folder, ROW), "w", encoding="utf-8") as f:
+        json.dump(dict({k: row[k] for k in SAVED}, name=row["m"].name, row=row["m"].row), f,
+                  indent=1)
+
+
+def saved_rows(work, order):
+    """Every mutant's saved row under work, in scripts/kernel-mutants.txt's order; a
+    mutant whose folder holds no row (a run cut short) is left out."""
+    table = []
+    for name in order:
+        try:
+            with open(os.path.join(work, name, ROW), encoding="utf-8") as f:
+                r = json.load(f)
+        except (OSError, ValueError):
+            continue
+        r["m"] = argparse.Namespace(name=r.pop("name"), row=r.pop("row"))
+        table.append(r)
+    return table
 
 
 def write_report(table, path, out_of_scope):
@@ -170,7 +219,7 @@ def write_report(table, path, out_of_scope):
         m = r["m"]
         fails = ", ".join(f"`{x}`" for x in r["fails_p"][:4]) + (" ..." if len(r["fails_p"]) > 4 else "")
         L.append(f"| {m.name} | {m.row} | {r['unpatched']} | {'**' + r['patched'] + '**' if r['patched'] == 'MISSED' else r['patched']} "
-                 f"| {r['ehconf']} | {fails or '-'} | {r['seconds']} s |")
+                 f"| {r['ehconf']} | {fails or '-'} | {'-' if r['seconds'] is None else str(r['seconds']) + ' s'} |")
     if out_of_scope:
         L += ["", "Out of the series' scope: " + "; ".join(f"{k}: {v}" for k, v in out_of_scope.items())]
     with open(path, "w", encoding="utf-8") as f:

@@ -30,9 +30,15 @@ test-bisect:
 
 # Proof that the kernel cases can fail: every mutant of scripts/kernel-mutants.txt (one
 # planted user_events regression each) must be caught by the test it names. Long (one
-# incremental kernel build and one boot per mutant): not part of `make check`.
-## test-kernel-mutants: each planted kernel regression must be caught by the case it names (MUTANTS=a,b; long)
+# incremental kernel build and one boot per mutant): not part of `make check`. Then the same
+# mutants against the kernel's own selftests, unpatched and with ehconf's series
+# (kselftest-series/, test-kernel-mutants-series: one more boot per x86-64 mutant), whose
+# table puts the three side by side; SERIES_TOO=0 leaves that half out.
+SERIES_TOO ?= 1
+## test-kernel-mutants: each planted kernel regression must be caught by the case it names, then the selftests side by side (MUTANTS=a,b SERIES_TOO=0; long)
 test-kernel-mutants: all
-	/usr/bin/python3 scripts/kernel-mutants.py $(if $(MUTANTS),--only $(MUTANTS))
+	@rc=0; /usr/bin/python3 scripts/kernel-mutants.py $(if $(MUTANTS),--only $(MUTANTS)) || rc=1; \
+	if [ "$(SERIES_TOO)" != 0 ]; then $(MAKE) --no-print-directory test-kernel-mutants-series || rc=1; fi; \
+	exit $$rc
 
 .PHONY: ci-lint test-bisect test-kernel-mutants
