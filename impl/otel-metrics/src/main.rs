@@ -14,6 +14,9 @@
 // without shutting the provider down (what was measured after the last collect is lost, as in
 // a program that exits without shutdown).
 //
+// `view <instrument name> exponential <max_size> <max_scale>` gives that instrument the SDK's
+// Base2ExponentialHistogram aggregation through a View (SdkMeterProvider::with_view).
+//
 // `clock <seconds>` pins CLOCK_REALTIME (emitlib/rust/otel/clock.rs): the data points' start
 // and end times are the clock's when an instrument was made and when a collection ran.
 //
@@ -32,7 +35,7 @@ use std::time::Duration;
 
 use opentelemetry::metrics::{Counter, Gauge, Histogram, Meter, MeterProvider as _, UpDownCounter};
 use opentelemetry::{InstrumentationScope, KeyValue};
-use opentelemetry_sdk::metrics::{PeriodicReader, SdkMeterProvider};
+use opentelemetry_sdk::metrics::{Aggregation, Instrument, PeriodicReader, SdkMeterProvider, Stream};
 use opentelemetry_user_events_metrics::MetricsExporter;
 
 // What every OpenTelemetry emitter shares, from the ehconf-emit crate (emitlib/rust):
@@ -132,8 +135,19 @@ enum Step {
     Clock(i64, u32),
 }
 
+/// `view <instrument name> exponential <max_size> <max_scale> [no-min-max]`: a View giving
+/// that instrument the SDK's Base2ExponentialHistogram aggregation.
+#[derive(Clone, Debug)]
+struct ViewDef {
+    name: String,
+    max_size: u32,
+    max_scale: i8,
+    record_min_max: bool,
+}
+
 struct Inputs {
     clock: Option<(i64, u32)>,
+    views: Vec<ViewDef>,
     resource_base: ResourceBase,
     resource: Vec<(String, Val)>,
     scope: (String, Option<String>),
@@ -160,6 +174,7 @@ fn parse(text: &str) -> Result<Inputs, ParseError> {
     let lines = statements::statement_lines(text)?;
     let mut inp = Inputs {
         clock: None,
+        views: Vec::new(),
         resource_base: ResourceBase::Empty,
         resource: Vec::new(),
         scope: ("ehconf".into(), None),
@@ -176,11 +191,23 @@ fn parse(text: &str) -> Result<Inputs, ParseError> {
             *next += n;
             Ok((n, first))
         };
-        statements::setup_first(w, no, in_steps, &["resource", "resource_base", "meter"], "instrument")?;
+        statements::setup_first(w, no, in_steps, &["resource", "resource_base", "meter", "view"], "instrument")?;
         match w[0].as_str() {
             "clock" => statements::clock_at(w, no, in_steps, &mut inp.clock, &mut inp.steps, Step::Clock)?,
             "resource_base" => inp.resource_base = statements::resource_base(w, no)?,
             "resource" => inp.resource.push(words::keyed(&w[1..], no)?),
+            "view" => {
+                let usage = "view <instrument name> exponential <max_size> <max_scale> [no-min-max]";
+                if !(w.len() == 5 || w.len() == 6) || w[2] != "exponential" || (w.len() == 6 && w[5] != "no-min-max") {
+                    return err(no, usage);
+                }
+                inp.views.push(ViewDef {
+                    name: words::unescape(&w[1], no)?,
+                    max_size: words::num(&w[3], no, "a bucket count (u32)")?,
+                    max_scale: words::num(&w[4], no, "a scale (-10..20)")?,
+                    record_min_max: w.len() == 5,
+                });
+            }
             "meter" => {
                 words::at_least(w, 2, no, "meter <scope name> [version=<v>]")?;
                 let o = options(&w[2..], &["version"], no)?;
@@ -386,6 +413,23 @@ pub fn reader(exporter: MetricsExporter) -> PeriodicReader<MetricsExporter> {
 /// The provider (the exporter in a reader of an hour, the resource) and the file's meter.
 fn provider(inp: &Inputs) -> (SdkMeterProvider, Meter) {
     let mut b = SdkMeterProvider::builder().with_reader(reader(MetricsExporter::new()));
+    for v in &inp.views {
+        // The SDK's documented View (SdkMeterProvider::with_view): a Stream with the
+        // exponential aggregation for the instrument of that name, no other change.
+        let v = v.clone();
+        b = b.with_view(move |i: &Instrument| {
+            (i.name() == v.name).then(|| {
+                Stream::builder()
+                    .with_aggregation(Aggregation::Base2ExponentialHistogram {
+                        max_size: v.max_size,
+                        max_scale: v.max_scale,
+                        record_min_max: v.record_min_max,
+                    })
+                    .build()
+                    .ok()
+            })?
+        });
+    }
     let res = kvs(&inp.resource);
     if let Some(res) = resource(inp.resource_base, res) {
         b = b.with_resource(res);
