@@ -71,6 +71,8 @@ def test_each_release_has_its_own_line(tmp_path, monkeypatch, version, want):
     ('loses limits 2 x\n    upstream 0.18.0 a.rs:1\n', "holds for 0.16.0, 0.18.0 but states no "
      "`upstream 0.16.0"),
     ('contract perf ok | x\n', "contract/perf holds for 0.16.0, 0.18.0 but states no"),
+    ('alters z PartA/time (.*)Z => \\1+00:00 | why\n    upstream 0.16.0 a.rs:1\n',
+     "alters/z holds for 0.16.0, 0.18.0 but states no `upstream 0.18.0"),
     ('differs@0.17.0+ limits 2 x\n    ["drop", "a"]\n    upstream 0.16.0 a.rs:1\n',
      "holds for 0.17.0\\+, not 0.16.0"),
     ('loses limits 2 x\n    upstream 0.16.0 a.rs:1\n    upstream 0.16.0 a.rs:2\n', "stated twice"),
