@@ -34,7 +34,8 @@ from harness.kernel.expectations import for_kernel
 from harness.core.ehdecode import decoder_script
 from harness.impl.registry import parse_emitter_output, read_profile, read_registry, resolve, undo_alters
 from harness.core.results import check_entry, golden_entry, read_summary, runner_dir, write_summary, write_text
-from harness.impl.run_impl import PLAN, allowed_outcomes, alters_entries, crashed, folder_of, golden_parts
+from harness.impl.run_impl import (PLAN, allowed_outcomes, alters_entries, crashed, folder_of, golden_parts,
+                                    upstream_facts)
 from harness.vm.run_vm import PERF, boot, kernel_log
 from harness.core.processes import run
 
@@ -318,6 +319,8 @@ def run_impl_vm(names: List[str], build: str, results: str, repo: str) -> List[T
         kernel = info.get("kernel_release", "")
         entries += judge_contract(name, profile, g.get("contract") or {}, kernel,
                                   info.get("machine", ""))
+        # Each declared item's upstream line for this release (the contract rows' too), as offline.
+        entries = upstream_facts(impls[name], profile, entries)
         out.append((folder, entries, {"implementation": name, "contract": g.get("contract", {}),
                                       "guest": display_path(top), "kernel": kernel}))
     return out

@@ -169,4 +169,7 @@ def test_a_pinned_release_goes_on_the_kernel_beside_its_row(tmp_path, monkeypatc
     ids = {e["id"]: e["status"] for e in out[name]}
     assert ids[f"impl-vm/{name}/boot"] == "pass"
     assert any(i.startswith(f"impl-vm/{name}/contract/") for i in ids)
+    # a declared contract row carries that release's upstream line, as offline
+    declared = [e for e in out[name] if "/contract/" in e["id"] and "upstream" in e.get("facts", {})]
+    assert declared and all(e["facts"]["upstream"] for e in declared)
     assert [e["status"] for e in out["nosuch@1.0.0"]] == ["fail"]
