@@ -128,7 +128,12 @@ def expected_path(impl: Impl, name: str) -> str:
     """impl/<name>/expected/<input>.json, relative to the checkout, or where a release
     promises otherwise, the `<input>@<V>.json` beside it of the greatest V not above the
     run's version: what that release's documentation promises from V on."""
-    folder = family_folder(impl.family, "expected")
+    return f"impl/{impl.family}/expected/{_release_file(impl, family_folder(impl.family, 'expected'), name)}"
+
+
+def _release_file(impl: Impl, folder: str, name: str) -> str:
+    """<name>.json, or the `<name>@<V>.json` in folder of the greatest V not above the
+    run's version (a crate-registry producer's release)."""
     chosen, best = f"{name}.json", None
     if impl.crate_version and os.path.isdir(folder):
         for f in os.listdir(folder):
@@ -136,7 +141,7 @@ def expected_path(impl: Impl, name: str) -> str:
             if m and version_key(m.group(1)) <= version_key(impl.crate_version) and (
                     best is None or version_key(m.group(1)) > best):
                 chosen, best = f, version_key(m.group(1))
-    return f"impl/{impl.family}/expected/{chosen}"
+    return chosen
 
 
 def holds_for(spec: str, version: str) -> bool:
@@ -256,8 +261,11 @@ def undo_alters(profile: "Profile", lines: List[str]) -> Tuple[List[str], Dict[s
 
 
 def observed_sequence_path(impl: Impl, case: str) -> str:
-    """Where a `differs <case> all` declaration keeps the observed events, one per line."""
-    return os.path.join(impl.folder, "observed", case + ".json")
+    """Where a `differs <case> all` declaration keeps the observed events, one per line:
+    impl/<name>/observed/<case>.json, or where a release writes them otherwise (another time
+    format), the `<case>@<V>.json` beside it chosen as expected_path chooses."""
+    folder = os.path.join(impl.folder, "observed")
+    return os.path.join(folder, _release_file(impl, folder, case))
 
 
 def read_profile(impl: Impl, check: bool = True) -> Profile:

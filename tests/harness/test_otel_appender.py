@@ -101,3 +101,13 @@ def test_the_declaration_lets_through_its_observation_only(version):
     assert judge_event(golden, golden, ops)[0] == "fail"  # fixed: narrow the declaration
     changed = perturbations(seen, [])
     assert changed and all(judge_event(golden, line, ops)[0] == "fail" for line, _ in changed)
+
+
+@pytest.mark.parametrize("version,chosen", [("0.32.0", "internal.json"), ("0.33.1", "internal@0.33.0.json"),
+                                            ("0.34.0", "internal@0.33.0.json")])
+def test_a_declared_sequence_is_observed_per_release(version, chosen):
+    """A3's observed events carry PartA times in the release's format: each release takes
+    observed/<input>@<V>.json of the greatest V not above it, as its expectations do."""
+    from harness.impl.registry import observed_sequence_path
+    path = observed_sequence_path(resolve(f"otel-appender@{version}"), "internal")
+    assert os.path.basename(path) == chosen and os.path.exists(path)
