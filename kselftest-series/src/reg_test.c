@@ -146,13 +146,17 @@ TEST_F(reg, field_list_spacing) {
 
 	/*
 	 * A field list without a space after its semicolon describes the
-	 * same format as the spaced one, so both register the same event.
+	 * same format as the spaced one, so both register the same event:
+	 * two u32 fields, b right after a (insert_space_after_semis() adds
+	 * the space before the list is split).
 	 */
 	ASSERT_EQ(0, ue_reg(self->data_fd, "__ue_reg_space u32 a;u32 b",
 			    &word, sizeof(word), 0, 0, &idx_a));
 	ASSERT_EQ(0, ue_reg(self->data_fd, "__ue_reg_space u32 a; u32 b",
 			    &word, sizeof(word), 1, 0, &idx_b));
 	ASSERT_EQ(idx_a, idx_b);
+	ASSERT_EQ(ue_field_offset("__ue_reg_space", "u32 a;") + 4,
+		  ue_field_offset("__ue_reg_space", "u32 b;"));
 
 	/* A different field list is another format: refused */
 	ASSERT_EQ(-1, ue_reg(self->data_fd, "__ue_reg_space u32 a; u64 b",

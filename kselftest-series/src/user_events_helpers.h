@@ -135,6 +135,26 @@ static inline void ue_event_path(char *buf, size_t len, const char *name,
 	snprintf(buf, len, "%s/%s/%s", UE_EVENTS_DIR, name, file);
 }
 
+/* Offset of a field in the event's format file, or -1 */
+static inline int ue_field_offset(const char *name, const char *field)
+{
+	char path[256], buf[4096], *pos;
+
+	ue_event_path(path, sizeof(path), name, "format");
+	if (ue_read_file(path, buf, sizeof(buf)) <= 0)
+		return -1;
+
+	pos = strstr(buf, field);
+	if (!pos)
+		return -1;
+
+	pos = strstr(pos, "offset:");
+	if (!pos)
+		return -1;
+
+	return atoi(pos + strlen("offset:"));
+}
+
 static inline int ue_ftrace_enable(const char *name, bool on)
 {
 	char path[256];

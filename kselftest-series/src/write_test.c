@@ -133,26 +133,6 @@ TEST_F(write, bad_buffer_and_offset_are_efault) {
 	ASSERT_EQ(0, ue_unreg(self->data_fd, &word, 0));
 }
 
-/* Offset of a field in the event's format file, or -1 */
-static int field_offset(const char *name, const char *field)
-{
-	char path[256], buf[4096], *pos;
-
-	ue_event_path(path, sizeof(path), name, "format");
-	if (ue_read_file(path, buf, sizeof(buf)) <= 0)
-		return -1;
-
-	pos = strstr(buf, field);
-	if (!pos)
-		return -1;
-
-	pos = strstr(pos, "offset:");
-	if (!pos)
-		return -1;
-
-	return atoi(pos + strlen("offset:"));
-}
-
 TEST_F(write, fields_are_packed) {
 	const char *name = "__ue_write_packed";
 	__u32 b_value = 0x12345678;
@@ -168,8 +148,8 @@ TEST_F(write, fields_are_packed) {
 			    &word, sizeof(word), 0, 0, &idx));
 
 	/* The fields follow one another, without padding */
-	a = field_offset(name, "u8 a;");
-	b = field_offset(name, "u32 b;");
+	a = ue_field_offset(name, "u8 a;");
+	b = ue_field_offset(name, "u32 b;");
 	ASSERT_LT(0, a);
 	ASSERT_EQ(a + 1, b);
 
