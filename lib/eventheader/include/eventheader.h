@@ -217,6 +217,100 @@ int eh_tracepoint_name(char buf[EH_NAME_MAX], const char *provider, const char *
 
 /* Library internals used by the macros. */
 int eh_event_write_(eh_event *event, const eh_item *items, unsigned count);
+
+/* EH_WRITE's fast path. The first write of a site goes through eh_event_write_, which
+ * builds the site's metadata, with the event's header in front of it, and sets meta_err_
+ * to EH_META_FAST_ when every item is of a kind gathered here (values, arrays, strings,
+ * raw fields and data: not arrays of structs or activity ids). From then on EH_WRITE
+ * gathers the payload itself: a loop over the site's items (eh_gather_item_) that the
+ * compiler unrolls, and since each item's kind and size are constants of the call site,
+ * what is left of it is a store per value into one staged run (the staged bytes: a value,
+ * or a piece of a length the compiler knows, of up to EH_GATHER_SMALL_ bytes; a u16
+ * count; a NUL) and a piece per longer array or string, pointing at the caller's data.
+ * eh_event_write_pieces_ adds the site's header and metadata as one piece and hands the
+ * pieces to the backend: the same bytes and errors as eh_event_write_. meta_err_ is read
+ * with acquire: the site's metadata, built by another thread, is then visible. Without
+ * optimisation the loop runs as written, each value a piece of its own. A call site
+ * costs little to compile: the loop is one statement, whatever the number of items. */
+typedef struct eh_piece_ { /* struct iovec's layout (event_static.c checks it) */
+    const void *base;
+    size_t len;
+} eh_piece_;
+enum {
+    EH_META_FAST_ = -1,
+    EH_GATHER_SMALL_ = 16,
+    EH_GATHER_STAGE_ = 2 + EH_GATHER_SMALL_ + 4, /* staged bytes of one item, at most */
+    EH_GATHER_PREFIX_ = 3, /* pieces before the payload: the backend's two, the header's */
+};
+int eh_event_write_pieces_(eh_event *event, eh_piece_ *pieces, unsigned count, size_t payload);
+
+struct eh_gather_ {
+    eh_piece_ *pc;
+    unsigned char *stage;
+    size_t staged, open, pointed; /* pointed: the bytes of the pieces not staged */
+    unsigned np;
+    int big; /* a count over 65535 or a piece over the event's size: E2BIG */
+};
+
+/* Inlined into each call site when optimising (it is what the unrolled loop folds); at -O0
+ * one copy per file, called, which keeps a site cheap to compile. */
+#ifdef __OPTIMIZE__
+#define EH_GATHER_INLINE_ __attribute__((always_inline))
+#else
+#define EH_GATHER_INLINE_
+#endif
+
+/* The staged run so far becomes a piece. */
+static inline EH_GATHER_INLINE_ void eh_gather_flush_(struct eh_gather_ *g)
+{
+    if (g->staged > g->open) {
+        g->pc[g->np].base = g->stage + g->open;
+        g->pc[g->np++].len = g->staged - g->open;
+        g->open = g->staged;
+    }
+}
+
+static inline EH_GATHER_INLINE_ void eh_gather_bytes_(struct eh_gather_ *g, const void *p,
+                                                      size_t len)
+{
+    if (__builtin_constant_p(len) && len <= EH_GATHER_SMALL_) {
+        memcpy(g->stage + g->staged, p, len);
+        g->staged += len;
+    } else if (len) {
+        if (len > 0xffff)
+            g->big = 1;
+        eh_gather_flush_(g);
+        g->pc[g->np].base = p;
+        g->pc[g->np++].len = len;
+        g->pointed += len;
+    }
+}
+
+static inline EH_GATHER_INLINE_ void eh_gather_item_(struct eh_gather_ *g, const eh_item *it)
+{
+    switch (it->kind) {
+    case EH_ITEM_VALUE_: eh_gather_bytes_(g, it->data, it->elem_size); break;
+    case EH_ITEM_CARRAY_: eh_gather_bytes_(g, it->data, (size_t)it->elem_size * it->carray); break;
+    case EH_ITEM_VARRAY_:
+    case EH_ITEM_COUNTED_: {
+        uint16_t c16 = (uint16_t)it->count;
+        if (it->count > 0xffff)
+            g->big = 1;
+        memcpy(g->stage + g->staged, &c16, 2);
+        g->staged += 2;
+        eh_gather_bytes_(g, it->data, (size_t)it->elem_size * it->count);
+        break;
+    }
+    case EH_ITEM_ZSTRING_:
+        eh_gather_bytes_(g, it->data, (size_t)it->elem_size * it->count);
+        memset(g->stage + g->staged, 0, it->elem_size);
+        g->staged += it->elem_size;
+        break;
+    case EH_ITEM_RAW_FIELD_:
+    case EH_ITEM_RAW_DATA_: eh_gather_bytes_(g, it->data, it->count); break;
+    default: break; /* metadata only */
+    }
+}
 size_t eh_strlen16_(const uint16_t *s);
 size_t eh_strlen32_(const uint32_t *s);
 size_t eh_strnlen16_(const uint16_t *s, size_t max);
@@ -242,17 +336,44 @@ size_t eh_strnlen32_(const uint32_t *s, size_t max);
     static eh_event *sym##ptr_ __attribute__((section("eh_events"), used)) = &sym;        \
     (void)sym##ptr_
 
+#define EH_NITEMS_(a) (sizeof(a) / sizeof((a)[0]))
+
+/* The enabled part of EH_WRITE. Optimised: the site's later writes are gathered here
+ * (eh_gather_item_), its first through the library, which builds the metadata. Without
+ * optimisation (-O0, where nothing would fold): every write through the library, which
+ * gathers the same way, and a site costs what it did before the fast path to compile. */
+#ifdef __OPTIMIZE__
+#define EH_WRITE_ENABLED_(site, ...)                                                              \
+    (__builtin_expect(__atomic_load_n(&(site).meta_err_, __ATOMIC_ACQUIRE) == EH_META_FAST_, 1)   \
+         ? __extension__({                                                                        \
+               const eh_item eh_items_[] = {{.kind = EH_ITEM_NONE_}, __VA_ARGS__};                \
+               eh_piece_ eh_pc_[EH_GATHER_PREFIX_ + 2 * EH_NITEMS_(eh_items_) + 1];               \
+               unsigned char eh_st_[EH_GATHER_STAGE_ * EH_NITEMS_(eh_items_)];                    \
+               struct eh_gather_ eh_g_ = {eh_pc_, eh_st_, 0, 0, 0, EH_GATHER_PREFIX_, 0};         \
+               _Pragma("GCC unroll 64") for (unsigned eh_i_ = 1; eh_i_ < EH_NITEMS_(eh_items_);   \
+                                             eh_i_++) eh_gather_item_(&eh_g_, &eh_items_[eh_i_]); \
+               eh_gather_flush_(&eh_g_);                                                          \
+               eh_event_write_pieces_(&(site), eh_pc_, eh_g_.np,                                  \
+                                      eh_g_.big ? (size_t)-1 : eh_g_.staged + eh_g_.pointed);     \
+           })                                                                                     \
+         : EH_WRITE_ITEMS_(site, __VA_ARGS__))
+#else
+#define EH_WRITE_ENABLED_(site, ...) EH_WRITE_ITEMS_(site, __VA_ARGS__)
+#endif
+#define EH_WRITE_ITEMS_(site, ...)                                            \
+    __extension__({                                                           \
+        const eh_item eh_items_[] = {{.kind = EH_ITEM_NONE_}, __VA_ARGS__};   \
+        eh_event_write_(&(site), eh_items_, (unsigned)EH_NITEMS_(eh_items_)); \
+    })
+
 /* int EH_WRITE(provider, EH_EVENT(...), fields...): 0, EBADF if disabled, or an errno. */
-#define EH_WRITE(prov_, event, ...)                                                        \
-    __extension__({                                                                        \
-        EH_SITE_(eh_site_, prov_, event);                                                  \
-        int eh_err_ = EBADF;                                                               \
-        if (__builtin_expect(__atomic_load_n(&eh_site_.tp.status, __ATOMIC_RELAXED), 0)) { \
-            const eh_item eh_items_[] = {{.kind = EH_ITEM_NONE_}, __VA_ARGS__};            \
-            eh_err_ = eh_event_write_(&eh_site_, eh_items_,                                \
-                                      (unsigned)(sizeof eh_items_ / sizeof eh_items_[0])); \
-        }                                                                                  \
-        eh_err_;                                                                           \
+#define EH_WRITE(prov_, event, ...)                                                      \
+    __extension__({                                                                      \
+        EH_SITE_(eh_site_, prov_, event);                                                \
+        int eh_err_ = EBADF;                                                             \
+        if (__builtin_expect(__atomic_load_n(&eh_site_.tp.status, __ATOMIC_RELAXED), 0)) \
+            eh_err_ = EH_WRITE_ENABLED_(eh_site_, __VA_ARGS__);                          \
+        eh_err_;                                                                         \
     })
 
 /* True if an EH_WRITE with this level and keyword would be enabled. */

@@ -99,6 +99,7 @@ static const struct eh_backend user_events_backend = {
     .connect = ue_connect,
     .disconnect = ue_disconnect,
     .write = ue_write,
+    .writev_fd = &g_fd,
 };
 
 int eh_backend_user_events_open(const struct eh_backend **out)

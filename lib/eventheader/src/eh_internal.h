@@ -42,6 +42,12 @@ struct eh_tl_hints {
     size_t n;
 };
 
+/* The 8 bytes of an event's header without an activity extension (struct eh_wire_header in
+ * this host's order, the extension flag set: a metadata extension always follows). */
+enum { EH_HEADER_SIZE = 8 };
+void eh_header_bytes(uint8_t out[EH_HEADER_SIZE], uint8_t level, uint8_t opcode, uint16_t tag,
+                     uint16_t id, uint8_t version);
+
 /* Writes one event: fills iov[EH_IOV_HEADER] (header + activity extension) and
  * iov[EH_IOV_META] (meta, meta_len bytes, the whole metadata extension); the
  * payload is iov[EH_IOV_PAYLOAD .. iovcnt) totalling payload_len bytes.
@@ -65,6 +71,10 @@ struct eh_backend {
      * (NULL or the event's TraceLogging type hints) matter to the TraceLogging backends only. */
     int (*write)(const eh_tracepoint *tp, struct iovec *iov, int iovcnt, size_t event_len,
                  const struct eh_tl_hints *hints);
+    /* NULL, or the file whose write is nothing but writev of the tracepoint's write index
+     * (int32) and the event bytes (user_events): EH_WRITE's fast path then writes itself,
+     * the index in front of the site's header (event_static.c). */
+    const int *writev_fd;
 };
 
 /* Each returns 0 and sets *out, or an errno. Called once, under the registration lock.
@@ -104,8 +114,13 @@ int eh_tl_from_write(struct eh_buf_ *flat, struct eh_tl_event *ev, const struct 
                      int iovcnt, size_t event_len, size_t provider_meta_len,
                      const struct eh_tl_hints *hints);
 
-/* The backend chosen at the first register (NULL before, or when none could be opened). */
-const struct eh_backend *eh_backend_current(void);
+/* The backend chosen at the first register (NULL before, or when none could be opened).
+ * Inline: every write asks (provider.c publishes it). */
+extern const struct eh_backend *eh_backend_g_;
+static inline const struct eh_backend *eh_backend_current(void)
+{
+    return __atomic_load_n(&eh_backend_g_, __ATOMIC_ACQUIRE);
+}
 
 /* The registration lock: guards providers, tracepoint connection and metadata builds. */
 void eh_lock(void);

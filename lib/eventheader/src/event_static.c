@@ -177,18 +177,61 @@ static int build_meta(const eh_event *ev, const eh_item *items, unsigned n, stru
     return err;
 }
 
+/* ---- EH_WRITE's fast path (eventheader.h, eh_gather_item_) ---- */
+
+/* The site's block, kept for the life of the process: where its TraceLogging hints are (a
+ * struct eh_tl_hints, n = 0 when it has none), the tracepoint's write index as the fast path
+ * last wrote it (for a backend with writev_fd), the event's header (a constant of the site),
+ * then the metadata and the hints' bytes (put_hints): write index, header and metadata are
+ * one piece. */
+enum {
+    BLOCK_INDEX = sizeof(struct eh_tl_hints),
+    BLOCK_HEADER = BLOCK_INDEX + sizeof(int32_t),
+    BLOCK_PREFIX = BLOCK_HEADER + EH_HEADER_SIZE,
+};
+
+/* Items of a site that EH_WRITE gathers itself, at most: each can be a piece or two
+ * (writev takes at most IOV_MAX, 1024), and eh_event_write_ gathers as many on its stack. */
+enum { FAST_ITEMS = 128 };
+
+/* Whether EH_WRITE may gather this site's items itself: every item is one that
+ * eh_gather_item_ knows (arrays of structs and activity ids are not). */
+static int gathered_inline(const eh_item *items, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        switch (items[i].kind) {
+        case EH_ITEM_NONE_:
+        case EH_ITEM_STRUCT_BEGIN_:
+        case EH_ITEM_STRUCT_END_:
+        case EH_ITEM_RAW_META_:
+        case EH_ITEM_RAW_STRUCT_:
+        case EH_ITEM_VALUE_:
+        case EH_ITEM_CARRAY_:
+        case EH_ITEM_VARRAY_:
+        case EH_ITEM_COUNTED_:
+        case EH_ITEM_ZSTRING_:
+        case EH_ITEM_RAW_FIELD_:
+        case EH_ITEM_RAW_DATA_: break;
+        default: return 0;
+        }
+    }
+    return 1;
+}
+
 /* Returns the site's metadata, building it on first use (thread-safe). */
 static int site_meta(eh_event *ev, const eh_item *items, unsigned n, const uint8_t **meta,
                      size_t *len, struct eh_tl_hints *hints)
 {
     const uint8_t *p = __atomic_load_n(&ev->meta_, __ATOMIC_ACQUIRE);
     if (!p) {
+        /* meta_err_: 0 while not built, a sticky errno, or EH_META_FAST_ once built with a
+         * plan (then meta_ is set: another thread may just have built both). */
         int err = __atomic_load_n(&ev->meta_err_, __ATOMIC_RELAXED);
-        if (err)
+        if (err > 0)
             return err;
         eh_lock();
         p = ev->meta_;
-        err = ev->meta_err_;
+        err = ev->meta_err_ > 0 ? ev->meta_err_ : 0;
         if (!p && !err) {
             struct eh_buf_ m = {0};
             size_t meta_len = 0;
@@ -202,9 +245,34 @@ static int site_meta(eh_event *ev, const eh_item *items, unsigned n, const uint8
                 eh_buf_free(&m);
                 __atomic_store_n(&ev->meta_err_, err, __ATOMIC_RELAXED);
             } else {
+                /* The site's block, kept for the life of the process (reachable from the
+                 * site): the fast path's plan, the event's header (a constant of the site),
+                 * then the metadata, so that header and metadata are one piece. */
+                uint8_t *block = malloc(BLOCK_PREFIX + m.len);
+                if (!block) {
+                    eh_buf_free(&m);
+                    eh_unlock();
+                    return ENOMEM;
+                }
+                struct eh_tl_hints block_hints = {
+                    .n = (size_t)m.p[meta_len] | (size_t)m.p[meta_len + 1] << 8,
+                    .p = block + BLOCK_PREFIX + meta_len + 2,
+                };
+                memcpy(block, &block_hints, sizeof block_hints);
+                int32_t no_index = -1;
+                memcpy(block + BLOCK_INDEX, &no_index, sizeof no_index);
+                eh_header_bytes(block + BLOCK_HEADER, ev->attrs.level, ev->attrs.opcode,
+                                ev->attrs.tag, ev->attrs.id, ev->attrs.version);
+                memcpy(block + BLOCK_PREFIX, m.p, m.len);
+                eh_buf_free(&m);
                 ev->meta_len_ = (uint32_t)meta_len; /* the hints follow (put_hints) */
-                p = m.p; /* kept for the life of the process (reachable from the site) */
+                p = block + BLOCK_PREFIX;
                 __atomic_store_n(&ev->meta_, p, __ATOMIC_RELEASE);
+                /* EH_WRITE's fast path from now on; not for metadata that leaves no room
+                 * for a payload (every write E2BIG, eh_event_write_pieces_ relies on it). */
+                if (n <= FAST_ITEMS && gathered_inline(items, n) &&
+                    EH_HEADER_SIZE + meta_len <= EH_EVENT_SIZE_MAX)
+                    __atomic_store_n(&ev->meta_err_, EH_META_FAST_, __ATOMIC_RELEASE);
             }
         }
         eh_unlock();
@@ -360,6 +428,18 @@ int eh_event_write_(eh_event *ev, const eh_item *items, unsigned n)
     const struct eh_tl_hints *hints = hints_.n ? &hints_ : NULL;
     if (err)
         return err;
+    if (__atomic_load_n(&ev->meta_err_, __ATOMIC_ACQUIRE) == EH_META_FAST_) {
+        /* A site EH_WRITE gathers itself (its first write, or a program built before the
+         * fast path): the same gather and write, each piece pointed at, so that every site's
+         * first write, which the golden files see, goes the way its later ones do. */
+        eh_piece_ pc[EH_GATHER_PREFIX_ + 2 * FAST_ITEMS + 1];
+        unsigned char st[EH_GATHER_STAGE_ * FAST_ITEMS];
+        struct eh_gather_ g = {.pc = pc, .stage = st, .np = EH_GATHER_PREFIX_};
+        for (unsigned i = 0; i < n; i++)
+            eh_gather_item_(&g, &items[i]);
+        eh_gather_flush_(&g);
+        return eh_event_write_pieces_(ev, pc, g.np, g.big ? (size_t)-1 : g.staged + g.pointed);
+    }
     struct iovec iov[EH_IOV_PAYLOAD + FAST_PIECES];
     uint8_t stage[FAST_STAGE];
     struct sink s = {.iov = iov + EH_IOV_PAYLOAD,
@@ -375,4 +455,46 @@ int eh_event_write_(eh_event *ev, const eh_item *items, unsigned n)
     return eh_write_event(&ev->tp, ev->attrs.level, ev->attrs.opcode, ev->attrs.tag, ev->attrs.id,
                           ev->attrs.version, s.activity, s.related, meta, meta_len, iov,
                           (int)(EH_IOV_PAYLOAD + s.n), s.total, hints);
+}
+
+_Static_assert(sizeof(eh_piece_) == sizeof(struct iovec) &&
+                   offsetof(eh_piece_, base) == offsetof(struct iovec, iov_base) &&
+                   offsetof(eh_piece_, len) == offsetof(struct iovec, iov_len),
+               "eh_piece_ is struct iovec");
+_Static_assert((int)EH_GATHER_PREFIX_ == (int)EH_IOV_META, "the payload follows the header");
+
+/* The end of EH_WRITE's fast path: pieces[EH_GATHER_PREFIX_ .. count) hold the payload,
+ * payload bytes (SIZE_MAX: a count or piece too large); the site's header and metadata
+ * become one piece. The same checks in the same order as gather and eh_write_event. */
+int eh_event_write_pieces_(eh_event *ev, eh_piece_ *pieces, unsigned count, size_t payload)
+{
+    /* EH_WRITE read meta_err_ == EH_META_FAST_ with acquire: meta_ and the block are set. */
+    const uint8_t *meta = __atomic_load_n(&ev->meta_, __ATOMIC_RELAXED);
+    size_t head_len = EH_HEADER_SIZE + ev->meta_len_; /* <= EH_EVENT_SIZE_MAX (site_meta) */
+    if (payload > EH_EVENT_SIZE_MAX - head_len)
+        return E2BIG;
+    const struct eh_backend *be = eh_backend_current();
+    int32_t index = __atomic_load_n(&ev->tp.write_index, __ATOMIC_RELAXED);
+    if (!be || index < 0)
+        return EBADF;
+    struct iovec *iov = (struct iovec *)(void *)pieces;
+#ifndef _WIN32
+    if (be->writev_fd) {
+        /* The index in front of the header: concurrent writers store the same value, and
+         * after the tracepoint is registered again the new one, which names the same
+         * tracepoint. */
+        int32_t *at = (int32_t *)(void *)(meta - BLOCK_PREFIX + BLOCK_INDEX);
+        if (__atomic_load_n(at, __ATOMIC_RELAXED) != index)
+            __atomic_store_n(at, index, __ATOMIC_RELAXED);
+        iov[EH_IOV_HEADER].iov_base = (void *)at;
+        iov[EH_IOV_HEADER].iov_len = sizeof index + head_len;
+        return writev(*be->writev_fd, iov + EH_IOV_HEADER, (int)count - EH_IOV_HEADER) < 0 ? errno
+                                                                                           : 0;
+    }
+#endif
+    iov[EH_IOV_HEADER].iov_base = (void *)(meta - EH_HEADER_SIZE);
+    iov[EH_IOV_HEADER].iov_len = head_len;
+    const struct eh_tl_hints *hints =
+        (const struct eh_tl_hints *)(const void *)(meta - BLOCK_PREFIX);
+    return be->write(&ev->tp, iov, (int)count, head_len + payload, hints->n ? hints : NULL);
 }

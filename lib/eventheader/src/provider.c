@@ -17,7 +17,8 @@
 /* The transport registry: lib/eventheader/include/eh_transports.def. */
 
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
-static const struct eh_backend *g_backend; /* published once, read lock-free by writers */
+/* published once, read lock-free by writers (eh_backend_current, eh_internal.h) */
+const struct eh_backend *eh_backend_g_;
 static int g_backend_chosen, g_backend_err;
 
 /* A child forked while another thread held the lock would deadlock at its first
@@ -49,11 +50,6 @@ void eh_unlock(void)
     pthread_mutex_unlock(&g_lock);
 }
 
-const struct eh_backend *eh_backend_current(void)
-{
-    return __atomic_load_n(&g_backend, __ATOMIC_ACQUIRE);
-}
-
 const char *eh_backend_name(void)
 {
     const struct eh_backend *be = eh_backend_current();
@@ -81,7 +77,7 @@ static int choose_backend(void)
             g_backend_err = eh_backend_user_events_open(&be);
         g_backend_chosen = 1;
         if (!g_backend_err)
-            __atomic_store_n(&g_backend, be, __ATOMIC_RELEASE);
+            __atomic_store_n(&eh_backend_g_, be, __ATOMIC_RELEASE);
     }
     return g_backend_err;
 }
@@ -125,7 +121,7 @@ static int connect_tp(const eh_provider *p, eh_tracepoint *tp, uint8_t level, ui
     }
     tp->level_ = level;
     tp->keyword_ = keyword;
-    int err = g_backend->connect(tp, tp->name_, strlen(tp->name_));
+    int err = eh_backend_g_->connect(tp, tp->name_, strlen(tp->name_));
     if (!err)
         tp->connected_ = 1;
     return err;
@@ -135,7 +131,7 @@ static void disconnect_tp(eh_tracepoint *tp)
 {
     if (!tp->connected_)
         return;
-    g_backend->disconnect(tp);
+    eh_backend_g_->disconnect(tp);
     tp->connected_ = 0;
 }
 

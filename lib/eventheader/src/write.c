@@ -16,14 +16,11 @@
 #endif
 #define EH_FLAG_HOST_POINTER (sizeof(void *) == 8 ? EH_FLAG_POINTER64 : 0)
 
-int eh_write_event(eh_tracepoint *tp, uint8_t level, uint8_t opcode, uint16_t tag, uint16_t id,
-                   uint8_t version, const uint8_t *activity, const uint8_t *related,
-                   const uint8_t *meta, size_t meta_len, struct iovec *iov, int iovcnt,
-                   size_t payload_len, const struct eh_tl_hints *hints)
+_Static_assert(sizeof(struct eh_wire_header) == EH_HEADER_SIZE, "EventHeader header size");
+
+void eh_header_bytes(uint8_t out[EH_HEADER_SIZE], uint8_t level, uint8_t opcode, uint16_t tag,
+                     uint16_t id, uint8_t version)
 {
-    /* header (8) + activity extension (4 + 16 or 32) */
-    uint8_t head[sizeof(struct eh_wire_header) + sizeof(struct eh_wire_extension) + 32];
-    size_t head_len = sizeof(struct eh_wire_header);
     struct eh_wire_header h = {
         .flags = (uint8_t)(EH_FLAG_HOST_POINTER | EH_FLAG_HOST_ENDIAN | EH_FLAG_EXTENSION),
         .version = version,
@@ -32,9 +29,20 @@ int eh_write_event(eh_tracepoint *tp, uint8_t level, uint8_t opcode, uint16_t ta
         .opcode = opcode,
         .level = level,
     };
+    memcpy(out, &h, sizeof h);
+}
+
+int eh_write_event(eh_tracepoint *tp, uint8_t level, uint8_t opcode, uint16_t tag, uint16_t id,
+                   uint8_t version, const uint8_t *activity, const uint8_t *related,
+                   const uint8_t *meta, size_t meta_len, struct iovec *iov, int iovcnt,
+                   size_t payload_len, const struct eh_tl_hints *hints)
+{
+    /* header (8) + activity extension (4 + 16 or 32) */
+    uint8_t head[sizeof(struct eh_wire_header) + sizeof(struct eh_wire_extension) + 32];
+    size_t head_len = sizeof(struct eh_wire_header);
     if (related && !activity)
         return EINVAL;
-    memcpy(head, &h, sizeof h);
+    eh_header_bytes(head, level, opcode, tag, id, version);
     if (activity) {
         /* The metadata extension always follows, hence the chain bit. */
         struct eh_wire_extension ext = {
