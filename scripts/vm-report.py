@@ -3,7 +3,8 @@
 """Scan a guest's kernel log for splats and write vm.json (used by vm/run).
 
 Kernel lines are those carrying a printk timestamp "[ 12.345678] " (the ehconf
-kernel has CONFIG_PRINTK_TIME; so do Debian's), so a guest program printing
+kernel has CONFIG_PRINTK_TIME; so do Debian's; the "[" may be displaced by the guest's
+output interleaved with it), so a guest program printing
 "WARNING:" itself is not mistaken for the kernel. If the console has no
 timestamped line at all, every console line is scanned.
 
@@ -23,7 +24,10 @@ import json
 import re
 import sys
 
-TIMESTAMP = re.compile(r"\[\s*(\d+\.\d+)\] ")
+# printk's stamp, six decimals then "] ". Not anchored at "[": the guest's own console output
+# can interleave with a kernel line character by character ("g[uest: crashing    11.120656]
+# Kernel panic - ..."), and that line must still count as the kernel's.
+TIMESTAMP = re.compile(r"(\d+\.\d{6})\] ")
 FINDING = re.compile(r"WARNING:|BUG:|Oops|Kernel panic|KASAN|general protection fault|Call Trace")
 CUT_HERE = "------------[ cut here ]------------"
 END_TRACE = re.compile(r"---\[ end trace")
