@@ -89,7 +89,8 @@ impl-cross:
 # make check's loop (check-offline runs every other tests/harness file).
 IMPL_PYTEST_FILES := $(addprefix tests/harness/,test_impl_contract.py test_impl_emitters.py \
 	test_impl_ehconf_macros.py test_impl_lttp_c.py test_impl_lttp_cpp.py test_impl_rust_dynamic.py \
-	test_impl_rust_macro.py test_new_impl.py test_adding_impl.py test_desc_order_rust.py)
+	test_impl_rust_macro.py test_new_impl.py test_adding_impl.py test_desc_order_rust.py \
+	test_upstream_sources.py)
 ## test-impls: the harness's tests that build the implementations' emitters (IMPL_SRC_LTTP=, IMPL_SRC_RUST=; JUnit impl-tests.xml)
 test-impls: all
 	@mkdir -p $(JUNIT_DIR)
