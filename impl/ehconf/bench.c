@@ -2,9 +2,13 @@
 /*
  * emit --bench COUNT FILE.events (emitlib/c/bench.h, make bench-impls): the description's
  * register and unregister steps as emit runs them; each event COUNT times in a row the way
- * a user of libeventheader's dynamic builder writes one: the tracepoint and the builder
- * once, then per write eh_tracepoint_enabled() and, when enabled, reset, the adds and
- * eh_builder_write (emit_event_on, the same calls the conformance run makes).
+ * a user of libeventheader's dynamic API writes a hot event: the tracepoint once, the
+ * event built once with the builder (reset and the adds, the calls the conformance run
+ * makes) and prepared (eh_prepared_init), then per write eh_tracepoint_enabled() and, when
+ * enabled, the fields' data (emit_event_args) and eh_prepared_write. An event that cannot
+ * be prepared (an array of structs), or every event with EHCONF_BENCH_BUILDER=1 set, is
+ * written as the conformance run writes it: reset, the adds and eh_builder_write per write
+ * (emit_event_on), the figure of the builder itself (Documentation/performance.md).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,12 +28,31 @@ static int bench_event(const struct desc_event *e, uint64_t count)
     }
     eh_builder b;
     eh_builder_init(&b);
+    eh_prepared ev = {0};
+    eh_arg args[128];
+    const char *builder_only = getenv("EHCONF_BENCH_BUILDER");
+    int prepared = !(builder_only && *builder_only) && !emit_event_build(&b, e, why, sizeof why) &&
+                   emit_event_args(e, args, 128) >= 0 && !eh_prepared_init(&ev, &b, tp);
+    const uint8_t *act = e->has_activity ? e->activity : NULL;
+    const uint8_t *rel = e->has_related ? e->related : NULL;
     uint64_t failed = 0;
     uint64_t t0 = bench_now_ns();
-    for (uint64_t i = 0; i < count; i++)
-        if (eh_tracepoint_enabled(tp))
-            failed += emit_event_on(&b, tp, e, why, sizeof why) != 0;
+    if (prepared) {
+        for (uint64_t i = 0; i < count; i++)
+            if (eh_tracepoint_enabled(tp)) {
+                int n = emit_event_args(e, args, 128);
+                int werr = eh_prepared_write(&ev, args, (unsigned)n, act, rel);
+                if (werr)
+                    snprintf(why, sizeof why, "eh_prepared_write: error %d", werr);
+                failed += werr != 0;
+            }
+    } else {
+        for (uint64_t i = 0; i < count; i++)
+            if (eh_tracepoint_enabled(tp))
+                failed += emit_event_on(&b, tp, e, why, sizeof why) != 0;
+    }
     uint64_t ns = bench_now_ns() - t0;
+    eh_prepared_destroy(&ev);
     eh_builder_destroy(&b);
     bench_report(e->ordinal, count, ns, failed);
     if (failed)

@@ -17,6 +17,14 @@ int emit_event(eh_builder *b, const struct desc_event *e, char *why, size_t cap)
 int emit_event_on(eh_builder *b, eh_tracepoint *tp, const struct desc_event *e, char *why,
                   size_t cap);
 
+/* Event e's reset and adds on builder b, without the write (for eh_prepared_init). */
+int emit_event_build(eh_builder *b, const struct desc_event *e, char *why, size_t cap);
+
+/* Event e's data as eh_prepared_write takes it (one eh_arg per field with data, in the
+ * order of the adds) into args; returns how many, or -1 (an array of structs, or more
+ * than cap). */
+int emit_event_args(const struct desc_event *e, eh_arg *args, int cap);
+
 /* emit --bench COUNT FILE.events (bench.c, emitlib/c/bench.h). Returns the exit status. */
 int bench_main(const char *count, const char *path);
 

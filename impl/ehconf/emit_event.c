@@ -100,13 +100,45 @@ int emit_event(eh_builder *b, const struct desc_event *e, char *why, size_t cap)
     return emit_event_on(b, tp, e, why, cap);
 }
 
-int emit_event_on(eh_builder *b, eh_tracepoint *tp, const struct desc_event *e, char *why,
-                  size_t cap)
+int emit_event_build(eh_builder *b, const struct desc_event *e, char *why, size_t cap)
 {
     int err = eh_builder_reset(b, e->name, e->opcode, e->tag, e->id, e->version);
     if (err)
         return failed(err, "eh_builder_reset", NULL, why, cap);
-    err = add_fields(b, e->fields, e->n_fields, why, cap);
+    return add_fields(b, e->fields, e->n_fields, why, cap);
+}
+
+/* The eh_arg of each field that carries data, from *k on; -1 for an array of structs or
+ * more than cap. */
+static int fill_args(const struct desc_field *f, uint32_t n, eh_arg *args, int k, int cap)
+{
+    for (uint32_t i = 0; i < n && k >= 0; i++, f++) {
+        if (f->kind == DESC_STRUCT) {
+            k = fill_args(f->members, f->n_members, args, k, cap);
+            continue;
+        }
+        if (k == cap)
+            return -1;
+        switch (f->kind) {
+        case DESC_VALUE: args[k++] = (eh_arg){f->data, 1}; break;
+        case DESC_STRING: args[k++] = (eh_arg){f->data, f->size / f->unit}; break;
+        case DESC_VARRAY:
+        case DESC_CARRAY: args[k++] = (eh_arg){f->data, f->count}; break;
+        default: return -1; /* an array of structs: not preparable */
+        }
+    }
+    return k;
+}
+
+int emit_event_args(const struct desc_event *e, eh_arg *args, int cap)
+{
+    return fill_args(e->fields, e->n_fields, args, 0, cap);
+}
+
+int emit_event_on(eh_builder *b, eh_tracepoint *tp, const struct desc_event *e, char *why,
+                  size_t cap)
+{
+    int err = emit_event_build(b, e, why, cap);
     if (err)
         return err;
     err = eh_builder_write(b, tp, e->has_activity ? e->activity : NULL,

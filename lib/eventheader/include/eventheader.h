@@ -43,7 +43,8 @@
  * Every field takes optional trailing EH_TAG(t) and EH_FORMAT(f). A struct needs at
  * least one member (an empty EH_STRUCT does not compile).
  *
- * Events known only at run time: eh_builder (below) with eh_provider_tracepoint().
+ * Events known only at run time: eh_builder (below) with eh_provider_tracepoint(); a hot
+ * event of a fixed shape: eh_prepared, made once from a builder, written with its data only.
  *
  * Backends (chosen process-wide at the first register): if the environment
  * variable EHCONF_CAPTURE names a file, every event is enabled and each write
@@ -109,7 +110,7 @@ struct eh_event {
     eh_provider *provider;
     eh_event_attrs attrs;
     const uint8_t *meta_; /* metadata extension (header included), built once */
-    int meta_err_;        /* sticky metadata error (EINVAL) */
+    int meta_err_;        /* sticky metadata error (EINVAL), or EH_META_FAST_ */
     uint32_t meta_len_;
 };
 
@@ -619,6 +620,39 @@ int eh_builder_add_raw_data(eh_builder *b, const void *data, size_t len);
  * backend's errno. */
 int eh_builder_write(eh_builder *b, eh_tracepoint *tp, const uint8_t *activity16,
                      const uint8_t *related16);
+
+/* Prepared events: a hot event whose shape does not change, written with its data only.
+ * Build the event once with a builder (eh_builder_reset and the adds, as for a write), then
+ * eh_prepared_init fixes its name, header fields and field definitions for tracepoint tp;
+ * each eh_prepared_write then takes one eh_arg per field that carries data, in the order
+ * of the adds (a struct is metadata only: its members are the fields):
+ *   a value (eh_builder_add_value)        data = the value's bytes (count unused)
+ *   a constant-length array (add_carray)  data = the elements (count unused)
+ *   a variable-length array (add_array)   data, count = elements
+ *   a string (add_string)                 data, count = units (zero-terminated: without NUL)
+ * and writes the bytes a builder would write for the same adds. Not preparable (ENOTSUP):
+ * arrays of structs, raw metadata a prepared event cannot lay out, more than 128 fields.
+ * The builder may be reset or destroyed afterwards. A prepared event is read-only: any
+ * number of threads may write it at once. */
+typedef struct eh_prepared {
+    struct eh_prepared_data_ *p_; /* private */
+} eh_prepared;
+typedef struct eh_arg {
+    const void *data;
+    size_t count;
+} eh_arg;
+/* Returns 0, the builder's sticky error, EINVAL (a struct still open, no event, tp NULL),
+ * E2BIG (metadata too large), ENOTSUP or ENOMEM; on error ev holds nothing (destroy is
+ * still allowed). */
+int eh_prepared_init(eh_prepared *ev, const eh_builder *b, eh_tracepoint *tp);
+void eh_prepared_destroy(eh_prepared *ev);
+/* How many eh_arg each write takes. */
+unsigned eh_prepared_args(const eh_prepared *ev);
+/* Writes the event: 0, EINVAL (nargs is not eh_prepared_args, or a related id without an
+ * activity id), EBADF if disabled, E2BIG (a count over 65535, more than 65535 bytes), or
+ * the backend's errno; nothing is written on error. */
+int eh_prepared_write(const eh_prepared *ev, const eh_arg *args, unsigned nargs,
+                      const uint8_t *activity16, const uint8_t *related16);
 
 #ifdef __cplusplus
 }
