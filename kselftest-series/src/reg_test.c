@@ -141,30 +141,42 @@ TEST_F(reg, enable_size_alignment_and_bits) {
 }
 
 TEST_F(reg, field_list_spacing) {
+	static const char *const lists[] = { "u32 a;u32 b", "u32 a; u32 b" };
+	static const char *const names[] = { "__ue_reg_nospace",
+					     "__ue_reg_space" };
+	char cmd[64];
 	__u32 word = 0;
-	__u32 idx_a, idx_b;
+	__u32 first, again;
+	int n, i, bit = 0;
 
 	/*
 	 * A field list without a space after its semicolon describes the
-	 * same format as the spaced one, so both register the same event:
-	 * two u32 fields, b right after a (insert_space_after_semis() adds
-	 * the space before the list is split).
+	 * same format as the spaced one: whichever is registered first, both
+	 * spellings match it when registered again (the comparison splits the
+	 * list after insert_space_after_semis() has added the space).
 	 */
-	ASSERT_EQ(0, ue_reg(self->data_fd, "__ue_reg_space u32 a;u32 b",
-			    &word, sizeof(word), 0, 0, &idx_a));
-	ASSERT_EQ(0, ue_reg(self->data_fd, "__ue_reg_space u32 a; u32 b",
-			    &word, sizeof(word), 1, 0, &idx_b));
-	ASSERT_EQ(idx_a, idx_b);
-	ASSERT_EQ(ue_field_offset("__ue_reg_space", "u32 a;") + 4,
-		  ue_field_offset("__ue_reg_space", "u32 b;"));
+	for (n = 0; n < 2; n++) {
+		snprintf(cmd, sizeof(cmd), "%s %s", names[n], lists[n]);
+		ASSERT_EQ(0, ue_reg(self->data_fd, cmd, &word, sizeof(word),
+				    bit++, 0, &first));
+		for (i = 0; i < 2; i++) {
+			snprintf(cmd, sizeof(cmd), "%s %s", names[n], lists[i]);
+			ASSERT_EQ(0, ue_reg(self->data_fd, cmd, &word,
+					    sizeof(word), bit++, 0, &again));
+			ASSERT_EQ(first, again);
+		}
+		/* Two u32 fields, b right after a */
+		ASSERT_EQ(ue_field_offset(names[n], "u32 a;") + 4,
+			  ue_field_offset(names[n], "u32 b;"));
+	}
 
 	/* A different field list is another format: refused */
 	ASSERT_EQ(-1, ue_reg(self->data_fd, "__ue_reg_space u32 a; u64 b",
-			     &word, sizeof(word), 2, 0, NULL));
+			     &word, sizeof(word), bit, 0, NULL));
 	ASSERT_EQ(EADDRINUSE, errno);
 
-	ASSERT_EQ(0, ue_unreg(self->data_fd, &word, 0));
-	ASSERT_EQ(0, ue_unreg(self->data_fd, &word, 1));
+	while (bit--)
+		ASSERT_EQ(0, ue_unreg(self->data_fd, &word, bit));
 }
 
 /* Builds "<name> u32 a" of exactly len characters */
