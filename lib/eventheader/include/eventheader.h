@@ -289,27 +289,29 @@ static inline EH_GATHER_INLINE_ void eh_gather_bytes_(struct eh_gather_ *g, cons
 
 static inline EH_GATHER_INLINE_ void eh_gather_item_(struct eh_gather_ *g, const eh_item *it)
 {
-    switch (it->kind) {
-    case EH_ITEM_VALUE_: eh_gather_bytes_(g, it->data, it->elem_size); break;
-    case EH_ITEM_CARRAY_: eh_gather_bytes_(g, it->data, (size_t)it->elem_size * it->carray); break;
-    case EH_ITEM_VARRAY_:
-    case EH_ITEM_COUNTED_: {
+    /* One path for the value, array and string kinds rather than a case each: the same
+     * bytes, and less for the compiler to unroll before it folds (-O2 compile time). */
+    unsigned k = it->kind;
+    if (k == EH_ITEM_RAW_FIELD_ || k == EH_ITEM_RAW_DATA_) {
+        eh_gather_bytes_(g, it->data, it->count);
+        return;
+    }
+    if (k < EH_ITEM_VALUE_ || k > EH_ITEM_ZSTRING_)
+        return; /* metadata only */
+    if (k == EH_ITEM_VARRAY_ || k == EH_ITEM_COUNTED_) {
         uint16_t c16 = (uint16_t)it->count;
         if (it->count > 0xffff)
             g->big = 1;
         memcpy(g->stage + g->staged, &c16, 2);
         g->staged += 2;
-        eh_gather_bytes_(g, it->data, (size_t)it->elem_size * it->count);
-        break;
     }
-    case EH_ITEM_ZSTRING_:
-        eh_gather_bytes_(g, it->data, (size_t)it->elem_size * it->count);
+    eh_gather_bytes_(g, it->data,
+                     (size_t)it->elem_size * (k == EH_ITEM_VALUE_    ? 1u
+                                              : k == EH_ITEM_CARRAY_ ? it->carray
+                                                                     : it->count));
+    if (k == EH_ITEM_ZSTRING_) {
         memset(g->stage + g->staged, 0, it->elem_size);
         g->staged += it->elem_size;
-        break;
-    case EH_ITEM_RAW_FIELD_:
-    case EH_ITEM_RAW_DATA_: eh_gather_bytes_(g, it->data, it->count); break;
-    default: break; /* metadata only */
     }
 }
 size_t eh_strlen16_(const uint16_t *s);
