@@ -115,3 +115,21 @@ pub fn writes(o: &[(String, String)], default: usize, line: usize) -> Result<usi
     }
 }
 
+
+/// An input's text handed to the API under test as an error (`error` values) or a
+/// Display value: it prints as itself, and Debug shows it as `Text("...")`.
+pub struct Text(pub String);
+
+impl std::fmt::Display for Text {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::fmt::Debug for Text {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Text({:?})", self.0)
+    }
+}
+
+impl std::error::Error for Text {}

@@ -51,6 +51,7 @@ use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::Layer as _;
 
 use ehconf_emit::otel::{self, clock, report, statements, words};
+use ehconf_emit::words::Text;
 mod bench_api;
 mod contract_api;
 ehconf_emit::otel_values!();
@@ -401,22 +402,6 @@ fn enabled(cs: &'static DynCallsite) -> Result<&'static Metadata<'static>, Strin
 }
 
 // ---- values ----------------------------------------------------------------------------------
-
-struct Text(String);
-
-impl std::fmt::Display for Text {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::fmt::Debug for Text {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Text({:?})", self.0)
-    }
-}
-
-impl std::error::Error for Text {}
 
 /// A field's value as the macros hand it to tracing, owned for the time of one call.
 enum Owned {

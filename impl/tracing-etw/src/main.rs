@@ -53,6 +53,7 @@ use inputs::{EventDef, Field, Inputs, Level, Parent, SpanDef, Step, Val};
 // What every Rust emitter shares, the ehconf-emit crate (emitlib/rust): the contract loop,
 // the bench timing and emit_main; this crate's calls for emit --contract and --bench are in
 // contract_api.rs and bench_api.rs.
+use ehconf_emit::words::Text;
 use ehconf_emit::Emitter;
 mod bench_api;
 mod contract_api;
@@ -184,22 +185,6 @@ struct Point {
     x: i32,
     y: i32,
 }
-
-struct Text(String);
-
-impl std::fmt::Display for Text {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::fmt::Debug for Text {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Text({:?})", self.0)
-    }
-}
-
-impl std::error::Error for Text {}
 
 /// Values as the macros hand them to tracing, owned for the time of one call.
 enum Owned {
