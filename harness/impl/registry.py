@@ -328,10 +328,9 @@ def read_profile(impl: Impl, check: bool = True) -> Profile:
             if spec and not holds_for(spec, impl.crate_version):
                 last = SKIPPED
                 continue
-            if words[0] in ("refuses", "loses", "differs") and len(words) == 4:
-                p.versions[f"{words[1]}/{words[2]}" if words[2] != "all" else words[1]] = spec
-            elif words[0] == "alters" and len(words) > 1:
-                p.versions[f"alters/{words[1]}"] = spec
+            if (words[0] in ("refuses", "loses", "differs") and len(words) == 4) or (
+                    words[0] == "alters" and len(words) > 1):
+                p.versions[_item_key(words)] = spec
             if words[0] == "lacks" and len(words) >= 3:
                 p.lacks[words[1]] = " ".join(words[2:]).strip()
             elif words[0] == "refuses" and len(words) == 4 and words[2].isdigit():
