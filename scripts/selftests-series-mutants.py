@@ -79,8 +79,36 @@ def ehconf_recorded(m):
     return "not recorded", ""
 
 
-def source_612():
-    return km.arch_source("x86_64") if hasattr(km, "arch_source") else None
+def build_and_boot(m, d, src, inst):
+    """Mutant m's edit built into a copy of the 6.12 object tree (d/tree, d/build.log), then
+    one boot running both installs: the boot's results folder (d/vm), or "" when no kernel
+    was built."""
+    subprocess.run(["rm", "-rf", d], check=True)
+    os.makedirs(os.path.join(d, "tree", os.path.dirname(m.file)))
+    with open(os.path.join(src, m.file), encoding="utf-8") as f, \
+            open(os.path.join(d, "tree", m.file), "w", encoding="utf-8") as g:
+        g.write(f.read())
+    km.apply(os.path.join(d, "tree"), m)
+    with open(os.path.join(d, "build.log"), "w") as log:
+        p = subprocess.run([os.path.join(TOP, "scripts", "kernel-overlay-build.sh"), "x86_64",
+                            os.path.join(d, "tree", m.file), m.file],
+                           stdout=subprocess.PIPE, stderr=log, text=True, cwd=TOP)
+    image = p.stdout.strip().splitlines()[-1] if p.returncode == 0 and p.stdout.strip() else ""
+    if not image:
+        return ""
+    res = os.path.join(d, "vm")
+    os.makedirs(res, exist_ok=True)
+    subprocess.run([os.path.join(TOP, "vm", "run"), "--kernel", image, "--timeout", "900",
+                    "--results", res, "--allow-warning", ".", "--",
+                    os.path.join(SERIES, "guest-run.sh"), res, "1",
+                    f"unpatched={inst}/unpatched", f"patched={inst}/patched"],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=TOP)
+    return res
+
+
+def took(row):
+    """A row's build-and-boot time; "-" for one judged again from a saved boot."""
+    return "-" if row["seconds"] is None else f"{row['seconds']} s"
 
 
 def judge(row, res, rows, out_of_scope):
@@ -119,11 +147,12 @@ def main():
         if not os.access(os.path.join(inst, kind, "run_kselftest.sh"), os.X_OK):
             sys.exit(f"mutants: no {inst}/{kind} (make selftests-series-check first)")
     rows, out_of_scope = read_rows(os.path.join(SERIES, "rows.txt"))
-    mutants = [m for m in km.parse_recipes(km.RECIPES) if not m.arch]
+    recipes = km.parse_recipes(km.RECIPES)
+    order = [m.name for m in recipes]
+    mutants = [m for m in recipes if not m.arch]
     if args.only:
         want = args.only.split(",")
         mutants = sorted([m for m in mutants if m.name in want], key=lambda m: want.index(m.name))
-    order = [m.name for m in km.parse_recipes(km.RECIPES)]
     src = km.arch_source("x86_64")
     work = os.path.join(out, "mutants")
     os.makedirs(work, exist_ok=True)
@@ -131,48 +160,25 @@ def main():
     for m in mutants:
         t0 = time.monotonic()
         d = os.path.join(work, m.name)
-        if args.rejudge:
-            if not os.path.isdir(os.path.join(d, "vm")):
-                continue
-            row = {"m": m, "named": rows.get(m.row, []), "fails_u": [], "fails_p": [],
-                   "seconds": None}
-            judge(row, os.path.join(d, "vm"), rows, out_of_scope)
-            row["ehconf"], row["ehconf_src"] = ehconf_recorded(m)
-            table.append(row)
-            save_row(d, row)
-            continue
-        subprocess.run(["rm", "-rf", d], check=True)
-        os.makedirs(os.path.join(d, "tree", os.path.dirname(m.file)))
-        with open(os.path.join(src, m.file), encoding="utf-8") as f, \
-                open(os.path.join(d, "tree", m.file), "w", encoding="utf-8") as g:
-            g.write(f.read())
-        km.apply(os.path.join(d, "tree"), m)
-        with open(os.path.join(d, "build.log"), "w") as log:
-            p = subprocess.run([os.path.join(TOP, "scripts", "kernel-overlay-build.sh"), "x86_64",
-                                os.path.join(d, "tree", m.file), m.file],
-                               stdout=subprocess.PIPE, stderr=log, text=True, cwd=TOP)
-        image = p.stdout.strip().splitlines()[-1] if p.returncode == 0 and p.stdout.strip() else ""
         row = {"m": m, "unpatched": "-", "patched": "-", "named": rows.get(m.row, []),
                "fails_u": [], "fails_p": []}
-        if not image:
-            row["unpatched"] = row["patched"] = "no kernel (build.log)"
-        else:
+        if args.rejudge:
             res = os.path.join(d, "vm")
-            os.makedirs(res, exist_ok=True)
-            subprocess.run([os.path.join(TOP, "vm", "run"), "--kernel", image, "--timeout", "900",
-                            "--results", res, "--allow-warning", ".", "--",
-                            os.path.join(SERIES, "guest-run.sh"), res, "1",
-                            f"unpatched={inst}/unpatched", f"patched={inst}/patched"],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=TOP)
+            if not os.path.isdir(res):
+                continue
+        else:
+            res = build_and_boot(m, d, src, inst)
+        if res:
             judge(row, res, rows, out_of_scope)
+        else:
+            row["unpatched"] = row["patched"] = "no kernel (build.log)"
         row["ehconf"], row["ehconf_src"] = ehconf_recorded(m)
-        row["seconds"] = round(time.monotonic() - t0)
+        row["seconds"] = saved_seconds(d) if args.rejudge else round(time.monotonic() - t0)
         table.append(row)
         save_row(d, row)
         print(f"mutants: {m.name} ({m.row}): unpatched {row['unpatched']}, patched {row['patched']}, "
-              f"ehconf {row['ehconf']} [{row['seconds']} s]", flush=True)
+              f"ehconf {row['ehconf']} [{took(row)}]", flush=True)
         write_report(saved_rows(work, order), os.path.join(work, "report.md"), out_of_scope)
-    write_report(saved_rows(work, order), os.path.join(work, "report.md"), out_of_scope)
     n_pass = sum(r["patched"] == "caught" for r in table)
     n_fail = sum(r["patched"] not in ("caught",) and not r["patched"].startswith("out of scope") for r in table)
     n_skip = len(table) - n_pass - n_fail
@@ -191,6 +197,15 @@ def save_row(folder, row):
     with open(os.path.join(folder, ROW), "w", encoding="utf-8") as f:
         json.dump(dict({k: row[k] for k in SAVED}, name=row["m"].name, row=row["m"].row), f,
                   indent=1)
+
+
+def saved_seconds(folder):
+    """The build-and-boot time an earlier run saved for a mutant, or None."""
+    try:
+        with open(os.path.join(folder, ROW), encoding="utf-8") as f:
+            return json.load(f).get("seconds")
+    except (OSError, ValueError):
+        return None
 
 
 def saved_rows(work, order):
@@ -219,7 +234,7 @@ def write_report(table, path, out_of_scope):
         m = r["m"]
         fails = ", ".join(f"`{x}`" for x in r["fails_p"][:4]) + (" ..." if len(r["fails_p"]) > 4 else "")
         L.append(f"| {m.name} | {m.row} | {r['unpatched']} | {'**' + r['patched'] + '**' if r['patched'] == 'MISSED' else r['patched']} "
-                 f"| {r['ehconf']} | {fails or '-'} | {'-' if r['seconds'] is None else str(r['seconds']) + ' s'} |")
+                 f"| {r['ehconf']} | {fails or '-'} | {took(r)} |")
     if out_of_scope:
         L += ["", "Out of the series' scope: " + "; ".join(f"{k}: {v}" for k, v in out_of_scope.items())]
     with open(path, "w", encoding="utf-8") as f:
