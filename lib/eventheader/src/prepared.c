@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "eh_internal.h"
+#include "eventheader_read.h" /* eh_enc_value_size */
 
 /* What one field does with its eh_arg. */
 enum {
@@ -43,11 +44,6 @@ struct eh_prepared_data_ {
     uint16_t tag, id;
     unsigned nops;
     struct prep_op ops[];
-};
-
-static const uint8_t value_size[] = {
-    [EH_ENC_VALUE8] = 1,  [EH_ENC_VALUE16] = 2,   [EH_ENC_VALUE32] = 4,
-    [EH_ENC_VALUE64] = 8, [EH_ENC_VALUE128] = 16,
 };
 
 /* The fields of a finished metadata extension (ext header, event name, fields) as steps;
@@ -87,7 +83,7 @@ static int parse_fields(const uint8_t *m, size_t len, struct prep_op *ops, unsig
                 return ENOTSUP; /* the element count and the members repeat per write */
             continue;           /* metadata only: the members follow as fields */
         } else if (base >= EH_ENC_VALUE8 && base <= EH_ENC_VALUE128) {
-            op.size = value_size[base];
+            op.size = eh_enc_value_size(base);
             if (varray && carr)
                 return ENOTSUP;
             if (varray)
