@@ -37,7 +37,8 @@ from harness.core.common import NO_USER_EVENTS, one_line  # noqa: E402
 from harness.impl.contract_rows import ROWS, TRACEPOINT, promise_for  # noqa: E402
 from harness.impl.contract_run import Crashed, base_size, run_row  # noqa: E402
 from harness.kernel.expectations import for_kernel  # noqa: E402
-from harness.vm.guest_run import T_CASE, UE_DATA, StepFailed, capture_program, guest_info, log, save_summary  # noqa: E402
+from harness.vm.guest_run import (T_CASE, UE_DATA, StepFailed, capture_program,  # noqa: E402
+                                   compared_in_order, guest_info, log, save_summary)
 from harness.core.processes import run  # noqa: E402
 from harness.core.standin import live_env, standin_env, standin_path  # noqa: E402
 
@@ -112,7 +113,8 @@ def one_impl(name: str, plan: dict, build: str, out: str, tmp: str, summary: dic
                 capture_program(case, [emitter, c["events"]],
                                 standin_env(standin, os.path.join(tmp, case + ".dat")),
                                 lambda: live_emit(emitter, c["events"], out, case, res),
-                                build, res, out, tmp, plan.get("definitions"))
+                                build, res, out, tmp, plan.get("definitions"),
+                                one_cpu=compared_in_order(c["golden"]))
         except StepFailed as e:
             res["status"], res["problem"] = "failed", str(e)
         except Exception as e:  # a bug here must not lose the other cases

@@ -37,6 +37,7 @@ guest's python3, which is the host's, read-only over 9p).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import select
@@ -62,6 +63,7 @@ from harness.core.common import NO_USER_EVENTS, SELFTESTS, one_line  # noqa: E40
 from harness.core.processes import run, start, stop  # noqa: E402
 from harness.core.transports import capture_env  # noqa: E402  (the transport registry)
 from harness.kernel import expectations  # noqa: E402  (cases/kernel-expectations.txt)
+from harness.core.golden import parse_lines  # noqa: E402
 
 # Step timeouts in seconds (TCG is slow: generous, but every wait is bounded).
 T_CASE = 120          # one case binary (offline or live)
@@ -85,6 +87,37 @@ def log(msg: str) -> None:
 
 class StepFailed(Exception):
     """A step of one case failed: the message is the one-line reason."""
+
+
+def compared_in_order(golden: str) -> bool:
+    """Whether the golden file (relative to the checkout) compares events in order: then the
+    live run stays on one CPU (see on_one_cpu). Unreadable or undecided: in order."""
+    try:
+        with open(os.path.join(REPO, golden), encoding="utf-8") as f:
+            data = parse_lines(f.read(), golden, allow_directives=True)
+    except (OSError, ValueError):
+        return True
+    return data.directives.get("order", "ordered") != "unordered"
+
+
+@contextlib.contextmanager
+def on_one_cpu(enabled: bool = True):
+    """Runs what the block starts on one CPU (children inherit the affinity). perf reads
+    one ring buffer per CPU and writes a FINISHED_ROUND after each pass over them; decoders
+    sort only within a round, as perf-decode does. A program that migrates can write its
+    first event to a buffer that one pass read just before the event arrived and its later
+    events to one read just after: the first then lands a round late, after the others.
+    On one CPU every event shares one buffer, which perf reads in write order. Cases
+    compared in any order (threads) keep every CPU."""
+    if not enabled or not hasattr(os, "sched_setaffinity"):
+        yield
+        return
+    before = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {min(before)})
+    try:
+        yield
+    finally:
+        os.sched_setaffinity(0, before)
 
 
 def save_summary(out: str, summary: dict, name: str = "guest-results.json") -> None:
@@ -281,19 +314,21 @@ def live(binary: str, out: str, case: str, res: dict) -> None:
 def capture_case(case: str, binary: str, args, res: dict, out: str, tmp: str) -> None:
     """Steps 1-6 for one case; fills res. Raises StepFailed with the reason."""
     capture_program(case, [binary], capture_env("capture", os.path.join(tmp, case + ".dat")),
-                    lambda: live(binary, out, case, res), args.build, res, out, tmp)
+                    lambda: live(binary, out, case, res), args.build, res, out, tmp,
+                    one_cpu=compared_in_order(f"golden/{case}.json"))
 
 
 def capture_program(tag: str, argv, offline_env: dict, run_live, build: str, res: dict,
                     out: str, tmp: str, definitions: Optional[Dict[str, str]] = None,
-                    perf_args=(), pipe: bool = False) -> None:
+                    perf_args=(), pipe: bool = False, one_cpu: bool = True) -> None:
     """Steps 1-6 for any program that writes user_events: argv under offline_env writes
     the capture file <tmp>/<tag>.dat (its tracepoint names), then run_live() runs it on
     the real user_events while perf records; <tag>.perf.data and <tag>.perf.json in out.
     The names are registered as EventHeader tracepoints, but those definitions gives in
     full ("name fields": the program registers them so, and the kernel takes a second
-    registration only with the same fields). perf_args and pipe: Recording's. Fills res;
-    raises StepFailed with the reason."""
+    registration only with the same fields). perf_args and pipe: Recording's. one_cpu:
+    run_live() on one CPU (on_one_cpu; off only for goldens compared in any order). Fills
+    res; raises StepFailed with the reason."""
     steps = res["steps"]
     bindir = os.path.join(build, "bin")
     ehregister = os.path.join(bindir, "ehregister")
@@ -317,7 +352,8 @@ def capture_program(tag: str, argv, offline_env: dict, run_live, build: str, res
                     res, perf_args, pipe)
     try:
         rec.start()  # 2. pre-register, 3. perf with events enabled and acknowledged
-        run_live()  # 4. the program on the real user_events
+        with on_one_cpu(one_cpu):
+            run_live()  # 4. the program on the real user_events
         rec.stop()  # 5. perf.data is written to /tmp, then copied out
         pdata, plog_path = rec.pdata, rec.plog_path
         if not os.path.exists(pdata) or os.path.getsize(pdata) == 0:
@@ -382,7 +418,8 @@ def run_clock(case: str, mode: str, pipe: bool, args, out: str, tmp: str) -> dic
     try:
         capture_program(tag, [binary], capture_env("capture", os.path.join(tmp, tag + ".dat")),
                         lambda: live(binary, out, tag, res), args.build, res, out, tmp,
-                        perf_args=PERF_CLOCK, pipe=pipe)
+                        perf_args=PERF_CLOCK, pipe=pipe,
+                        one_cpu=compared_in_order(f"golden/{case}.json"))
         if res.get("live_exit") != 0:
             raise StepFailed(f"{case} exited with {res.get('live_exit')} on the kernel")
     except StepFailed as e:
