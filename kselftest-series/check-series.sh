@@ -17,18 +17,32 @@
 # The source tree and its headers are vm/build-kernel's (KERNEL_VERSION=VERSION, cached):
 # a VERSION whose kernel is not cached is one SKIP line naming the command that builds it.
 # Installs: OUT/install/<VERSION>/{patched,unpatched}/ (run_kselftest.sh, user_events/).
+# KERNEL_ARCH=<a row of vm/arches> (default x86_64): the kernel of that architecture, and
+# the build cross-compiled as kernel CI does (ARCH=, CROSS_COMPILE= with vm/cross-toolchain's
+# compiler) into OUT/install/<VERSION>-<arch>/.
 # Prints one line per step and "N passed, N failed, N skipped"; exit 1 if a step failed.
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/.." && pwd)
 cache_root=${EHCONF_CACHE:-/var/cache/ehconf}
+# shellcheck source=vm/arch.sh
+. "$top/vm/arch.sh"
+arch=${KERNEL_ARCH:-x86_64}
+arch_load "$arch" || exit 2
+suffix='' cross=() shown=''  # shown: the cross variables as a log line names them
+if [[ -n "$arch_cross" ]]; then
+    suffix=-$arch
+    cross_bin=$("$top/vm/cross-toolchain" "$arch" | tail -n1) || exit 1
+    cross=(ARCH="$arch_karch" CROSS_COMPILE="$cross_bin/$arch_cross")
+    shown=" ARCH=$arch_karch CROSS_COMPILE=$arch_cross"
+fi
 (($# >= 2)) || { echo "usage: kselftest-series/check-series.sh OUT VERSION..." >&2; exit 2; }
 out=$(cd "$1" && pwd) || exit 2
 shift
 pass=0 fail=0 skip=0
-ok() { pass=$((pass + 1)); printf 'selftests-series: %s: ok: %s\n' "$v" "$*"; }
-bad() { fail=$((fail + 1)); printf 'selftests-series: %s: FAIL: %s\n' "$v" "$*"; }
-skipped() { skip=$((skip + 1)); printf 'selftests-series: %s: SKIP: %s\n' "$v" "$*"; }
+ok() { pass=$((pass + 1)); printf 'selftests-series: %s: ok: %s\n' "$v$suffix" "$*"; }
+bad() { fail=$((fail + 1)); printf 'selftests-series: %s: FAIL: %s\n' "$v$suffix" "$*"; }
+skipped() { skip=$((skip + 1)); printf 'selftests-series: %s: SKIP: %s\n' "$v$suffix" "$*"; }
 rel=tools/testing/selftests/user_events
 # The scratch trees are under this checkout's build/: git apply must not take them for
 # a subfolder of the checkout (it would skip every path outside it, silently).
@@ -37,12 +51,12 @@ export GIT_CEILING_DIRECTORIES=$out/trees
 # The unpacked source and the object tree of VERSION's cached kernel: "SRC OBJ".
 kernel_tree() {
     local image kind sum src
-    image=$(KERNEL_VERSION=$1 KERNEL_ARCH=x86_64 KASAN=0 "$top/vm/build-kernel" --cached 2>/dev/null | tail -n1) || return 1
+    image=$(KERNEL_VERSION=$1 KERNEL_ARCH=$arch KASAN=0 "$top/vm/build-kernel" --cached 2>/dev/null | tail -n1) || return 1
     read -r kind _ sum <"$(dirname "$image")/source-id" || return 1
     [[ "$kind" == tarball ]] || return 1
     src=$(find "$cache_root/kernel/src/${sum:0:16}" -mindepth 1 -maxdepth 1 -type d -name 'linux-source-*' | head -n1)
     [[ -n "$src" && -d "$src/$rel" ]] || return 1
-    printf '%s %s\n' "$src" "$cache_root/kernel/obj/$(printf '%s' "$src" | sha256sum | cut -c1-16)"
+    printf '%s %s\n' "$src" "$cache_root/kernel/obj/$(printf '%s' "$src" | sha256sum | cut -c1-16)$suffix"
 }
 
 mapfile -t mainline < <(find "$out/mainline" -name '0*.patch' ! -name '0000-*' | sort)
@@ -55,7 +69,7 @@ grep -q '^Signed-off-by:' "${mainline[0]}" || ignore+=,MISSING_SIGN_OFF
 
 for v in "$@"; do
     if ! read -r src obj < <(kernel_tree "$v"); then
-        skipped "no cached $v kernel and source (KERNEL_VERSION=$v vm/build-kernel, or make check-matrix)"
+        skipped "no cached $v $arch kernel and source (KERNEL_VERSION=$v KERNEL_ARCH=$arch vm/build-kernel, or make check-matrix)"
         continue
     fi
     patches=("${mainline[@]}")
@@ -96,7 +110,7 @@ for v in "$@"; do
 
     # build: the tree's own selftests Makefile, unpatched and patched
     for kind in unpatched patched; do
-        tree=$out/trees/$v-$kind inst=$out/install/$v/$kind
+        tree=$out/trees/$v$suffix-$kind inst=$out/install/$v$suffix/$kind
         rm -rf "$tree" "$inst" && mkdir -p "$tree" "$inst"
         # What make -C tools/testing/selftests reads, hard-linked (read only), but the
         # user_events folder, which the patches and the build write: a real copy
@@ -109,14 +123,17 @@ for v in "$@"; do
             bad "git apply in $tree: $msg"
             continue
         fi
-        if make -s -C "$tree/tools/testing/selftests" TARGETS=user_events \
+        if make -s -C "$tree/tools/testing/selftests" TARGETS=user_events "${cross[@]}" \
             KHDR_INCLUDES="-isystem $obj/usr/include" INSTALL_PATH="$inst" install \
-            >"$out/build-$v-$kind.log" 2>&1 && [[ -x "$inst/run_kselftest.sh" ]]; then
+            >"$out/build-$v$suffix-$kind.log" 2>&1 && [[ -x "$inst/run_kselftest.sh" ]]; then
             progs=$(grep -c '^user_events:' "$inst/kselftest-list.txt")
-            warns=$(grep -c 'warning:' "$out/build-$v-$kind.log")
-            ok "make -C tools/testing/selftests TARGETS=user_events install ($kind): $progs programs, $warns compiler warnings"
+            warns=$(grep -c 'warning:' "$out/build-$v$suffix-$kind.log")
+            # The machine the programs were built for, from one of them (a cross build
+            # that fell back to the host's compiler would say X86-64 here).
+            machine=$(readelf -h "$inst/user_events/abi_test" 2>/dev/null | sed -n 's/^ *Machine: *//p')
+            ok "make -C tools/testing/selftests TARGETS=user_events$shown install ($kind): $progs programs for ${machine:-an unknown machine}, $warns compiler warnings"
         else
-            bad "the $kind build failed: $(grep -E 'error|Error' "$out/build-$v-$kind.log" | head -n 3 | tr '\n' ' ')(log: $out/build-$v-$kind.log)"
+            bad "the $kind build failed: $(grep -E 'error|Error' "$out/build-$v$suffix-$kind.log" | head -n 3 | tr '\n' ' ')(log: $out/build-$v$suffix-$kind.log)"
         fi
         rm -rf "$tree"
     done

@@ -13,6 +13,9 @@
 #                                (seconds; no VM)
 #   make selftests-series-vm     + each install run by its run_kselftest.sh in that kernel's
 #                                guest: unpatched once, patched SERIES_RUNS times
+# KERNEL_ARCH=arm64|s390x (vm/arches): the check and the VM run on that architecture's
+# kernel, the selftests cross-built (ARCH=, CROSS_COMPILE=) as kernel CI builds them;
+# K38's test is the one whose outcome depends on the architecture.
 SERIES_OUT ?= $(O)/selftests-series
 SERIES_KERNELS ?= 6.12 7.2 7.3
 SERIES_RUNS ?= 3
@@ -48,7 +51,9 @@ selftests-series-vm: selftests-series-check
 # The planted regressions of scripts/kernel-mutants.txt against the kernel's selftests,
 # unpatched and patched, beside what make test-kernel-mutants recorded for ehconf's cases:
 # $(SERIES_OUT)/mutants/report.md. One incremental 6.12 build and one boot per mutant
-# (about 2 minutes each); MUTANTS=a,b for a subset. Long: not part of make check.
+# (about 2 minutes each); MUTANTS=a,b for a subset. Long: not part of make check. The
+# mutants of another architecture run in its guest once `make selftests-series-check
+# KERNEL_ARCH=<arch> SERIES_KERNELS=6.12` made its installs (else one SKIP line each).
 ## test-kernel-mutants-series: each planted kernel regression against the unpatched and patched selftests, beside ehconf's cases (MUTANTS=a,b; long)
 test-kernel-mutants-series: selftests-series-check
 	/usr/bin/python3 scripts/selftests-series-mutants.py $(if $(MUTANTS),--only $(MUTANTS)) $(SERIES_OUT)

@@ -3,15 +3,19 @@
 """scripts/selftests-series-mutants.py [--only a,b] OUT: the planted kernel regressions of
 scripts/kernel-mutants.txt against the kernel's selftests, unpatched and patched.
 
-For each x86-64 mutant: its edit of Debian's 6.12 source rebuilt on a copy of the cached
-6.12 object tree (scripts/kernel-overlay-build.sh: one incremental build, nothing shared
-changes), one boot (vm/run) running the installs of `make selftests-series-check`
-(OUT/install/6.12/{unpatched,patched}) by their own run_kselftest.sh.
+For each mutant: its edit of Debian's 6.12 source rebuilt on a copy of the cached 6.12
+object tree of its architecture (scripts/kernel-overlay-build.sh: one incremental build,
+nothing shared changes), one boot (vm/run) running the installs of `make
+selftests-series-check` (OUT/install/6.12/{unpatched,patched}; a mutant of another
+architecture, its `arch:` line, those of `make selftests-series-check KERNEL_ARCH=<arch>`
+in OUT/install/6.12-<arch>/, in that architecture's guest) by their own run_kselftest.sh.
+A mutant whose architecture has no installs is one SKIP line.
 
   unpatched  CAUGHT when a test fails other than the four that race the asynchronous
              release on 6.12 (they fail on the unchanged kernel too)
-  patched    CAUGHT when the test rows.txt names for the mutant's row fails (any other
-             failure is listed, not counted)
+  patched    CAUGHT when the test rows.txt names for the mutant's row fails, or the kernel
+             died inside it (the TAP file ends in that test; vm/run names the crash); any
+             other failure is listed, not counted
   ehconf     what `make test-kernel-mutants` recorded for the mutant
              (build/mutants/report.md when it ran here, else Documentation/kernel-cases.md)
 
@@ -79,10 +83,15 @@ def ehconf_recorded(m):
     return "not recorded", ""
 
 
-def build_and_boot(m, d, src, inst):
-    """Mutant m's edit built into a copy of the 6.12 object tree (d/tree, d/build.log), then
-    one boot running both installs: the boot's results folder (d/vm), or "" when no kernel
-    was built."""
+def install_of(out, arch):
+    """OUT/install/6.12 for x86-64, OUT/install/6.12-<arch> for another architecture."""
+    return os.path.join(out, "install", "6.12" + ("" if arch == "x86_64" else "-" + arch))
+
+
+def build_and_boot(m, d, src, inst, arch="x86_64"):
+    """Mutant m's edit built into a copy of the 6.12 object tree of arch (d/tree,
+    d/build.log), then one boot in that architecture's guest running both installs: the
+    boot's results folder (d/vm), or "" when no kernel was built."""
     subprocess.run(["rm", "-rf", d], check=True)
     os.makedirs(os.path.join(d, "tree", os.path.dirname(m.file)))
     with open(os.path.join(src, m.file), encoding="utf-8") as f, \
@@ -90,7 +99,7 @@ def build_and_boot(m, d, src, inst):
         g.write(f.read())
     km.apply(os.path.join(d, "tree"), m)
     with open(os.path.join(d, "build.log"), "w") as log:
-        p = subprocess.run([os.path.join(TOP, "scripts", "kernel-overlay-build.sh"), "x86_64",
+        p = subprocess.run([os.path.join(TOP, "scripts", "kernel-overlay-build.sh"), arch,
                             os.path.join(d, "tree", m.file), m.file],
                            stdout=subprocess.PIPE, stderr=log, text=True, cwd=TOP)
     image = p.stdout.strip().splitlines()[-1] if p.returncode == 0 and p.stdout.strip() else ""
@@ -98,17 +107,31 @@ def build_and_boot(m, d, src, inst):
         return ""
     res = os.path.join(d, "vm")
     os.makedirs(res, exist_ok=True)
-    subprocess.run([os.path.join(TOP, "vm", "run"), "--kernel", image, "--timeout", "900",
+    # TCG runs a guest of another architecture about twice as slowly
+    timeout = "900" if arch == "x86_64" else "1800"
+    subprocess.run([os.path.join(TOP, "vm", "run"), "--kernel", image, "--timeout", timeout,
                     "--results", res, "--allow-warning", ".", "--",
                     os.path.join(SERIES, "guest-run.sh"), res, "1",
                     f"unpatched={inst}/unpatched", f"patched={inst}/patched"],
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=TOP)
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=TOP,
+                   env=dict(os.environ, KERNEL_ARCH=arch))
     return res
 
 
 def took(row):
     """A row's build-and-boot time; "-" for one judged again from a saved boot."""
     return "-" if row["seconds"] is None else f"{row['seconds']} s"
+
+
+def crash_line(res):
+    """ " (<first kernel log finding>)" of the boot's vm.json (scripts/vm-report.py: the
+    BUG/Oops/WARN/panic lines vm/run found), "" when there was none."""
+    try:
+        with open(os.path.join(res, "vm.json"), encoding="utf-8") as f:
+            findings = json.load(f).get("findings") or []
+    except (OSError, ValueError):
+        return ""
+    return f" ({str(findings[0].get('line', '')).strip()[:160]})" if findings else ""
 
 
 def judge(row, res, rows, out_of_scope):
@@ -122,6 +145,9 @@ def judge(row, res, rows, out_of_scope):
         r = tap_summary.parse(tap)
         fails = r["failed"] + [f"{p} (program)" for p, s in r["programs"].items()
                                if s == "not ok" and not any(x.startswith(p + "/") for x in r["failed"])]
+        if r["interrupted"]:  # the kernel died in this test: it did not pass
+            fails.append(r["interrupted"])
+            row["died_in"] = f"{kind}: {r['interrupted']}" + crash_line(res)
         if kind == "unpatched":
             real = [x for x in fails if x not in RACY_612]
             row["fails_u"] = real
@@ -142,32 +168,38 @@ def main():
                     help="judge again the boots already in OUT/mutants/<mutant>/vm (no build, no boot)")
     args = ap.parse_args()
     out = os.path.abspath(args.out)
-    inst = os.path.join(out, "install", "6.12")
+    inst = install_of(out, "x86_64")
     for kind in ("unpatched", "patched"):
         if not os.access(os.path.join(inst, kind, "run_kselftest.sh"), os.X_OK):
             sys.exit(f"mutants: no {inst}/{kind} (make selftests-series-check first)")
     rows, out_of_scope = read_rows(os.path.join(SERIES, "rows.txt"))
     recipes = km.parse_recipes(km.RECIPES)
     order = [m.name for m in recipes]
-    mutants = [m for m in recipes if not m.arch]
+    mutants = list(recipes)
     if args.only:
         want = args.only.split(",")
         mutants = sorted([m for m in mutants if m.name in want], key=lambda m: want.index(m.name))
-    src = km.arch_source("x86_64")
     work = os.path.join(out, "mutants")
     os.makedirs(work, exist_ok=True)
-    table = []
+    table, skipped = [], 0
     for m in mutants:
         t0 = time.monotonic()
         d = os.path.join(work, m.name)
+        arch = m.arch or "x86_64"
         row = {"m": m, "unpatched": "-", "patched": "-", "named": rows.get(m.row, []),
-               "fails_u": [], "fails_p": []}
+               "fails_u": [], "fails_p": [], "arch": arch, "died_in": ""}
         if args.rejudge:
             res = os.path.join(d, "vm")
             if not os.path.isdir(res):
                 continue
+        elif not os.access(os.path.join(install_of(out, arch), "patched", "run_kselftest.sh"), os.X_OK):
+            print(f"mutants: {m.name} ({m.row}): SKIP: no {arch} installs in "
+                  f"{os.path.relpath(install_of(out, arch), TOP)} (make selftests-series-check "
+                  f"KERNEL_ARCH={arch} SERIES_KERNELS=6.12, after KERNEL_ARCH={arch} vm/build-kernel)")
+            skipped += 1
+            continue
         else:
-            res = build_and_boot(m, d, src, inst)
+            res = build_and_boot(m, d, km.arch_source(arch), install_of(out, arch), arch)
         if res:
             judge(row, res, rows, out_of_scope)
         else:
@@ -181,7 +213,7 @@ def main():
         write_report(saved_rows(work, order), os.path.join(work, "report.md"), out_of_scope)
     n_pass = sum(r["patched"] == "caught" for r in table)
     n_fail = sum(r["patched"] not in ("caught",) and not r["patched"].startswith("out of scope") for r in table)
-    n_skip = len(table) - n_pass - n_fail
+    n_skip = len(table) - n_pass - n_fail + skipped
     print(f"mutants: table in {os.path.relpath(os.path.join(work, 'report.md'), TOP)}")
     print(f"{n_pass} passed, {n_fail} failed, {n_skip} skipped")
     return 0 if n_fail == 0 else 1
@@ -190,7 +222,8 @@ def main():
 # What one mutant's run decided, kept in its folder: the report is every mutant run so far
 # (each run of --only adds its rows), so the table can be filled a few mutants at a time.
 ROW = "row.json"
-SAVED = ("unpatched", "patched", "named", "fails_u", "fails_p", "ehconf", "ehconf_src", "seconds")
+SAVED = ("unpatched", "patched", "named", "fails_u", "fails_p", "ehconf", "ehconf_src", "seconds",
+         "arch", "died_in")
 
 
 def save_row(folder, row):
@@ -225,15 +258,18 @@ def saved_rows(work, order):
 
 def write_report(table, path, out_of_scope):
     L = ["# Planted kernel regressions: the kernel's selftests, unpatched and patched, and ehconf\n",
-         "Each mutant of scripts/kernel-mutants.txt built into Debian's 6.12.117 and booted once "
+         "Each mutant of scripts/kernel-mutants.txt built into Debian's 6.12.117 for its guest and booted once "
          "(scripts/selftests-series-mutants.py). unpatched: a failure other than the four racy tests; "
-         "patched: the test kselftest-series/rows.txt names for the row failed.\n",
-         "| mutant | row | unpatched selftests | patched selftests | ehconf cases | patched test(s) that failed | time |",
-         "|---|---|---|---|---|---|---|"]
+         "patched: the test kselftest-series/rows.txt names for the row failed, or the kernel died in it.\n",
+         "| mutant | row | guest | unpatched selftests | patched selftests | ehconf cases | patched test(s) that failed | time |",
+         "|---|---|---|---|---|---|---|---|"]
     for r in table:
         m = r["m"]
         fails = ", ".join(f"`{x}`" for x in r["fails_p"][:4]) + (" ..." if len(r["fails_p"]) > 4 else "")
-        L.append(f"| {m.name} | {m.row} | {r['unpatched']} | {'**' + r['patched'] + '**' if r['patched'] == 'MISSED' else r['patched']} "
+        if r.get("died_in"):
+            fails += f"; the kernel died in {r['died_in']}"
+        L.append(f"| {m.name} | {m.row} | {r.get('arch', 'x86_64')} | {r['unpatched']} "
+                 f"| {'**' + r['patched'] + '**' if r['patched'] == 'MISSED' else r['patched']} "
                  f"| {r['ehconf']} | {fails or '-'} | {took(r)} |")
     if out_of_scope:
         L += ["", "Out of the series' scope: " + "; ".join(f"{k}: {v}" for k, v in out_of_scope.items())]

@@ -6,7 +6,10 @@ For each TAP file: its programs (`ok N selftests: user_events: prog`), and insid
 program's KTAP (prefixed `# `) the tests that failed. One line per file:
     <file>: P of N programs ok; failed tests: prog/fixture.test, ...
 With --json: {file: {"programs": {prog: "ok"|"not ok"|"skip"}, "failed": [prog/test...],
-"passed": [prog/test...]}}. Exit 0 when every program of every file is ok (or SKIP).
+"passed": [prog/test...], "interrupted": prog/test or null}}: interrupted is the test
+that had started (the harness's `#  RUN` line) when the file ended inside its program, as
+it does when the kernel dies in that test. Exit 0 when every program of every file is ok
+(or SKIP).
 """
 import json
 import re
@@ -14,19 +17,32 @@ import sys
 
 PROG = re.compile(r"^(not ok|ok) \d+ selftests: (\S+): (\S+)(.*)$")
 TEST = re.compile(r"^#\s+(not ok|ok) \d+ (\S+)(.*)$")
+HEAD = re.compile(r"^# selftests: (\S+): (\S+)$")  # a program starts
+RUN = re.compile(r"^# #\s+RUN\s+(\S+) \.\.\.$")  # kselftest_harness.h: a test starts
 
 
 def parse(path: str) -> dict:
     programs, failed, passed, pending = {}, [], [], []
+    current = running = None  # the program without its result line yet, its started test
     with open(path, encoding="utf-8", errors="replace") as f:
         for line in f:
             line = line.rstrip("\n")
+            m = HEAD.match(line)
+            if m:
+                current, running = m.group(2), None
+                continue
+            m = RUN.match(line)
+            if m:
+                running = m.group(1)
+                continue
             m = TEST.match(line)
             if m:
                 pending.append((m.group(1), m.group(2), m.group(3)))
+                running = None
                 continue
             m = PROG.match(line)
             if m:
+                current = running = None
                 prog = m.group(3)
                 skip = "# SKIP" in m.group(4)
                 programs[prog] = "skip" if skip else m.group(1)
@@ -35,7 +51,8 @@ def parse(path: str) -> dict:
                         continue
                     (passed if st == "ok" else failed).append(f"{prog}/{name}")
                 pending = []
-    return {"programs": programs, "failed": failed, "passed": passed}
+    interrupted = f"{current}/{running}" if current and running else None
+    return {"programs": programs, "failed": failed, "passed": passed, "interrupted": interrupted}
 
 
 def main(argv) -> int:
@@ -51,7 +68,8 @@ def main(argv) -> int:
         if not as_json:
             ok = len(r["programs"]) - len(bad)
             print(f"{path}: {ok} of {len(r['programs'])} programs ok, {len(r['passed'])} tests passed; "
-                  f"failed tests: {', '.join(r['failed']) or 'none'}")
+                  f"failed tests: {', '.join(r['failed']) or 'none'}"
+                  + (f"; ended inside {r['interrupted']}" if r["interrupted"] else ""))
     if as_json:
         json.dump(out, sys.stdout, indent=1)
         print()
