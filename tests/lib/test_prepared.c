@@ -101,12 +101,15 @@ static unsigned arrays(eh_builder *b, eh_arg *a, int v)
     eh_builder_end_struct(b);
     eh_builder_end_struct(b);
     eh_builder_add_array(b, "g", EH_ENC_VALUE128, EH_FMT_UUID, 0, guid, 1);
+    /* 12 bytes: a fixed size that is copied but is not a value's size */
+    eh_builder_add_carray(b, "ca3", EH_ENC_VALUE32, 0, 0, arr, 3);
     a[0] = (eh_arg){arr, n};
     a[1] = (eh_arg){arr, 2};
     a[2] = (eh_arg){arr, 12};
     a[3] = (eh_arg){&u8v, 1};
     a[4] = (eh_arg){guid, 1};
-    return 5;
+    a[5] = (eh_arg){arr, 3};
+    return 6;
 }
 
 /* The builder's record, then the prepared event's for the same data: the same bytes, the

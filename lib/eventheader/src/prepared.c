@@ -14,9 +14,17 @@
 #include "eh_internal.h"
 #include "eventheader_read.h" /* eh_enc_value_size */
 
-/* What one field does with its eh_arg. */
+/* What one field does with its eh_arg. A fixed size of at most PREP_SMALL bytes is copied
+ * into the stage by a case of its own size, so that the common fields (values, GUIDs) cost a
+ * jump and one or two moves each (make bench-impls, Documentation/performance.md). */
 enum {
-    P_FIXED,   /* size bytes at data (a value, or a constant-length array) */
+    P_COPY1,   /* 1, 2, 4, 8 or 16 bytes at data (a value, or a constant-length array) */
+    P_COPY2,
+    P_COPY4,
+    P_COPY8,
+    P_COPY16,
+    P_COPY,    /* size bytes at data, another size of at most PREP_SMALL */
+    P_FIXED,   /* size bytes at data, more than PREP_SMALL */
     P_COUNTED, /* u16 count, then count units of size bytes (varrays, length16 strings) */
     P_ZSTRING, /* count units of size bytes, then a NUL unit */
 };
@@ -103,6 +111,13 @@ static int parse_fields(const uint8_t *m, size_t len, struct prep_op *ops, unsig
         }
         if (n == PREP_FIELDS)
             return ENOTSUP;
+        if (op.kind == P_FIXED && op.size <= PREP_SMALL)
+            op.kind = op.size == 1    ? P_COPY1
+                      : op.size == 2  ? P_COPY2
+                      : op.size == 4  ? P_COPY4
+                      : op.size == 8  ? P_COPY8
+                      : op.size == 16 ? P_COPY16
+                                      : P_COPY;
         ops[n++] = op;
     }
     *nops = n;
@@ -180,12 +195,39 @@ int eh_prepared_write(const eh_prepared *ev, const eh_arg *args, unsigned nargs,
     uint8_t stage[PREP_STAGE];
     size_t staged = 0, open = 0, pointed = 0;
     unsigned np = EH_IOV_PAYLOAD;
-    for (unsigned i = 0; i < nargs; i++) {
-        const struct prep_op *op = &p->ops[i];
-        const uint8_t *d = args[i].data;
+    const eh_arg *arg = args;
+    for (const struct prep_op *op = p->ops, *end = op + nargs; op != end; op++, arg++) {
+        const uint8_t *d = arg->data;
         size_t len = op->size;
+        switch (op->kind) { /* a fixed size that is copied: the stage has room for it */
+        case P_COPY1:
+            stage[staged++] = *d;
+            continue;
+        case P_COPY2:
+            memcpy(stage + staged, d, 2);
+            staged += 2;
+            continue;
+        case P_COPY4:
+            memcpy(stage + staged, d, 4);
+            staged += 4;
+            continue;
+        case P_COPY8:
+            memcpy(stage + staged, d, 8);
+            staged += 8;
+            continue;
+        case P_COPY16:
+            memcpy(stage + staged, d, 16);
+            staged += 16;
+            continue;
+        case P_COPY:
+            eh_copy_small(stage + staged, d, len);
+            staged += len;
+            continue;
+        default:
+            break;
+        }
         if (op->kind != P_FIXED) {
-            size_t count = args[i].count;
+            size_t count = arg->count;
             if (op->kind == P_COUNTED) {
                 if (count > UINT16_MAX)
                     return E2BIG; /* the u16 count cannot say it */
