@@ -18,7 +18,7 @@
  * into the stage by a case of its own size, so that the common fields (values, GUIDs) cost a
  * jump and one or two moves each (make bench-impls, Documentation/performance.md). */
 enum {
-    P_COPY1,   /* 1, 2, 4, 8 or 16 bytes at data (a value, or a constant-length array) */
+    P_COPY1, /* 1, 2, 4, 8 or 16 bytes at data (a value, or a constant-length array) */
     P_COPY2,
     P_COPY4,
     P_COPY8,
@@ -200,9 +200,7 @@ int eh_prepared_write(const eh_prepared *ev, const eh_arg *args, unsigned nargs,
         const uint8_t *d = arg->data;
         size_t len = op->size;
         switch (op->kind) { /* a fixed size that is copied: the stage has room for it */
-        case P_COPY1:
-            stage[staged++] = *d;
-            continue;
+        case P_COPY1: stage[staged++] = *d; continue;
         case P_COPY2:
             memcpy(stage + staged, d, 2);
             staged += 2;
@@ -223,8 +221,7 @@ int eh_prepared_write(const eh_prepared *ev, const eh_arg *args, unsigned nargs,
             eh_copy_small(stage + staged, d, len);
             staged += len;
             continue;
-        default:
-            break;
+        default: break;
         }
         if (op->kind != P_FIXED) {
             size_t count = arg->count;
