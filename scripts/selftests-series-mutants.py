@@ -23,6 +23,7 @@ Writes OUT/mutants/report.md (the side-by-side table) and prints one line per mu
 "N passed, N failed, N skipped" (a pass: the patched selftests catch an in-scope mutant).
 """
 import argparse
+import glob
 import importlib.util
 import json
 import os
@@ -88,7 +89,20 @@ def install_of(out, arch):
     return os.path.join(out, "install", "6.12" + ("" if arch == "x86_64" else "-" + arch))
 
 
-def build_and_boot(m, d, src, inst, arch="x86_64"):
+def unreached(res, named):
+    """The row's tests (program/fixture.test) that the patched run never reached: its file
+    ended (the kernel died) in an earlier program or test before them."""
+    tap = os.path.join(res, "patched.1.tap")
+    if not named or not os.path.exists(tap):
+        return []
+    r = tap_summary.parse(tap)
+    if not r["interrupted"]:
+        return []
+    ran = set(r["passed"]) | set(r["failed"])
+    return [n for n in named if n not in ran]
+
+
+def build_and_boot(m, d, src, inst, arch="x86_64", named=()):
     """Mutant m's edit built into a copy of the 6.12 object tree of arch (d/tree,
     d/build.log), then one boot in that architecture's guest running both installs: the
     boot's results folder (d/vm), or "" when no kernel was built."""
@@ -109,12 +123,28 @@ def build_and_boot(m, d, src, inst, arch="x86_64"):
     os.makedirs(res, exist_ok=True)
     # TCG runs a guest of another architecture about twice as slowly
     timeout = "900" if arch == "x86_64" else "1800"
-    subprocess.run([os.path.join(TOP, "vm", "run"), "--kernel", image, "--timeout", timeout,
-                    "--results", res, "--allow-warning", ".", "--",
-                    os.path.join(SERIES, "guest-run.sh"), res, "1",
-                    f"unpatched={inst}/unpatched", f"patched={inst}/patched"],
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=TOP,
-                   env=dict(os.environ, KERNEL_ARCH=arch))
+    def boot(results, *installs):
+        subprocess.run([os.path.join(TOP, "vm", "run"), "--kernel", image, "--timeout", timeout,
+                        "--results", results, "--allow-warning", ".", "--",
+                        os.path.join(SERIES, "guest-run.sh"), results, "1", *installs],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=TOP,
+                       env=dict(os.environ, KERNEL_ARCH=arch))
+    boot(res, f"unpatched={inst}/unpatched", f"patched={inst}/patched")
+    if not os.path.exists(os.path.join(res, "patched.1.tap")):
+        # The unpatched tests killed the kernel first (arm64's alignment fault does): the
+        # patched ones get a boot of their own, its vm.json kept as vm-patched.json.
+        os.replace(os.path.join(res, "vm.json"), os.path.join(res, "vm-unpatched.json"))
+        boot(res, f"patched={inst}/patched")
+        os.replace(os.path.join(res, "vm.json"), os.path.join(res, "vm-patched.json"))
+    tests = unreached(res, named)
+    if tests:
+        # An earlier program of the patched tree killed the kernel (arm64's alignment fault
+        # kills it in the upstream ftrace_test): the row's own tests alone, in one more boot
+        # (alone-<n>.1.tap, vm-alone.json), say whether they catch it.
+        if os.path.exists(os.path.join(res, "vm.json")):
+            os.replace(os.path.join(res, "vm.json"), os.path.join(res, "vm-patched.json"))
+        boot(res, *[f"alone-{i}={inst}/patched:{t.replace('/', ':')}" for i, t in enumerate(tests)])
+        os.replace(os.path.join(res, "vm.json"), os.path.join(res, "vm-alone.json"))
     return res
 
 
@@ -123,11 +153,14 @@ def took(row):
     return "-" if row["seconds"] is None else f"{row['seconds']} s"
 
 
-def crash_line(res):
-    """ " (<first kernel log finding>)" of the boot's vm.json (scripts/vm-report.py: the
-    BUG/Oops/WARN/panic lines vm/run found), "" when there was none."""
+def crash_line(res, kind):
+    """ " (<first kernel log finding>)" of the boot that ran the kind's install: its
+    vm-<kind>.json when it had a boot of its own, else vm.json (scripts/vm-report.py: the
+    BUG/Oops/WARN/panic lines vm/run found); "" when there was none."""
+    path = os.path.join(res, f"vm-{kind}.json")
     try:
-        with open(os.path.join(res, "vm.json"), encoding="utf-8") as f:
+        with open(path if os.path.exists(path) else os.path.join(res, "vm.json"),
+                  encoding="utf-8") as f:
             findings = json.load(f).get("findings") or []
     except (OSError, ValueError):
         return ""
@@ -142,12 +175,19 @@ def judge(row, res, rows, out_of_scope):
         if not os.path.exists(tap):
             row[kind] = "no result"
             continue
-        r = tap_summary.parse(tap)
-        fails = r["failed"] + [f"{p} (program)" for p, s in r["programs"].items()
-                               if s == "not ok" and not any(x.startswith(p + "/") for x in r["failed"])]
-        if r["interrupted"]:  # the kernel died in this test: it did not pass
-            fails.append(r["interrupted"])
-            row["died_in"] = f"{kind}: {r['interrupted']}" + crash_line(res)
+        # The patched tree's run, and the row's programs run alone after it when the kernel
+        # died before them (build_and_boot)
+        files = [(kind, tap)] + ([("alone", t) for t in sorted(glob.glob(os.path.join(res, "alone-*.1.tap")))]
+                                 if kind == "patched" else [])
+        fails = []
+        for boot_kind, path in files:
+            r = tap_summary.parse(path)
+            fails += r["failed"] + [f"{p} (program)" for p, s in r["programs"].items()
+                                    if s == "not ok" and not any(x.startswith(p + "/") for x in r["failed"])]
+            if r["interrupted"]:  # the kernel died in this test or program: it did not pass
+                fails.append(r["interrupted"])
+                died = f"{boot_kind}: {r['interrupted']}" + crash_line(res, boot_kind)
+                row["died_in"] = "; ".join(x for x in (row.get("died_in"), died) if x)
         if kind == "unpatched":
             real = [x for x in fails if x not in RACY_612]
             row["fails_u"] = real
@@ -199,7 +239,8 @@ def main():
             skipped += 1
             continue
         else:
-            res = build_and_boot(m, d, km.arch_source(arch), install_of(out, arch), arch)
+            res = build_and_boot(m, d, km.arch_source(arch), install_of(out, arch), arch,
+                                 rows.get(m.row, []))
         if res:
             judge(row, res, rows, out_of_scope)
         else:

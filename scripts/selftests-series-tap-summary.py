@@ -6,10 +6,11 @@ For each TAP file: its programs (`ok N selftests: user_events: prog`), and insid
 program's KTAP (prefixed `# `) the tests that failed. One line per file:
     <file>: P of N programs ok; failed tests: prog/fixture.test, ...
 With --json: {file: {"programs": {prog: "ok"|"not ok"|"skip"}, "failed": [prog/test...],
-"passed": [prog/test...], "interrupted": prog/test or null}}: interrupted is the test
-that had started (the harness's `#  RUN` line) when the file ended inside its program, as
-it does when the kernel dies in that test. Exit 0 when every program of every file is ok
-(or SKIP).
+"passed": [prog/test...], "interrupted": prog/test, prog or null}}: where the file ended
+inside a program, as it does when the kernel dies there: the test that had started (the
+harness's `#  RUN` line), or the program alone when none had (its output is line-buffered
+through the runner, so a panic can cut it before the first line). Exit 0 when every
+program of every file is ok (or SKIP).
 """
 import json
 import re
@@ -51,7 +52,7 @@ def parse(path: str) -> dict:
                         continue
                     (passed if st == "ok" else failed).append(f"{prog}/{name}")
                 pending = []
-    interrupted = f"{current}/{running}" if current and running else None
+    interrupted = (f"{current}/{running}" if running else current) if current else None
     return {"programs": programs, "failed": failed, "passed": passed, "interrupted": interrupted}
 
 

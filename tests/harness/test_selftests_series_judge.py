@@ -92,3 +92,50 @@ def test_a_passing_boot_misses(tmp_path):
 def test_another_architecture_has_its_own_installs():
     assert mut.install_of("/o", "x86_64") == "/o/install/6.12"
     assert mut.install_of("/o", "arm64") == "/o/install/6.12-arm64"
+
+
+CUT_IN_PROGRAM = """TAP version 13
+1..4
+# timeout set to 90
+# selftests: user_events: ftrace_test
+"""
+
+
+def test_a_file_cut_before_any_test_names_the_program(tmp_path):
+    p = tmp_path / "t.tap"
+    p.write_text(CUT_IN_PROGRAM)
+    assert mut.tap_summary.parse(str(p))["interrupted"] == "ftrace_test"
+
+
+def test_the_kernel_dying_in_an_unpatched_program_is_caught_there(tmp_path):
+    """arm64's unaligned-set-bit: the unpatched ftrace_test dies before its first line; the
+    patched tests ran in a boot of their own (vm-patched.json), which died in K38's test."""
+    res = _boot(tmp_path, HEAD, unpatched=CUT_IN_PROGRAM)
+    (tmp_path / "vm" / "vm-unpatched.json").write_text(json.dumps({"findings": [{"line": "Oops A"}]}))
+    (tmp_path / "vm" / "vm-patched.json").write_text(json.dumps({"findings": [{"line": "Oops B"}]}))
+    r = _judged(res)
+    assert r["unpatched"] == "caught" and r["patched"] == "caught"
+    assert r["died_in"] == f"unpatched: ftrace_test (Oops A); patched: {K38} (Oops B)"
+
+
+ALONE = """TAP version 13
+1..1
+# selftests: user_events: enable_test
+# TAP version 13
+# 1..1
+# #  RUN           enable.u32_word_in_either_half_of_a_long ...
+"""
+
+
+def test_a_row_test_the_patched_run_never_reached_is_judged_by_its_run_alone(tmp_path):
+    """The patched tree died in the upstream ftrace_test before enable_test: that alone
+    misses the row; its test run alone (alone-0.1.tap) dying in it catches it."""
+    res = _boot(tmp_path, CUT_IN_PROGRAM, unpatched=CUT_IN_PROGRAM)
+    assert mut.unreached(res, [K38]) == [K38]
+    assert _judged(res)["patched"] == "MISSED"
+    (tmp_path / "vm" / "alone-0.1.tap").write_text(ALONE)
+    r = _judged(res)
+    assert r["patched"] == "caught" and f"alone: {K38}" in r["died_in"]
+    (tmp_path / "vm" / "alone-0.1.tap").write_text(ALONE + REST.replace(
+        "ok 2 selftests", "ok 1 selftests"))
+    assert _judged(res)["patched"] == "MISSED"  # it ran to the end and passed
