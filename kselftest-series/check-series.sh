@@ -48,15 +48,21 @@ rel=tools/testing/selftests/user_events
 # a subfolder of the checkout (it would skip every path outside it, silently).
 export GIT_CEILING_DIRECTORIES=$out/trees
 
-# The unpacked source and the object tree of VERSION's cached kernel: "SRC OBJ".
+# The unpacked source and the object tree of VERSION's cached kernel: "SRC OBJ". A cache
+# that kept the image but not the source or the headers (the workflow's leaves both out)
+# gets them back from vm/build-kernel --source: unpacking and headers, no build.
 kernel_tree() {
-    local image kind sum src
+    local image kind sum src obj
     image=$(KERNEL_VERSION=$1 KERNEL_ARCH=$arch KASAN=0 "$top/vm/build-kernel" --cached 2>/dev/null | tail -n1) || return 1
     read -r kind _ sum <"$(dirname "$image")/source-id" || return 1
     [[ "$kind" == tarball ]] || return 1
-    src=$(find "$cache_root/kernel/src/${sum:0:16}" -mindepth 1 -maxdepth 1 -type d -name 'linux-source-*' | head -n1)
-    [[ -n "$src" && -d "$src/$rel" ]] || return 1
-    printf '%s %s\n' "$src" "$cache_root/kernel/obj/$(printf '%s' "$src" | sha256sum | cut -c1-16)$suffix"
+    src=$(find "$cache_root/kernel/src/${sum:0:16}" -mindepth 1 -maxdepth 1 -type d -name 'linux-source-*' 2>/dev/null | head -n1)
+    obj=${src:+$cache_root/kernel/obj/$(printf '%s' "$src" | sha256sum | cut -c1-16)$suffix}
+    if [[ -z "$src" || ! -d "$src/$rel" || ! -d "$obj/usr/include/linux" ]]; then
+        read -r src obj < <(KERNEL_VERSION=$1 KERNEL_ARCH=$arch KASAN=0 "$top/vm/build-kernel" --source 2>/dev/null | tail -n1) || return 1
+        [[ -n "$src" && -d "$src/$rel" && -d "$obj/usr/include/linux" ]] || return 1
+    fi
+    printf '%s %s\n' "$src" "$obj"
 }
 
 mapfile -t mainline < <(find "$out/mainline" -name '0*.patch' ! -name '0000-*' | sort)

@@ -172,6 +172,21 @@ def test_every_other_architecture_is_a_job_of_its_own(wf):
              f"checks out {repo}")
 
 
+def test_the_selftests_series_runs_in_every_guest(wf):
+    """Issue 41: the workflow runs the upstream selftests series in a VM, on the linux job's
+    kernel after make check, and on each other architecture's 6.12 after its check-vm (K38's
+    test is the one that depends on the architecture)."""
+    s = steps(job(wf, "linux"))
+    check = find(s, runs_command("make check"), "runs make check")
+    series = find(s, lambda x: "make selftests-series-vm" in runs(x), "runs the series in the VM")
+    assert series > check and 'SERIES_KERNELS="$KERNEL_VERSION"' in runs(s[series])
+    s = steps(job(wf, "arches"))
+    vm = find(s, lambda x: "make check-vm KERNEL_ARCH=${{ matrix.arch }}" in runs(x), "runs check-vm")
+    series = find(s, lambda x: "make selftests-series-vm KERNEL_ARCH=${{ matrix.arch }}" in runs(x),
+                  "runs the series in that guest")
+    assert series > vm and "SERIES_KERNELS=6.12" in runs(s[series])
+
+
 def test_git_kernel_is_cloned_and_passed_as_kernel_src(wf):
     s = steps(job(wf, "linux"))
     i = find(s, lambda x: "KERNEL_SRC=" in runs(x), "sets KERNEL_SRC")
