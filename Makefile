@@ -119,10 +119,24 @@ unit: $(UNIT_TESTS) $(TOOLS)
 # harness tests that build them (make check-impl IMPL=all, make test-impls) are not in it;
 # .ci/run and the workflow run them.
 CHECK_XML := unit-asan offline wine ci-lint vm
+# A first run builds the guest kernel while make test runs, at the lowest priority: it takes
+# the core that make test's serial steps (lint, the offline and wine runs) leave idle and
+# never slows make test's own builds. make check-vm's own vm/build-kernel then waits on the
+# build's lock, or finds the kernel cached.
+CHECK_KERNEL_LOG := $(O)/kernel-build.log
 ## check: the README's main command: everything `make test` does, then check-vm (6.12; KERNEL_VERSION=7.2 for another), one summary line
 check:
 	@rm -f $(foreach x,$(CHECK_XML),$(JUNIT_DIR)/$(x).xml)
-	@rc=0; $(MAKE) test || rc=1; \
+	@rc=0; kbuild=; \
+	if [ -z "$${KERNEL:-}" ] && [ "$(KERNEL_ARCH)" = x86_64 ] && \
+	   ! $(VM_ENV) vm/build-kernel --cached >/dev/null 2>&1; then \
+	  mkdir -p $(O); \
+	  echo "check: the guest kernel is not cached: building it in the background while make test runs (log: $(CHECK_KERNEL_LOG))"; \
+	  $(VM_ENV) nice -n 19 vm/build-kernel >$(CHECK_KERNEL_LOG) 2>&1 & kbuild=$$!; fi; \
+	$(MAKE) test || rc=1; \
+	if [ -n "$$kbuild" ]; then \
+	  echo "check: waiting for the background kernel build ($$(tail -n1 $(CHECK_KERNEL_LOG) 2>/dev/null))"; \
+	  wait $$kbuild || echo "check: the background kernel build failed (log: $(CHECK_KERNEL_LOG)); check-vm tries once more"; fi; \
 	if [ $$rc = 0 ]; then $(MAKE) VARIANT=gcc IMPL_ALSO=0 VM_REUSE=$(if $(filter x86_64,$(KERNEL_ARCH)),1,0) check-vm || rc=1; \
 	else echo "check: make test failed, so the VM run was not started"; fi; \
 	/usr/bin/python3 harness/reports/summary.py $(foreach x,$(CHECK_XML),$(JUNIT_DIR)/$(x).xml) || rc=1; \
