@@ -208,12 +208,43 @@ static int active_events(void)
 	return atoi(pos + strlen("\nActive: "));
 }
 
+/*
+ * The Active count once the events of earlier tests are gone. Their deletion
+ * is asynchronous, and an event counts against user_events_max until it is
+ * removed from the list: one removed during the test would leave the count
+ * one below the limit. Waits until no event of this series is listed (at
+ * most UE_WAIT_MS: one may be kept on purpose), then until the count has not
+ * moved for 100 ms.
+ */
+static int settled_events(void)
+{
+	char buf[65536];
+	int i, last = -1, same = 0;
+
+	for (i = 0; i < UE_WAIT_MS; ++i) {
+		if (ue_read_file(UE_STATUS_FILE, buf, sizeof(buf)) > 0 &&
+		    strncmp(buf, "__ue_", 5) && !strstr(buf, "\n__ue_"))
+			break;
+		usleep(1000);
+	}
+
+	for (i = 0; i < UE_WAIT_MS && same < 100; ++i) {
+		int now = active_events();
+
+		same = now == last ? same + 1 : 0;
+		last = now;
+		usleep(1000);
+	}
+
+	return last;
+}
+
 TEST_F(limit, user_events_max) {
 	char cmd[64], max[32];
 	__u32 words[16] = {0};
 	int active, limit, i;
 
-	active = active_events();
+	active = settled_events();
 	ASSERT_LE(0, active);
 
 	/* Room for three more events */
