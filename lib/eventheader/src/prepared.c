@@ -183,6 +183,13 @@ unsigned eh_prepared_args(const eh_prepared *ev)
     return ev->p_ ? ev->p_->nops : 0;
 }
 
+/* Copies n bytes and returns n: with n a constant, one or two moves once inlined. */
+static inline size_t put(uint8_t *to, const uint8_t *from, size_t n)
+{
+    memcpy(to, from, n);
+    return n;
+}
+
 int eh_prepared_write(const eh_prepared *ev, const eh_arg *args, unsigned nargs,
                       const uint8_t *activity16, const uint8_t *related16)
 {
@@ -200,23 +207,11 @@ int eh_prepared_write(const eh_prepared *ev, const eh_arg *args, unsigned nargs,
         const uint8_t *d = arg->data;
         size_t len = op->size;
         switch (op->kind) { /* a fixed size that is copied: the stage has room for it */
-        case P_COPY1: stage[staged++] = *d; continue;
-        case P_COPY2:
-            memcpy(stage + staged, d, 2);
-            staged += 2;
-            continue;
-        case P_COPY4:
-            memcpy(stage + staged, d, 4);
-            staged += 4;
-            continue;
-        case P_COPY8:
-            memcpy(stage + staged, d, 8);
-            staged += 8;
-            continue;
-        case P_COPY16:
-            memcpy(stage + staged, d, 16);
-            staged += 16;
-            continue;
+        case P_COPY1: staged += put(stage + staged, d, 1); continue;
+        case P_COPY2: staged += put(stage + staged, d, 2); continue;
+        case P_COPY4: staged += put(stage + staged, d, 4); continue;
+        case P_COPY8: staged += put(stage + staged, d, 8); continue;
+        case P_COPY16: staged += put(stage + staged, d, 16); continue;
         case P_COPY:
             eh_copy_small(stage + staged, d, len);
             staged += len;
