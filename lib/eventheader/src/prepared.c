@@ -15,18 +15,21 @@
 #include "eventheader_read.h" /* eh_enc_value_size */
 
 /* What one field does with its eh_arg. A fixed size of at most PREP_SMALL bytes is copied
- * into the stage by a case of its own size, so that the common fields (values, GUIDs) cost a
- * jump and one or two moves each (make bench-impls, Documentation/performance.md). */
+ * into the stage by a step of its own size, so that the common fields (values, GUIDs) cost a
+ * jump and one or two moves each (make bench-impls, Documentation/performance.md). The last
+ * step of every prepared event is P_END. */
 enum {
     P_COPY1, /* 1, 2, 4, 8 or 16 bytes at data (a value, or a constant-length array) */
     P_COPY2,
     P_COPY4,
     P_COPY8,
     P_COPY16,
-    P_COPY,    /* size bytes at data, another size of at most PREP_SMALL */
-    P_FIXED,   /* size bytes at data, more than PREP_SMALL */
-    P_COUNTED, /* u16 count, then count units of size bytes (varrays, length16 strings) */
-    P_ZSTRING, /* count units of size bytes, then a NUL unit */
+    P_COPY,     /* size bytes at data, another size of at most PREP_SMALL */
+    P_FIXED,    /* size bytes at data, more than PREP_SMALL */
+    P_COUNTED,  /* u16 count, then count units of size bytes (varrays, length16 strings) */
+    P_COUNTED1, /* the same with 1-byte units (char8 strings, u8 arrays): no multiply */
+    P_ZSTRING,  /* count units of size bytes, then a NUL unit */
+    P_END,
 };
 
 enum {
@@ -48,10 +51,12 @@ struct eh_prepared_data_ {
     eh_tracepoint *tp;
     uint8_t *block; /* index, header, metadata */
     size_t meta_len;
+    size_t block_len;   /* the write index, header and metadata: the first piece */
+    size_t payload_max; /* the most payload bytes that fit beside the header and metadata */
     uint8_t level, opcode, version;
     uint16_t tag, id;
     unsigned nops;
-    struct prep_op ops[];
+    struct prep_op ops[]; /* nops steps, then P_END */
 };
 
 /* The fields of a finished metadata extension (ext header, event name, fields) as steps;
@@ -111,6 +116,8 @@ static int parse_fields(const uint8_t *m, size_t len, struct prep_op *ops, unsig
         }
         if (n == PREP_FIELDS)
             return ENOTSUP;
+        if (op.kind == P_COUNTED && op.size == 1)
+            op.kind = P_COUNTED1;
         if (op.kind == P_FIXED && op.size <= PREP_SMALL)
             op.kind = op.size == 1    ? P_COPY1
                       : op.size == 2  ? P_COPY2
@@ -140,7 +147,7 @@ int eh_prepared_init(eh_prepared *ev, const eh_builder *b, eh_tracepoint *tp)
     int err = parse_fields(b->meta_.p, meta_len, ops, &nops);
     if (err)
         return err;
-    struct eh_prepared_data_ *p = malloc(sizeof *p + nops * sizeof ops[0]);
+    struct eh_prepared_data_ *p = malloc(sizeof *p + (nops + 1) * sizeof ops[0]);
     uint8_t *block = malloc(PREP_META + meta_len);
     if (!p || !block) {
         free(p);
@@ -151,6 +158,8 @@ int eh_prepared_init(eh_prepared *ev, const eh_builder *b, eh_tracepoint *tp)
         .tp = tp,
         .block = block,
         .meta_len = meta_len,
+        .block_len = PREP_META + meta_len,
+        .payload_max = EH_EVENT_SIZE_MAX - EH_HEADER_SIZE - meta_len,
         .level = tp->level_,
         .opcode = b->opcode_,
         .version = b->version_,
@@ -159,6 +168,7 @@ int eh_prepared_init(eh_prepared *ev, const eh_builder *b, eh_tracepoint *tp)
         .nops = nops,
     };
     memcpy(p->ops, ops, nops * sizeof ops[0]);
+    p->ops[nops] = (struct prep_op){.kind = P_END};
     int32_t no_index = -1;
     memcpy(block + PREP_INDEX, &no_index, sizeof no_index);
     eh_header_bytes(block + PREP_HEADER, p->level, p->opcode, p->tag, p->id, p->version);
@@ -190,9 +200,18 @@ static inline size_t put(uint8_t *to, const uint8_t *from, size_t n)
     return n;
 }
 
+/* Each step ends by jumping straight to the next one's code through step[] (a GNU C
+ * extension that gcc and clang have, as the kernel's BPF interpreter uses it): no loop
+ * test, no switch's range check, and a copied value costs about eight instructions. */
 int eh_prepared_write(const eh_prepared *ev, const eh_arg *args, unsigned nargs,
                       const uint8_t *activity16, const uint8_t *related16)
 {
+    static const void *const step[] = {
+        [P_COPY1] = &&copy1,     [P_COPY2] = &&copy2,     [P_COPY4] = &&copy4,
+        [P_COPY8] = &&copy8,     [P_COPY16] = &&copy16,   [P_COPY] = &&copy,
+        [P_FIXED] = &&fixed,     [P_COUNTED] = &&counted, [P_COUNTED1] = &&counted1,
+        [P_ZSTRING] = &&zstring, [P_END] = &&end,
+    };
     const struct eh_prepared_data_ *p = ev->p_;
     if (!p || nargs != p->nops)
         return EINVAL;
@@ -200,79 +219,115 @@ int eh_prepared_write(const eh_prepared *ev, const eh_arg *args, unsigned nargs,
         return EBADF;
     struct iovec iov[EH_IOV_PAYLOAD + 2 * PREP_FIELDS + 1];
     uint8_t stage[PREP_STAGE];
-    size_t staged = 0, open = 0, pointed = 0;
-    unsigned np = EH_IOV_PAYLOAD;
+    size_t staged = 0, open = 0, pointed = 0, len;
+    struct iovec *v = iov + EH_IOV_PAYLOAD; /* the next piece */
+    const struct prep_op *op = p->ops;
     const eh_arg *arg = args;
-    for (const struct prep_op *op = p->ops, *end = op + nargs; op != end; op++, arg++) {
-        const uint8_t *d = arg->data;
-        size_t len = op->size;
-        switch (op->kind) { /* a fixed size that is copied: the stage has room for it */
-        case P_COPY1: staged += put(stage + staged, d, 1); continue;
-        case P_COPY2: staged += put(stage + staged, d, 2); continue;
-        case P_COPY4: staged += put(stage + staged, d, 4); continue;
-        case P_COPY8: staged += put(stage + staged, d, 8); continue;
-        case P_COPY16: staged += put(stage + staged, d, 16); continue;
-        case P_COPY:
-            eh_copy_small(stage + staged, d, len);
-            staged += len;
-            continue;
-        default: break;
-        }
-        if (op->kind != P_FIXED) {
-            size_t count = arg->count;
-            if (op->kind == P_COUNTED) {
-                if (count > UINT16_MAX)
-                    return E2BIG; /* the u16 count cannot say it */
-                uint16_t c16 = (uint16_t)count;
-                memcpy(stage + staged, &c16, 2);
-                staged += 2;
-            } else if (count > EH_EVENT_SIZE_MAX) {
-                return E2BIG;
-            }
-            len = count * op->size;
-        }
-        if (len <= PREP_SMALL) {
-            eh_copy_small(stage + staged, d, len);
-            staged += len;
-        } else {
-            if (len > EH_EVENT_SIZE_MAX)
-                return E2BIG;
-            if (staged > open) {
-                iov[np].iov_base = stage + open;
-                iov[np++].iov_len = staged - open;
-                open = staged;
-            }
-            iov[np].iov_base = (void *)d;
-            iov[np++].iov_len = len;
-            pointed += len;
-        }
-        if (op->kind == P_ZSTRING) {
-            memset(stage + staged, 0, op->size);
-            staged += op->size;
-        }
+#define NEXT_STEP()           \
+    do {                      \
+        op++;                 \
+        arg++;                \
+        goto *step[op->kind]; \
+    } while (0)
+    goto *step[op->kind];
+copy1:
+    staged += put(stage + staged, arg->data, 1);
+    NEXT_STEP();
+copy2:
+    staged += put(stage + staged, arg->data, 2);
+    NEXT_STEP();
+copy4:
+    staged += put(stage + staged, arg->data, 4);
+    NEXT_STEP();
+copy8:
+    staged += put(stage + staged, arg->data, 8);
+    NEXT_STEP();
+copy16:
+    staged += put(stage + staged, arg->data, 16);
+    NEXT_STEP();
+copy: /* the stage has room for any fixed size it takes */
+    eh_copy_small(stage + staged, arg->data, op->size);
+    staged += op->size;
+    NEXT_STEP();
+/* len bytes at arg->data: copied when short, else a piece of their own after the bytes
+ * staged so far. A piece of any length is taken here: the whole payload is held to the
+ * event's size before anything is written, and no count can make len wrap (a u16 count or
+ * a zstring's checked one, units of at most 16 bytes). */
+#define GATHER(len)                                          \
+    do {                                                     \
+        if ((len) <= PREP_SMALL) {                           \
+            eh_copy_small(stage + staged, arg->data, (len)); \
+            staged += (len);                                 \
+        } else {                                             \
+            if (staged > open) {                             \
+                v->iov_base = stage + open;                  \
+                v++->iov_len = staged - open;                \
+                open = staged;                               \
+            }                                                \
+            v->iov_base = (void *)arg->data;                 \
+            v++->iov_len = (len);                            \
+            pointed += (len);                                \
+        }                                                    \
+    } while (0)
+counted:
+    if (arg->count > UINT16_MAX)
+        return E2BIG; /* the u16 count cannot say it */
+    {
+        uint16_t c16 = (uint16_t)arg->count;
+        memcpy(stage + staged, &c16, 2);
+        staged += 2;
     }
+    len = arg->count * op->size;
+    GATHER(len);
+    NEXT_STEP();
+counted1:
+    if (arg->count > UINT16_MAX)
+        return E2BIG;
+    {
+        uint16_t c16 = (uint16_t)arg->count;
+        memcpy(stage + staged, &c16, 2);
+        staged += 2;
+    }
+    GATHER(arg->count);
+    NEXT_STEP();
+zstring:
+    if (arg->count > EH_EVENT_SIZE_MAX)
+        return E2BIG;
+    len = arg->count * op->size;
+    GATHER(len);
+    /* The NUL unit: four zero bytes, of which the unit's 1, 2 or 4 are kept (a field stages
+     * at most a u16 count, PREP_SMALL bytes and 4 more, so the stage has room); a constant
+     * size is one store, where memset's call made the whole function save registers. */
+    memset(stage + staged, 0, 4);
+    staged += op->size;
+    NEXT_STEP();
+fixed:
+    GATHER(op->size);
+    NEXT_STEP();
+#undef GATHER
+#undef NEXT_STEP
+end:
     if (staged > open) {
-        iov[np].iov_base = stage + open;
-        iov[np++].iov_len = staged - open;
+        v->iov_base = stage + open;
+        v++->iov_len = staged - open;
     }
+    int np = (int)(v - iov);
     size_t payload = staged + pointed;
 #ifndef _WIN32
-    size_t head_len = EH_HEADER_SIZE + p->meta_len;
     const struct eh_backend *be = eh_backend_current();
     int32_t index = __atomic_load_n(&p->tp->write_index, __ATOMIC_RELAXED);
     if (!activity16 && !related16 && be && be->writev_fd && index >= 0) {
-        if (payload > EH_EVENT_SIZE_MAX - head_len)
+        if (payload > p->payload_max)
             return E2BIG;
         /* As EH_WRITE's fast path (event_static.c): the index in front of the header. */
         int32_t *at = (int32_t *)(void *)(p->block + PREP_INDEX);
         if (__atomic_load_n(at, __ATOMIC_RELAXED) != index)
             __atomic_store_n(at, index, __ATOMIC_RELAXED);
         iov[EH_IOV_META].iov_base = at;
-        iov[EH_IOV_META].iov_len = sizeof index + head_len;
-        return writev(*be->writev_fd, iov + EH_IOV_META, (int)np - EH_IOV_META) < 0 ? errno : 0;
+        iov[EH_IOV_META].iov_len = p->block_len;
+        return writev(*be->writev_fd, iov + EH_IOV_META, np - EH_IOV_META) < 0 ? errno : 0;
     }
 #endif
     return eh_write_event(p->tp, p->level, p->opcode, p->tag, p->id, p->version, activity16,
-                          related16, p->block + PREP_META, p->meta_len, iov, (int)np, payload,
-                          NULL);
+                          related16, p->block + PREP_META, p->meta_len, iov, np, payload, NULL);
 }
