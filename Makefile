@@ -119,10 +119,13 @@ unit: $(UNIT_TESTS) $(TOOLS)
 # harness tests that build them (make check-impl IMPL=all, make test-impls) are not in it;
 # .ci/run and the workflow run them.
 CHECK_XML := unit-asan offline wine ci-lint vm
-# A first run builds the guest kernel while make test runs, at the lowest priority: it takes
-# the core that make test's serial steps (lint, the offline and wine runs) leave idle and
-# never slows make test's own builds. make check-vm's own vm/build-kernel then waits on the
-# build's lock, or finds the kernel cached.
+# A first run builds the guest kernel while make test runs, its compile at the lowest
+# priority (BUILD_NICE=19): it takes the core that make test's serial steps (lint, the
+# offline and wine runs) leave idle and never slows make test's own builds. The unpacking
+# before it runs at make's priority: at nice 19 it had waited behind make test's builds for
+# up to 3 minutes (20 s in another run), and the compile could not start until it was done.
+# make check-vm's own vm/build-kernel then waits on the build's lock, or finds the kernel
+# cached.
 CHECK_KERNEL_LOG := $(O)/kernel-build.log
 ## check: the README's main command: everything `make test` does, then check-vm (6.12; KERNEL_VERSION=7.2 for another), one summary line
 check:
@@ -132,7 +135,7 @@ check:
 	   ! $(VM_ENV) vm/build-kernel --cached >/dev/null 2>&1; then \
 	  mkdir -p $(O); \
 	  echo "check: the guest kernel is not cached: building it in the background while make test runs (log: $(CHECK_KERNEL_LOG))"; \
-	  $(VM_ENV) nice -n 19 vm/build-kernel >$(CHECK_KERNEL_LOG) 2>&1 & kbuild=$$!; fi; \
+	  $(VM_ENV) BUILD_NICE=19 vm/build-kernel >$(CHECK_KERNEL_LOG) 2>&1 & kbuild=$$!; fi; \
 	$(MAKE) test || rc=1; \
 	if [ -n "$$kbuild" ]; then \
 	  echo "check: waiting for the background kernel build ($$(tail -n1 $(CHECK_KERNEL_LOG) 2>/dev/null))"; \
