@@ -19,9 +19,9 @@
 #include "emit.h"
 
 /* COUNT writes of a prepared event: per write the enabled check, then the fields' data
- * stored into args and eh_prepared_write. Inlined with n a constant (bench_prepared), the
- * store is a few moves, as a user's eh_arg initialiser compiles to; a libc memcpy call of
- * a run-time size would add about 20 instructions per write that no user pays. */
+ * stored into args and eh_prepared_write. Inlined with n a constant (write_1 to write_8),
+ * the store is a few moves, as a user's eh_arg initialiser compiles to; a libc memcpy call
+ * of a run-time size would add about 20 instructions per write that no user pays. */
 static inline __attribute__((always_inline)) uint64_t
 write_prepared(const eh_prepared *ev, eh_tracepoint *tp, eh_arg *args, const eh_arg *data, int n,
                const uint8_t *act, const uint8_t *rel, uint64_t count, int *last_err)
